@@ -1,0 +1,226 @@
+//! The chapters of a book as this preprocessor reads them.
+//!
+//! [`read_chapters`] walks the book in document order and gives each chapter with content one
+//! [`Chapter`]: its paths, its role key, the one [`ChapterIndex`] of its content and its
+//! shortcodes. The [`SourceMap`] back to the author's files is built on first use only, since
+//! only chapters with shortcodes or findings need it. [`BookFiles`] knows where the files are.
+
+use std::cell::OnceCell;
+use std::path::{Path, PathBuf};
+
+use mdbook_driver::builtin_preprocessors::LinkPreprocessor;
+use mdbook_preprocessor::book::{Book, BookItem, Chapter as BookChapter};
+use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
+
+use crate::config::normalise;
+use crate::markdown::{ChapterIndex, MarkdownOptions};
+use crate::shortcode::{self, Scan};
+use crate::sourcemap::{ChapterFile, Location, SourceMap};
+
+/// Where a book's files are, and how to show their paths.
+pub struct BookFiles {
+    root: PathBuf,
+    src: PathBuf,
+    display_root: PathBuf,
+    /// A context for replaying mdBook's `links` preprocessor on one directive.
+    links: PreprocessorContext,
+}
+
+impl BookFiles {
+    /// The files of the book that `ctx` describes; paths are shown under `display_root` (empty
+    /// to show them relative to the book root).
+    pub fn new(ctx: &PreprocessorContext, display_root: PathBuf) -> BookFiles {
+        BookFiles {
+            root: ctx.root.clone(),
+            src: ctx.config.book.src.clone(),
+            display_root,
+            links: PreprocessorContext::new(
+                ctx.root.clone(),
+                ctx.config.clone(),
+                ctx.renderer.clone(),
+            ),
+        }
+    }
+
+    /// The book's root folder (where book.toml is).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The absolute (or root-joined) path of the `src` folder.
+    pub fn src_dir(&self) -> PathBuf {
+        self.root.join(&self.src)
+    }
+
+    /// How to show a chapter's source path (relative to `src`).
+    pub fn display_chapter(&self, source_path: &Path) -> PathBuf {
+        self.display_root.join(&self.src).join(source_path)
+    }
+
+    /// How to show any path under the book root.
+    pub fn display(&self, path: &Path) -> PathBuf {
+        match path.strip_prefix(&self.root) {
+            Ok(relative) => self.display_root.join(relative),
+            Err(_) => path.to_owned(),
+        }
+    }
+
+    /// What mdBook's `links` preprocessor makes of `directive` in the chapter at `chapter_path`.
+    fn expand(&self, chapter_path: &Path, directive: &str) -> Option<String> {
+        let mut book = Book::new();
+        book.push_item(BookItem::Chapter(BookChapter::new(
+            "",
+            directive.to_owned(),
+            chapter_path,
+            Vec::new(),
+        )));
+        let book = LinkPreprocessor::new().run(&self.links, book).ok()?;
+        book.chapters().next().map(|c| c.content.clone())
+    }
+}
+
+/// One chapter with content, as read.
+pub struct Chapter<'a> {
+    /// Its title.
+    pub name: &'a str,
+    /// The path mdBook renders it at (relative to `src`; `index.md` for a README).
+    pub path: Option<&'a Path>,
+    /// The file it was read from (relative to `src`).
+    pub source_path: Option<&'a Path>,
+    /// The source path with `/` separators, as book.toml names chapters.
+    pub key: String,
+    /// Its content as mdBook handed it over.
+    pub content: &'a str,
+    /// The one parse of the content.
+    pub index: ChapterIndex,
+    /// Its shortcodes and foreign directives.
+    pub scan: Scan,
+    map: OnceCell<SourceMap>,
+}
+
+impl Chapter<'_> {
+    /// The map from the content back to the files it was written in.
+    pub fn map(&self, files: &BookFiles) -> &SourceMap {
+        self.map
+            .get_or_init(|| build_map(self.content, self.path, self.source_path, self.name, files))
+    }
+
+    /// Where `range` of the content was written.
+    pub fn locate(&self, files: &BookFiles, range: std::ops::Range<usize>) -> Location {
+        self.map(files).locate(self.content, range)
+    }
+
+    /// The path links are computed from: where the chapter is rendered.
+    pub fn link_path(&self) -> &Path {
+        self.path.or(self.source_path).unwrap_or(Path::new(""))
+    }
+}
+
+fn build_map(
+    content: &str,
+    path: Option<&Path>,
+    source_path: Option<&Path>,
+    name: &str,
+    files: &BookFiles,
+) -> SourceMap {
+    let Some(source_path) = source_path else {
+        return SourceMap::on_content(
+            content,
+            PathBuf::from(name),
+            Some(format!("chapter `{name}` has no source file")),
+        );
+    };
+    let display = files.display_chapter(source_path);
+    let absolute = files.src_dir().join(source_path);
+    let text = std::fs::read_to_string(&absolute).ok();
+    let base_dir = absolute.parent().map(Path::to_path_buf).unwrap_or_default();
+    let chapter_path = path.unwrap_or(source_path).to_path_buf();
+    let display_of = |p: &Path| files.display(p);
+    let expand = |directive: &str| files.expand(&chapter_path, directive);
+    SourceMap::build(
+        content,
+        ChapterFile {
+            display,
+            text,
+            base_dir: &base_dir,
+            display_of: &display_of,
+        },
+        &expand,
+    )
+}
+
+/// Reads every chapter of `book` that has content or a path, in document order.
+pub fn read_chapters<'a>(
+    book: &'a Book,
+    files: &BookFiles,
+    options: &MarkdownOptions,
+) -> Vec<Chapter<'a>> {
+    let mut chapters = Vec::new();
+    for item in book.iter() {
+        let BookItem::Chapter(chapter) = item else {
+            continue;
+        };
+        if chapter.path.is_none() && chapter.content.is_empty() {
+            // A draft chapter: nothing to read, nothing rendered.
+            continue;
+        }
+        chapters.push(read_chapter(chapter, files, options));
+    }
+    chapters
+}
+
+fn read_chapter<'a>(
+    chapter: &'a BookChapter,
+    files: &BookFiles,
+    options: &MarkdownOptions,
+) -> Chapter<'a> {
+    let path = chapter.path.as_deref();
+    let source_path = chapter.source_path.as_deref();
+    let key = match source_path.or(path) {
+        Some(p) => normalise(&p.to_string_lossy()),
+        None => chapter.name.clone(),
+    };
+    let content = chapter.content.as_str();
+    let index = ChapterIndex::parse(content, options);
+    let map = OnceCell::new();
+    let scan = if content.contains("{{") {
+        let removed = |offset: usize| {
+            map.get_or_init(|| build_map(content, path, source_path, &chapter.name, files))
+                .backslash_removed_at(offset)
+        };
+        shortcode::scan(content, &index, &removed)
+    } else {
+        Scan::default()
+    };
+    Chapter {
+        name: &chapter.name,
+        path,
+        source_path,
+        key,
+        content,
+        index,
+        scan,
+        map,
+    }
+}
+
+/// Applies `edit` to every chapter [`read_chapters`] returned, in the same order.
+pub fn for_each_read_chapter_mut(book: &mut Book, mut edit: impl FnMut(usize, &mut BookChapter)) {
+    fn walk(
+        items: &mut [BookItem],
+        next: &mut usize,
+        edit: &mut dyn FnMut(usize, &mut BookChapter),
+    ) {
+        for item in items {
+            if let BookItem::Chapter(chapter) = item {
+                if !(chapter.path.is_none() && chapter.content.is_empty()) {
+                    edit(*next, chapter);
+                    *next += 1;
+                }
+                walk(&mut chapter.sub_items, next, edit);
+            }
+        }
+    }
+    let mut next = 0;
+    walk(&mut book.items, &mut next, &mut edit);
+}

@@ -1,0 +1,20 @@
+//! `malformed-shortcode`: a shortcode of this preprocessor that cannot be used as written.
+
+use super::{Context, Draft, problems};
+
+pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    for (number, chapter) in cx.chapters.iter().enumerate() {
+        for malformed in &chapter.scan.malformed {
+            out.push(
+                Draft::new(
+                    "malformed-shortcode",
+                    number,
+                    malformed.range.clone(),
+                    malformed.message.clone(),
+                )
+                .help("write `\\{{#...}}` to show a shortcode as text"),
+            );
+        }
+    }
+    problems(cx, "malformed-shortcode", out);
+}

@@ -1,0 +1,30 @@
+//! `missing-claim`: a provider has no claim for some axis.
+
+use super::{Context, Draft};
+
+pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    for (index, provider) in cx.model.providers.iter().enumerate() {
+        for axis in cx.model.unique_axes() {
+            let claimed = cx
+                .model
+                .claims
+                .iter()
+                .any(|c| c.provider == index && c.axis.0 == axis.code);
+            if claimed {
+                continue;
+            }
+            out.push(
+                Draft::new(
+                    "missing-claim",
+                    provider.chapter,
+                    provider.range.clone(),
+                    format!("provider `{}` has no claim for axis `{}`", provider.name, axis.code),
+                )
+                .help(format!(
+                    "add `{{{{#profile {code} PROFILE EVIDENCE}}}}` to its section, or `{{{{#profile {code} unknown}}}}` until it is verified",
+                    code = axis.code
+                )),
+            );
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! `unknown-claim`: a claim whose profile is `unknown`, for a fact not verified yet.
+
+use super::{Context, Draft};
+
+pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    for claim in cx.model.claims.iter().filter(|c| c.is_unknown()) {
+        let provider = &cx.model.providers[claim.provider].name;
+        out.push(
+            Draft::new(
+                "unknown-claim",
+                claim.chapter,
+                claim.range.clone(),
+                format!(
+                    "the profile of `{provider}` on axis `{}` is not verified yet",
+                    claim.axis.0
+                ),
+            )
+            .help("replace `unknown` with the profile and its evidence once the code is checked"),
+        );
+    }
+}

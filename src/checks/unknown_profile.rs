@@ -1,0 +1,35 @@
+//! `unknown-profile`: a claim names a profile its axis does not list.
+
+use super::{Context, Draft};
+use crate::model::UNKNOWN_PROFILE;
+use crate::suggest;
+
+pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    for claim in &cx.model.claims {
+        let Some(axis) = cx.model.axis(&claim.axis.0) else {
+            continue;
+        };
+        let (profile, range) = &claim.profile;
+        if claim.is_unknown() || axis.profile(profile).is_some() {
+            continue;
+        }
+        let names = axis.profiles.iter().map(|p| p.name.as_str());
+        let hint = suggest::hint(profile, names.clone());
+        let listed: Vec<String> = names.map(|n| format!("`{n}`")).collect();
+        let allowed = if listed.is_empty() {
+            "none".to_owned()
+        } else {
+            listed.join(", ")
+        };
+        out.push(
+            Draft::new(
+                "unknown-profile",
+                claim.chapter,
+                range.clone(),
+                format!("axis `{}` has no profile `{profile}`{hint}", axis.code),
+            )
+            .help(format!("the profiles of `{}` are {allowed}; `{UNKNOWN_PROFILE}` marks a fact not verified yet", axis.code))
+            .related(axis.chapter, axis.range.clone(), "axis defined here"),
+        );
+    }
+}

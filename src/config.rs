@@ -1,0 +1,447 @@
+//! The `[preprocessor.contract]` table of `book.toml`.
+//!
+//! [`Config::from_book_config`] reads the table as a plain value and validates it key by key, so
+//! every mistake names the key, what was found and what was expected, and an unknown key
+//! suggests the nearest known one. To add a key: add a field, a line in [`KNOWN_KEYS`], and its
+//! arm in `Config::set`.
+
+use std::collections::{BTreeMap, HashMap};
+
+use anyhow::{Result, bail};
+use mdbook_preprocessor::config::Config as BookConfig;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::checks;
+use crate::suggest;
+
+/// The table this preprocessor reads.
+pub const TABLE: &str = "preprocessor.contract";
+
+/// How much a finding of a check matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Not reported.
+    Off,
+    /// Reported; the build goes on.
+    Warning,
+    /// Reported; the build fails.
+    Error,
+}
+
+impl Severity {
+    /// The word used in book.toml and in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Off => "off",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Severity> {
+        match text {
+            "off" => Some(Severity::Off),
+            "warning" | "warn" => Some(Severity::Warning),
+            "error" | "deny" => Some(Severity::Error),
+            _ => None,
+        }
+    }
+}
+
+/// Keys mdBook itself reads from every preprocessor table.
+const MDBOOK_KEYS: &[&str] = &["command", "before", "after", "optional", "renderers"];
+
+/// Keys of this preprocessor, with what each expects.
+pub const KNOWN_KEYS: &[(&str, &str)] = &[
+    (
+        "contract",
+        "a list of chapter paths relative to the book's `src`",
+    ),
+    (
+        "template",
+        "a list of chapter paths relative to the book's `src`",
+    ),
+    ("source-root", "a path relative to the book root"),
+    ("shared-layer", "a list of repository paths or globs"),
+    ("symbol-files", "a list of file name globs"),
+    ("symbol-ignore", "a list of words"),
+    ("line-reference-patterns", "a list of regular expressions"),
+    (
+        "checks",
+        "a table of check names to \"error\", \"warning\" or \"off\"",
+    ),
+    (
+        "chapters",
+        "a table of chapter paths to tables with a `checks` table",
+    ),
+    (
+        "forbidden-terms",
+        "a table of chapter paths to lists of terms",
+    ),
+];
+
+/// The default patterns of `line-reference`: a file name followed by a line number, and a bare
+/// `:12-30` line range, as the plan's verification grep finds them.
+pub const DEFAULT_LINE_REFERENCE_PATTERNS: &[&str] = &[
+    r"\b[\w./-]+\.[A-Za-z]{1,5}:[0-9]+(?:-[0-9]+)?\b",
+    r":[0-9]+-[0-9]+\b",
+];
+
+/// The validated configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Chapters with the contract role (they define axes and must stay abstract).
+    pub contract: Vec<String>,
+    /// Chapters with the template role (they hold the answer sites).
+    pub template: Vec<String>,
+    /// The repository the documents describe, relative to the book root.
+    pub source_root: Option<String>,
+    /// Roots of the shared layer that a MUST in a contract chapter must cite.
+    pub shared_layer: Vec<String>,
+    /// Globs of the files searched for cited symbols.
+    pub symbol_files: Vec<String>,
+    /// Words that are never taken for symbols.
+    pub symbol_ignore: Vec<String>,
+    /// Regular expressions of source line references.
+    pub line_reference_patterns: Vec<String>,
+    /// Terms banned per chapter.
+    pub forbidden_terms: BTreeMap<String, Vec<String>>,
+    /// The renderers this preprocessor runs for, if restricted.
+    pub renderers: Option<Vec<String>>,
+    severities: HashMap<&'static str, Severity>,
+    chapter_severities: HashMap<String, HashMap<&'static str, Severity>>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            contract: Vec::new(),
+            template: Vec::new(),
+            source_root: None,
+            shared_layer: Vec::new(),
+            symbol_files: vec!["*.go".into(), "Makefile".into(), "*.yaml".into()],
+            symbol_ignore: Vec::new(),
+            line_reference_patterns: DEFAULT_LINE_REFERENCE_PATTERNS
+                .iter()
+                .map(|p| (*p).to_owned())
+                .collect(),
+            forbidden_terms: BTreeMap::new(),
+            renderers: None,
+            severities: checks::REGISTRY
+                .iter()
+                .map(|c| (c.name, c.default))
+                .collect(),
+            chapter_severities: HashMap::new(),
+        }
+    }
+}
+
+impl Config {
+    /// Reads and validates `[preprocessor.contract]` of a book's configuration.
+    pub fn from_book_config(book: &BookConfig) -> Result<Config> {
+        let table = match book.get::<Value>(TABLE) {
+            Ok(table) => table,
+            Err(error) => bail!("book.toml: `{TABLE}` could not be read: {error:#}"),
+        };
+        match table {
+            None => Ok(Config::default()),
+            Some(value) => Config::from_value(&value),
+        }
+    }
+
+    /// Validates the table given as a value.
+    pub fn from_value(value: &Value) -> Result<Config> {
+        let Value::Object(table) = value else {
+            bail!(
+                "book.toml: `{TABLE}` must be a table, found {}",
+                kind(value)
+            );
+        };
+        let mut config = Config::default();
+        for (key, value) in table {
+            config.set(key, value)?;
+        }
+        Ok(config)
+    }
+
+    fn set(&mut self, key: &str, value: &Value) -> Result<()> {
+        let at = format!("{TABLE}.{key}");
+        match key {
+            "contract" => self.contract = paths(&at, value)?,
+            "template" => self.template = paths(&at, value)?,
+            "source-root" => self.source_root = Some(string(&at, value)?),
+            "shared-layer" => self.shared_layer = strings(&at, value)?,
+            "symbol-files" => self.symbol_files = strings(&at, value)?,
+            "symbol-ignore" => self.symbol_ignore = strings(&at, value)?,
+            "line-reference-patterns" => {
+                let patterns = strings(&at, value)?;
+                for pattern in &patterns {
+                    if let Err(error) = regex::Regex::new(pattern) {
+                        bail!(
+                            "book.toml: `{at}` holds `{pattern}`, which is not a regular expression: {error}"
+                        );
+                    }
+                }
+                self.line_reference_patterns = patterns;
+            }
+            "checks" => {
+                let severities = severities(&at, value)?;
+                self.severities.extend(severities);
+            }
+            "chapters" => {
+                let Value::Object(chapters) = value else {
+                    bail!(
+                        "book.toml: `{at}` must be {}, found {}",
+                        expected(key),
+                        kind(value)
+                    );
+                };
+                for (chapter, settings) in chapters {
+                    let chapter_at = format!("{at}.\"{chapter}\"");
+                    let Value::Object(settings) = settings else {
+                        bail!(
+                            "book.toml: `{chapter_at}` must be a table with a `checks` table, found {}",
+                            kind(settings)
+                        );
+                    };
+                    for (setting, value) in settings {
+                        if setting != "checks" {
+                            bail!(
+                                "book.toml: `{chapter_at}.{setting}` is not a key; a chapter table has only `checks`"
+                            );
+                        }
+                        let severities = severities(&format!("{chapter_at}.checks"), value)?;
+                        self.chapter_severities
+                            .entry(normalise(chapter))
+                            .or_default()
+                            .extend(severities);
+                    }
+                }
+            }
+            "forbidden-terms" => {
+                let Value::Object(chapters) = value else {
+                    bail!(
+                        "book.toml: `{at}` must be {}, found {}",
+                        expected(key),
+                        kind(value)
+                    );
+                };
+                for (chapter, terms) in chapters {
+                    let terms = strings(&format!("{at}.\"{chapter}\""), terms)?;
+                    self.forbidden_terms.insert(normalise(chapter), terms);
+                }
+            }
+            "renderers" => self.renderers = Some(strings(&at, value)?),
+            _ if MDBOOK_KEYS.contains(&key) => {}
+            _ => {
+                let known = KNOWN_KEYS
+                    .iter()
+                    .map(|(k, _)| *k)
+                    .chain(MDBOOK_KEYS.iter().copied());
+                let hint = suggest::hint(key, known);
+                bail!("book.toml: `{at}` is not a key of this preprocessor{hint}");
+            }
+        }
+        Ok(())
+    }
+
+    /// The severity of `check` in the chapter whose source path is `chapter`.
+    pub fn severity(&self, check: &str, chapter: Option<&str>) -> Severity {
+        chapter
+            .and_then(|c| self.chapter_severities.get(c))
+            .and_then(|s| s.get(check))
+            .or_else(|| self.severities.get(check))
+            .copied()
+            .unwrap_or(Severity::Error)
+    }
+
+    /// Whether `chapter` (a source path relative to `src`, `/`-separated) has the contract role.
+    pub fn is_contract(&self, chapter: &str) -> bool {
+        self.contract.iter().any(|c| c == chapter)
+    }
+
+    /// Whether `chapter` has the template role.
+    pub fn is_template(&self, chapter: &str) -> bool {
+        self.template.iter().any(|c| c == chapter)
+    }
+}
+
+/// A chapter path as written in book.toml, in the form chapters are compared in: `/`
+/// separators, no leading `./`.
+pub fn normalise(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    path.trim_start_matches("./").to_owned()
+}
+
+fn expected(key: &str) -> &'static str {
+    KNOWN_KEYS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map_or("a value", |(_, e)| e)
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "nothing",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a table",
+    }
+}
+
+fn key_of(at: &str) -> &str {
+    at.rsplit('.').next().unwrap_or(at)
+}
+
+fn string(at: &str, value: &Value) -> Result<String> {
+    match value {
+        Value::String(s) => Ok(s.clone()),
+        other => bail!(
+            "book.toml: `{at}` must be {}, found {}",
+            expected(key_of(at)),
+            kind(other)
+        ),
+    }
+}
+
+fn strings(at: &str, value: &Value) -> Result<Vec<String>> {
+    let what = KNOWN_KEYS
+        .iter()
+        .find(|(k, _)| *k == key_of(at))
+        .map_or("a list of strings", |(_, e)| e);
+    match value {
+        // A lone string is taken as a list of one, as mdBook does for `renderers`.
+        Value::String(s) => Ok(vec![s.clone()]),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| match item {
+                Value::String(s) => Ok(s.clone()),
+                other => bail!(
+                    "book.toml: `{at}[{i}]` must be a string ({what}), found {}",
+                    kind(other)
+                ),
+            })
+            .collect(),
+        other => bail!("book.toml: `{at}` must be {what}, found {}", kind(other)),
+    }
+}
+
+fn paths(at: &str, value: &Value) -> Result<Vec<String>> {
+    Ok(strings(at, value)?.iter().map(|p| normalise(p)).collect())
+}
+
+fn severities(at: &str, value: &Value) -> Result<HashMap<&'static str, Severity>> {
+    let Value::Object(table) = value else {
+        bail!(
+            "book.toml: `{at}` must be a table of check names to \"error\", \"warning\" or \"off\", found {}",
+            kind(value)
+        );
+    };
+    let mut out = HashMap::new();
+    for (name, severity) in table {
+        let Some(check) = checks::REGISTRY.iter().find(|c| c.name == name) else {
+            let hint = suggest::hint(name, checks::REGISTRY.iter().map(|c| c.name));
+            bail!("book.toml: `{at}.{name}` is not a check{hint}");
+        };
+        let parsed = match severity {
+            Value::String(s) => Severity::parse(s),
+            _ => None,
+        };
+        let Some(parsed) = parsed else {
+            bail!(
+                "book.toml: `{at}.{name}` must be \"error\", \"warning\" or \"off\", found {}",
+                match severity {
+                    Value::String(s) => format!("\"{s}\""),
+                    other => kind(other).to_owned(),
+                }
+            );
+        };
+        out.insert(check.name, parsed);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn error(value: Value) -> String {
+        format!("{:#}", Config::from_value(&value).unwrap_err())
+    }
+
+    #[test]
+    fn defaults_and_roles() {
+        let config = Config::from_value(&json!({
+            "after": ["links"],
+            "command": "mdbook-contract",
+            "contract": ["./provider-contract.md"],
+            "template": "provider-spec-template.md",
+        }))
+        .unwrap();
+        assert!(config.is_contract("provider-contract.md"));
+        assert!(config.is_template("provider-spec-template.md"));
+        assert_eq!(config.severity("unknown-claim", None), Severity::Warning);
+        assert_eq!(config.severity("unknown-axis", None), Severity::Error);
+    }
+
+    #[test]
+    fn severities_per_check_and_chapter() {
+        let config = Config::from_value(&json!({
+            "checks": {"unknown-claim": "error"},
+            "chapters": {"draft.md": {"checks": {"unknown-claim": "off"}}},
+        }))
+        .unwrap();
+        assert_eq!(config.severity("unknown-claim", None), Severity::Error);
+        assert_eq!(
+            config.severity("unknown-claim", Some("draft.md")),
+            Severity::Off
+        );
+        assert_eq!(
+            config.severity("unknown-claim", Some("other.md")),
+            Severity::Error
+        );
+    }
+
+    #[test]
+    fn unknown_keys_suggest_the_nearest() {
+        let message = error(json!({"contracts": ["a.md"]}));
+        assert!(
+            message.contains("`preprocessor.contract.contracts` is not a key"),
+            "{message}"
+        );
+        assert!(message.contains("did you mean `contract`?"), "{message}");
+        let message = error(json!({"checks": {"unknown-axes": "error"}}));
+        assert!(
+            message.contains("did you mean `unknown-axis`?"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn wrong_types_name_the_key_and_the_type() {
+        let message = error(json!({"contract": 3}));
+        assert!(
+            message.contains("`preprocessor.contract.contract` must be a list of chapter paths"),
+            "{message}"
+        );
+        assert!(message.contains("found a number"), "{message}");
+        let message = error(json!({"checks": {"unknown-axis": "fatal"}}));
+        assert!(
+            message.contains("must be \"error\", \"warning\" or \"off\", found \"fatal\""),
+            "{message}"
+        );
+        let message = error(json!({"template": ["a.md", true]}));
+        assert!(
+            message.contains("`preprocessor.contract.template[1]` must be a string"),
+            "{message}"
+        );
+        let message = error(json!({"line-reference-patterns": ["("]}));
+        assert!(message.contains("not a regular expression"), "{message}");
+    }
+}

@@ -1,0 +1,276 @@
+//! Findings and their printers.
+//!
+//! A [`Finding`] is data: a check, a severity, a message, a [`Location`] and a help line. A
+//! [`Report`] holds them in document order and prints them in one of four [`Format`]s:
+//! `human` (rustc-style snippets, by annotate-snippets), `short` (one line each), `json` (a
+//! stable array) and `github` (workflow annotations). Printing is the only thing done here; the
+//! exit status is decided by whoever holds the report.
+
+use std::fmt::Write as _;
+
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use serde::Serialize;
+
+use crate::config::Severity;
+use crate::sourcemap::Location;
+
+/// One finding of one check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// The check's name.
+    pub check: &'static str,
+    /// Error or warning (findings of checks that are off are not made).
+    pub severity: Severity,
+    /// What is wrong.
+    pub message: String,
+    /// Where.
+    #[serde(flatten)]
+    pub location: Location,
+    /// What to do about it.
+    pub help: Option<String>,
+    /// Other places that matter, as `path:line:col: label`.
+    pub notes: Vec<String>,
+}
+
+/// How to print a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Format {
+    /// Snippets with the span underlined.
+    Human,
+    /// `path:line:col: severity[check]: message`.
+    Short,
+    /// A JSON array of findings.
+    Json,
+    /// GitHub Actions workflow commands.
+    Github,
+}
+
+/// The findings of one run, in document order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    /// The findings.
+    pub findings: Vec<Finding>,
+}
+
+impl Report {
+    /// How many errors.
+    pub fn errors(&self) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .count()
+    }
+
+    /// How many warnings.
+    pub fn warnings(&self) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+            .count()
+    }
+
+    /// Whether any finding is an error.
+    pub fn has_errors(&self) -> bool {
+        self.errors() > 0
+    }
+
+    /// "2 errors and 1 warning", "no findings".
+    pub fn summary(&self) -> String {
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        match (self.errors(), self.warnings()) {
+            (0, 0) => "no findings".to_owned(),
+            (e, 0) => plural(e, "error"),
+            (0, w) => plural(w, "warning"),
+            (e, w) => format!("{} and {}", plural(e, "error"), plural(w, "warning")),
+        }
+    }
+
+    /// The report in `format`; `color` applies to `human` only.
+    pub fn render(&self, format: Format, color: bool) -> String {
+        match format {
+            Format::Human => self.human(color),
+            Format::Short => self.short(),
+            Format::Json => self.json(),
+            Format::Github => self.github(),
+        }
+    }
+
+    fn human(&self, color: bool) -> String {
+        let renderer = if color {
+            Renderer::styled()
+        } else {
+            Renderer::plain()
+        };
+        let mut out = String::new();
+        for finding in &self.findings {
+            out.push_str(&renderer.render(&human_report(finding)));
+            out.push_str("\n\n");
+        }
+        let _ = writeln!(out, "mdbook-contract: {}", self.summary());
+        out
+    }
+
+    fn short(&self) -> String {
+        let mut out = String::new();
+        for f in &self.findings {
+            let l = &f.location;
+            let _ = writeln!(
+                out,
+                "{}:{}:{}: {}[{}]: {}",
+                l.path.display(),
+                l.line,
+                l.column,
+                f.severity.as_str(),
+                f.check,
+                f.message
+            );
+        }
+        out
+    }
+
+    fn json(&self) -> String {
+        let mut out = serde_json::to_string_pretty(&self.findings).expect("findings serialise");
+        out.push('\n');
+        out
+    }
+
+    fn github(&self) -> String {
+        let mut out = String::new();
+        for f in &self.findings {
+            let l = &f.location;
+            let command = if f.severity == Severity::Error {
+                "error"
+            } else {
+                "warning"
+            };
+            let mut message = f.message.clone();
+            if let Some(help) = &f.help {
+                message.push_str("\nhelp: ");
+                message.push_str(help);
+            }
+            for note in f.notes.iter().chain(&l.note) {
+                message.push_str("\nnote: ");
+                message.push_str(note);
+            }
+            let _ = writeln!(
+                out,
+                "::{command} file={},line={},col={},endColumn={},title={}::{}",
+                escape_property(&l.path.to_string_lossy().replace('\\', "/")),
+                l.line,
+                l.column,
+                l.column + l.width,
+                escape_property(&format!("mdbook-contract {}", f.check)),
+                escape_data(&message)
+            );
+        }
+        out
+    }
+}
+
+fn human_report(finding: &Finding) -> Vec<Group<'_>> {
+    let level = match finding.severity {
+        Severity::Error => Level::ERROR,
+        _ => Level::WARNING,
+    };
+    let l = &finding.location;
+    let start = char_to_byte(&l.line_text, l.column - 1);
+    let end = char_to_byte(&l.line_text, l.column - 1 + l.width).max(start);
+    let path = l.path.to_string_lossy();
+    let snippet = Snippet::source(&l.line_text)
+        .line_start(l.line)
+        .path(path)
+        .annotation(AnnotationKind::Primary.span(start..end));
+    let mut group = level
+        .primary_title(&finding.message)
+        .id(finding.check)
+        .element(snippet);
+    for note in finding.notes.iter().chain(&l.note) {
+        group = group.element(Level::NOTE.message(note));
+    }
+    if let Some(help) = &finding.help {
+        group = group.element(Level::HELP.message(help));
+    }
+    vec![group]
+}
+
+fn char_to_byte(text: &str, chars: usize) -> usize {
+    text.char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(i, _)| i)
+}
+
+/// Escapes a workflow command's message.
+fn escape_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a workflow command's property value.
+fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn sample() -> Report {
+        Report {
+            findings: vec![Finding {
+                check: "unknown-axis",
+                severity: Severity::Error,
+                message: "no axis `readines` is defined; did you mean `readiness`?".into(),
+                location: Location {
+                    path: PathBuf::from("book/providers-existing.md"),
+                    line: 12,
+                    column: 13,
+                    width: 8,
+                    line_text: "Pods are up {{#profile readines immediate Pod}}.".into(),
+                    note: None,
+                },
+                help: Some("axes are defined by `.axis` headings".into()),
+                notes: vec![],
+            }],
+        }
+    }
+
+    #[test]
+    fn short_and_github_lines() {
+        let report = sample();
+        assert_eq!(
+            report.render(Format::Short, false),
+            "book/providers-existing.md:12:13: error[unknown-axis]: no axis `readines` is defined; did you mean `readiness`?\n"
+        );
+        let github = report.render(Format::Github, false);
+        assert!(github.starts_with("::error file=book/providers-existing.md,line=12,col=13,endColumn=21,title=mdbook-contract unknown-axis::no axis"), "{github}");
+        assert!(github.contains("%0Ahelp: axes"), "{github}");
+    }
+
+    #[test]
+    fn human_output_points_at_the_span() {
+        let human = sample().render(Format::Human, false);
+        assert!(
+            human.contains("error[unknown-axis]: no axis `readines` is defined"),
+            "{human}"
+        );
+        assert!(
+            human.contains("--> book/providers-existing.md:12:13"),
+            "{human}"
+        );
+        assert!(human.contains("^^^^^^^^"), "{human}");
+        assert!(human.ends_with("mdbook-contract: 1 error\n"), "{human}");
+    }
+
+    #[test]
+    fn json_is_an_array_of_flat_findings() {
+        let value: serde_json::Value =
+            serde_json::from_str(&sample().render(Format::Json, false)).unwrap();
+        assert_eq!(value[0]["check"], "unknown-axis");
+        assert_eq!(value[0]["severity"], "error");
+        assert_eq!(value[0]["line"], 12);
+        assert_eq!(value[0]["path"], "book/providers-existing.md");
+    }
+}

@@ -1,0 +1,122 @@
+//! Paths between chapters: relative links that work on every platform and for every renderer.
+//!
+//! Chapter paths are relative to the book's `src` folder. Links are written with `/` whatever
+//! the platform, so the HTML renderer (which turns `.md` into `.html`) and the Markdown
+//! renderer both follow them.
+
+use std::path::{Component, Path};
+
+/// The `/`-separated components of a chapter path, `.` dropped and `..` applied.
+pub fn components(path: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = Vec::new();
+    for component in path.components() {
+        match component {
+            Component::Normal(part) => parts.push(part.to_string_lossy().into_owned()),
+            Component::ParentDir => {
+                parts.pop();
+            }
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+        }
+    }
+    parts
+}
+
+/// The relative link from the chapter at `from` to the file at `to` (both relative to `src`),
+/// with `/` separators: `a/b.md` to `c/d.md` is `../c/d.md`.
+pub fn relative(from: &Path, to: &Path) -> String {
+    let from = components(from);
+    let to = components(to);
+    let from_dir = &from[..from.len().saturating_sub(1)];
+    let common = from_dir.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<&str> = vec![".."; from_dir.len() - common];
+    parts.extend(to[common..].iter().map(String::as_str));
+    encode(&parts.join("/"))
+}
+
+/// A link destination from `from` to `anchor` in the chapter at `to`: just `#anchor` within one
+/// chapter.
+pub fn to_anchor(from: &Path, to: &Path, anchor: &str) -> String {
+    if components(from) == components(to) {
+        format!("#{anchor}")
+    } else {
+        format!("{}#{anchor}", relative(from, to))
+    }
+}
+
+/// Percent-encodes what a Markdown link destination cannot hold bare.
+fn encode(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for ch in path.chars() {
+        match ch {
+            ' ' => out.push_str("%20"),
+            '(' => out.push_str("%28"),
+            ')' => out.push_str("%29"),
+            '<' => out.push_str("%3C"),
+            '>' => out.push_str("%3E"),
+            '#' => out.push_str("%23"),
+            _ => out.push(ch),
+        }
+    }
+    out
+}
+
+/// Whether a link destination leaves the book's own files: it has a scheme (`https:`,
+/// `mailto:`) or is protocol-relative (`//host`).
+pub fn is_external(dest: &str) -> bool {
+    if dest.starts_with("//") {
+        return true;
+    }
+    let Some(colon) = dest.find(':') else {
+        return false;
+    };
+    let scheme = &dest[..colon];
+    !scheme.is_empty()
+        && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_links_between_folders() {
+        assert_eq!(
+            relative(Path::new("a/b.md"), Path::new("c/d.md")),
+            "../c/d.md"
+        );
+        assert_eq!(relative(Path::new("a/b.md"), Path::new("a/c.md")), "c.md");
+        assert_eq!(
+            relative(Path::new("b.md"), Path::new("x/y/z.md")),
+            "x/y/z.md"
+        );
+        assert_eq!(
+            relative(Path::new("x/y/z.md"), Path::new("b.md")),
+            "../../b.md"
+        );
+        assert_eq!(
+            relative(Path::new("./a/b.md"), Path::new("a/./c d.md")),
+            "c%20d.md"
+        );
+    }
+
+    #[test]
+    fn anchors_within_and_across_chapters() {
+        assert_eq!(to_anchor(Path::new("a.md"), Path::new("a.md"), "x"), "#x");
+        assert_eq!(
+            to_anchor(Path::new("a/b.md"), Path::new("c/d.md"), "x"),
+            "../c/d.md#x"
+        );
+    }
+
+    #[test]
+    fn external_destinations() {
+        assert!(is_external("https://example.com"));
+        assert!(is_external("mailto:a@b"));
+        assert!(is_external("//cdn"));
+        assert!(!is_external("a.md#b:c"));
+        assert!(!is_external("#frag"));
+    }
+}

@@ -1,0 +1,624 @@
+//! The one parse of a chapter and what it records.
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use mdbook_markdown::pulldown_cmark::{Event, LinkType, Tag, TagEnd};
+use mdbook_markdown::{MarkdownOptions, new_cmark_parser};
+use regex::Regex;
+
+use super::ids::{IdSet, id_from_content};
+
+/// A heading as mdBook renders it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Heading {
+    /// 1 for `#`, 6 for `######`.
+    pub level: u8,
+    /// The whole heading, attribute block and setext underline included.
+    pub range: Range<usize>,
+    /// The id mdBook gives it: the explicit `{#id}`, or the text's id made unique on the page.
+    pub id: String,
+    /// Whether `id` was written by the author (`{#id}`).
+    pub explicit_id: bool,
+    /// The classes of its attribute block (`{.axis}` gives `["axis"]`).
+    pub classes: Vec<String>,
+    /// The rendered text mdBook derives the id from.
+    pub text: String,
+    /// The text and range (backticks included) of its first code span.
+    pub first_code: Option<(String, Range<usize>)>,
+}
+
+impl Heading {
+    /// Whether the attribute block carries `class`.
+    pub fn has_class(&self, class: &str) -> bool {
+        self.classes.iter().any(|c| c == class)
+    }
+}
+
+/// Where a link was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LinkOrigin {
+    /// `[text](dest)`, `[text][ref]` and the like.
+    Markdown,
+    /// `<https://...>` or `<me@example.com>`.
+    Autolink,
+    /// `href` of a raw HTML `<a>`.
+    Html,
+}
+
+/// A link and its destination as written (reference links resolved).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    /// The whole link; for HTML, the `<a ...>` tag.
+    pub range: Range<usize>,
+    /// The destination, unchanged.
+    pub dest: String,
+    /// How it was written.
+    pub origin: LinkOrigin,
+}
+
+/// An inline code span.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeSpan {
+    /// Backticks included.
+    pub range: Range<usize>,
+    /// The code, as rendered.
+    pub text: String,
+}
+
+/// Raw HTML, a block or an inline tag or comment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HtmlChunk {
+    /// The bytes of the HTML.
+    pub range: Range<usize>,
+    /// Whether it is an HTML block (else inline HTML).
+    pub block: bool,
+}
+
+/// A run of prose text outside code and raw HTML.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextRun {
+    /// The bytes as written.
+    pub range: Range<usize>,
+    /// The rendered text where it differs from the bytes as written (smart punctuation,
+    /// entities, backslash escapes); `None` where they are the same.
+    pub rendered: Option<Box<str>>,
+}
+
+/// One cell of a table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableCell {
+    /// The cell's content, trimmed, without the pipes.
+    pub range: Range<usize>,
+    /// The inline events of the cell, to render it elsewhere.
+    pub events: Vec<Event<'static>>,
+    /// The text of its first code span, if any.
+    pub first_code: Option<String>,
+    /// Its plain rendered text (code span text included).
+    pub text: String,
+}
+
+/// One row of a table (the header row included).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableRow {
+    /// The row's bytes.
+    pub range: Range<usize>,
+    /// Its cells, left to right.
+    pub cells: Vec<TableCell>,
+}
+
+/// A table; `rows[0]` is the header.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    /// The whole table.
+    pub range: Range<usize>,
+    /// Header first, then the body rows.
+    pub rows: Vec<TableRow>,
+}
+
+/// What one chapter holds, with byte ranges into its content.
+///
+/// Every range lies on character boundaries of the text given to [`ChapterIndex::parse`]; every
+/// list is in document order.
+#[derive(Debug, Default, Clone)]
+pub struct ChapterIndex {
+    /// Headings (h1 to h6), raw HTML headings excluded.
+    pub headings: Vec<Heading>,
+    /// Every fragment id the rendered page will have, except mdBook's own `mdbook-` chrome.
+    pub anchors: HashSet<String>,
+    /// Links, Markdown and raw HTML.
+    pub links: Vec<Link>,
+    /// Inline code spans.
+    pub code_spans: Vec<CodeSpan>,
+    /// Fenced and indented code blocks.
+    pub code_blocks: Vec<Range<usize>>,
+    /// Raw HTML.
+    pub html: Vec<HtmlChunk>,
+    /// Prose text outside code and HTML.
+    pub text: Vec<TextRun>,
+    /// Paragraphs.
+    pub paragraphs: Vec<Range<usize>>,
+    /// List items (nested items are listed after their parent).
+    pub items: Vec<Range<usize>>,
+    /// Tables.
+    pub tables: Vec<Table>,
+    /// Code spans, code blocks and raw HTML together: text that is shown verbatim.
+    verbatim: Vec<Range<usize>>,
+}
+
+/// An element that takes an id from the shared per-page set, waiting for its turn.
+struct IdSlot {
+    text: String,
+    explicit: Option<String>,
+    heading: Option<usize>,
+}
+
+/// Where ids are waiting: mdBook numbers footnote definitions' contents after the page, in the
+/// order of their first reference, so their headings take ids last.
+#[derive(Default)]
+struct Slots {
+    page: Vec<IdSlot>,
+    footnotes: Vec<(String, Vec<IdSlot>)>,
+}
+
+struct OpenHeading {
+    level: u8,
+    range: Range<usize>,
+    explicit: Option<String>,
+    classes: Vec<String>,
+    text: String,
+    first_code: Option<(String, Range<usize>)>,
+}
+
+static HTML_ID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)\sid\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))"#).expect("valid regex")
+});
+static HTML_A_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)<a\s[^>]*?\bname\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))"#)
+        .expect("valid regex")
+});
+static HTML_HREF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)<a\s[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))"#)
+        .expect("valid regex")
+});
+
+fn first_group<'h>(caps: &regex::Captures<'h>) -> Option<regex::Match<'h>> {
+    caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3))
+}
+
+impl ChapterIndex {
+    /// Parses `text` once with mdBook's parser and `options`.
+    pub fn parse(text: &str, options: &MarkdownOptions) -> ChapterIndex {
+        Builder::default().run(text, options)
+    }
+
+    /// Whether `offset` lies inside a code span, a code block or raw HTML.
+    pub fn is_verbatim(&self, offset: usize) -> bool {
+        let i = self.verbatim.partition_point(|r| r.start <= offset);
+        i > 0 && offset < self.verbatim[i - 1].end
+    }
+
+    /// The verbatim range (code or raw HTML) that contains `offset`, if any.
+    pub fn verbatim_at(&self, offset: usize) -> Option<Range<usize>> {
+        let i = self.verbatim.partition_point(|r| r.start <= offset);
+        (i > 0 && offset < self.verbatim[i - 1].end).then(|| self.verbatim[i - 1].clone())
+    }
+
+    /// The heading that contains `offset`, if any.
+    pub fn heading_at(&self, offset: usize) -> Option<&Heading> {
+        let i = self.headings.partition_point(|h| h.range.start <= offset);
+        (i > 0 && offset < self.headings[i - 1].range.end).then(|| &self.headings[i - 1])
+    }
+
+    /// The paragraph that contains `offset`, if any.
+    pub fn paragraph_at(&self, offset: usize) -> Option<Range<usize>> {
+        let i = self.paragraphs.partition_point(|r| r.start <= offset);
+        (i > 0 && offset < self.paragraphs[i - 1].end).then(|| self.paragraphs[i - 1].clone())
+    }
+}
+
+#[derive(Default)]
+struct Builder {
+    index: ChapterIndex,
+    slots: Slots,
+    heading: Option<OpenHeading>,
+    term: Option<String>,
+    image_depth: usize,
+    code_block_depth: usize,
+    html_block_depth: usize,
+    /// Footnote definitions being read (index into `slots.footnotes`, or `None` for a
+    /// duplicate definition, which mdBook drops).
+    footnote_stack: Vec<Option<usize>>,
+    footnote_numbers: HashMap<String, (usize, u32)>,
+    defined_footnotes: HashSet<String>,
+    table: Option<Table>,
+    cell: Option<TableCell>,
+}
+
+impl Builder {
+    fn run(mut self, text: &str, options: &MarkdownOptions) -> ChapterIndex {
+        for (event, range) in new_cmark_parser(text, options).into_offset_iter() {
+            self.event(text, event, range);
+        }
+        self.finish()
+    }
+
+    fn event(&mut self, source: &str, event: Event<'_>, range: Range<usize>) {
+        if let Some(cell) = &mut self.cell {
+            let inside = !matches!(
+                event,
+                Event::Start(Tag::TableCell) | Event::End(TagEnd::TableCell)
+            );
+            if inside {
+                cell.events.push(event.clone().into_static());
+            }
+        }
+        match event {
+            Event::Start(tag) => self.start(source, tag, range),
+            Event::End(tag) => self.end(tag, range),
+            Event::Text(text) => {
+                if self.code_block_depth > 0 || self.html_block_depth > 0 {
+                    return;
+                }
+                self.push_text(&text);
+                if let Some(cell) = &mut self.cell {
+                    cell.text.push_str(&text);
+                }
+                let rendered =
+                    (source.get(range.clone()) != Some(&*text)).then(|| text.as_ref().into());
+                self.index.text.push(TextRun { range, rendered });
+            }
+            Event::Code(code) => {
+                if let Some(heading) = &mut self.heading {
+                    heading.text.push_str(&code);
+                    if heading.first_code.is_none() {
+                        heading.first_code = Some((code.to_string(), range.clone()));
+                    }
+                } else if let Some(term) = &mut self.term {
+                    term.push_str(&code);
+                }
+                if let Some(cell) = &mut self.cell {
+                    cell.text.push_str(&code);
+                    if cell.first_code.is_none() {
+                        cell.first_code = Some(code.to_string());
+                    }
+                }
+                self.index.verbatim.push(range.clone());
+                self.index.code_spans.push(CodeSpan {
+                    range,
+                    text: code.into_string(),
+                });
+            }
+            Event::Html(html) => {
+                self.raw_html(&html, range.start);
+            }
+            Event::InlineHtml(html) => {
+                self.raw_html(&html, range.start);
+                self.index.verbatim.push(range.clone());
+                self.index.html.push(HtmlChunk {
+                    range,
+                    block: false,
+                });
+            }
+            Event::FootnoteReference(name) => {
+                let next = self.footnote_numbers.len() + 1;
+                let (number, count) = self
+                    .footnote_numbers
+                    .entry(name.to_string())
+                    .or_insert((next, 0));
+                *count += 1;
+                let (number, count) = (*number, *count);
+                self.index.anchors.insert(format!("fr-{name}-{count}"));
+                self.push_text(&number.to_string());
+            }
+            Event::SoftBreak => self.push_text("\n"),
+            Event::HardBreak | Event::Rule | Event::TaskListMarker(_) => {}
+            Event::InlineMath(_) | Event::DisplayMath(_) => {}
+        }
+    }
+
+    /// Adds rendered text to the heading or definition term being read.
+    fn push_text(&mut self, text: &str) {
+        if self.image_depth > 0 {
+            return;
+        }
+        if let Some(heading) = &mut self.heading {
+            heading.text.push_str(text);
+        } else if let Some(term) = &mut self.term {
+            term.push_str(text);
+        }
+    }
+
+    fn start(&mut self, source: &str, tag: Tag<'_>, range: Range<usize>) {
+        match tag {
+            Tag::Heading {
+                level,
+                id,
+                classes,
+                attrs,
+            } => {
+                let attr_id = attrs
+                    .iter()
+                    .rev()
+                    .find(|(name, _)| name.as_ref() == "id")
+                    .and_then(|(_, value)| value.as_ref().map(|v| v.to_string()));
+                self.heading = Some(OpenHeading {
+                    level: level as u8,
+                    range,
+                    explicit: id.map(|id| id.to_string()).or(attr_id),
+                    classes: classes.iter().map(|c| c.to_string()).collect(),
+                    text: String::new(),
+                    first_code: None,
+                });
+            }
+            Tag::DefinitionListTitle => self.term = Some(String::new()),
+            Tag::Image { .. } => self.image_depth += 1,
+            Tag::CodeBlock(_) => {
+                self.code_block_depth += 1;
+                self.index.verbatim.push(range.clone());
+                self.index.code_blocks.push(range);
+            }
+            Tag::HtmlBlock => {
+                self.html_block_depth += 1;
+                self.index.verbatim.push(range.clone());
+                self.index.html.push(HtmlChunk { range, block: true });
+            }
+            Tag::Paragraph => self.index.paragraphs.push(range),
+            Tag::Item => self.index.items.push(range),
+            Tag::Link {
+                link_type,
+                dest_url,
+                ..
+            } => {
+                let origin = match link_type {
+                    LinkType::Autolink | LinkType::Email => LinkOrigin::Autolink,
+                    _ => LinkOrigin::Markdown,
+                };
+                self.index.links.push(Link {
+                    range,
+                    dest: dest_url.into_string(),
+                    origin,
+                });
+            }
+            Tag::FootnoteDefinition(name) => {
+                let name = name.to_string();
+                if self.defined_footnotes.insert(name.clone()) {
+                    self.slots.footnotes.push((name, Vec::new()));
+                    self.footnote_stack
+                        .push(Some(self.slots.footnotes.len() - 1));
+                } else {
+                    self.footnote_stack.push(None);
+                }
+            }
+            Tag::Table(_) => {
+                self.table = Some(Table {
+                    range,
+                    rows: Vec::new(),
+                })
+            }
+            Tag::TableHead | Tag::TableRow => {
+                if let Some(table) = &mut self.table {
+                    table.rows.push(TableRow {
+                        range,
+                        cells: Vec::new(),
+                    });
+                }
+            }
+            Tag::TableCell => {
+                let trimmed = trim_range(source, range);
+                self.cell = Some(TableCell {
+                    range: trimmed,
+                    events: Vec::new(),
+                    first_code: None,
+                    text: String::new(),
+                });
+            }
+            _ => {}
+        }
+    }
+
+    fn end(&mut self, tag: TagEnd, _range: Range<usize>) {
+        match tag {
+            TagEnd::Heading(_) => {
+                if let Some(open) = self.heading.take() {
+                    let heading_index = self.index.headings.len();
+                    self.index.headings.push(Heading {
+                        level: open.level,
+                        range: open.range,
+                        id: String::new(),
+                        explicit_id: open.explicit.is_some(),
+                        classes: open.classes,
+                        text: open.text.clone(),
+                        first_code: open.first_code,
+                    });
+                    self.add_slot(IdSlot {
+                        text: open.text,
+                        explicit: open.explicit,
+                        heading: Some(heading_index),
+                    });
+                }
+            }
+            TagEnd::DefinitionListTitle => {
+                if let Some(text) = self.term.take() {
+                    self.add_slot(IdSlot {
+                        text,
+                        explicit: None,
+                        heading: None,
+                    });
+                }
+            }
+            TagEnd::Image => self.image_depth = self.image_depth.saturating_sub(1),
+            TagEnd::CodeBlock => self.code_block_depth = self.code_block_depth.saturating_sub(1),
+            TagEnd::HtmlBlock => self.html_block_depth = self.html_block_depth.saturating_sub(1),
+            TagEnd::FootnoteDefinition => {
+                self.footnote_stack.pop();
+            }
+            TagEnd::TableCell => {
+                if let (Some(cell), Some(table)) = (self.cell.take(), &mut self.table)
+                    && let Some(row) = table.rows.last_mut()
+                {
+                    row.cells.push(cell);
+                }
+            }
+            TagEnd::Table => {
+                if let Some(table) = self.table.take() {
+                    self.index.tables.push(table);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn add_slot(&mut self, slot: IdSlot) {
+        match self.footnote_stack.last() {
+            None => self.slots.page.push(slot),
+            Some(Some(def)) => self.slots.footnotes[*def].1.push(slot),
+            // Inside a duplicate footnote definition, which mdBook does not render.
+            Some(None) => {
+                if let Some(heading) = slot.heading {
+                    self.index.headings[heading].id.clear();
+                }
+            }
+        }
+    }
+
+    fn raw_html(&mut self, html: &str, offset: usize) {
+        for caps in HTML_ID
+            .captures_iter(html)
+            .chain(HTML_A_NAME.captures_iter(html))
+        {
+            if let Some(id) = first_group(&caps) {
+                self.index.anchors.insert(id.as_str().to_owned());
+            }
+        }
+        for caps in HTML_HREF.captures_iter(html) {
+            if let (Some(whole), Some(href)) = (caps.get(0), first_group(&caps)) {
+                let start = offset + whole.start();
+                self.index.links.push(Link {
+                    range: start..start + whole.len(),
+                    dest: href.as_str().to_owned(),
+                    origin: LinkOrigin::Html,
+                });
+            }
+        }
+    }
+
+    fn finish(mut self) -> ChapterIndex {
+        let mut ids = IdSet::default();
+        let mut footnotes = std::mem::take(&mut self.slots.footnotes);
+        // Only referenced definitions are rendered, in the order of their numbers.
+        footnotes.retain(|(name, _)| self.footnote_numbers.contains_key(name));
+        footnotes.sort_by_key(|(name, _)| self.footnote_numbers[name].0);
+        for (name, _) in &footnotes {
+            self.index.anchors.insert(format!("footnote-{name}"));
+        }
+        let page = std::mem::take(&mut self.slots.page);
+        let ordered = page
+            .into_iter()
+            .chain(footnotes.into_iter().flat_map(|(_, slots)| slots));
+        for slot in ordered {
+            let id = match slot.explicit {
+                Some(explicit) => explicit,
+                None => ids.unique(&id_from_content(&slot.text)),
+            };
+            self.index.anchors.insert(id.clone());
+            if let Some(heading) = slot.heading {
+                self.index.headings[heading].id = id;
+            }
+        }
+        // Headings of unrendered footnote definitions keep an empty id; drop them.
+        self.index.headings.retain(|h| !h.id.is_empty());
+        self.index.verbatim.sort_by_key(|r| r.start);
+        self.index
+    }
+}
+
+/// `range` without leading and trailing whitespace (and a table cell's pipes, which are not
+/// part of a cell's range).
+fn trim_range(source: &str, range: Range<usize>) -> Range<usize> {
+    let Some(slice) = source.get(range.clone()) else {
+        return range;
+    };
+    let start = range.start + (slice.len() - slice.trim_start().len());
+    let end = range.end - (slice.len() - slice.trim_end().len());
+    start..end.max(start)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> ChapterIndex {
+        ChapterIndex::parse(text, &MarkdownOptions::default())
+    }
+
+    #[test]
+    fn heading_ids_follow_mdbook() {
+        let index = parse(
+            "# Hello World\n\n## Hello World\n\n### `readiness` {.axis}\n\n## Custom {#mine}\n\n## mine\n",
+        );
+        let ids: Vec<&str> = index.headings.iter().map(|h| h.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            ["hello-world", "hello-world-1", "readiness", "mine", "mine"]
+        );
+        assert!(index.headings[2].has_class("axis"));
+        assert_eq!(
+            index.headings[2].first_code.as_ref().map(|c| c.0.as_str()),
+            Some("readiness")
+        );
+        assert!(index.headings[3].explicit_id);
+    }
+
+    #[test]
+    fn smart_punctuation_changes_ids_and_is_recorded() {
+        let index = parse("# A -- B --- C\n\nx --- y\n");
+        assert_eq!(index.headings[0].id, "a--b--c");
+        let dash = index
+            .text
+            .iter()
+            .rfind(|t| t.rendered.as_deref() == Some("—"))
+            .unwrap();
+        assert_eq!(dash.range, 18..21);
+        let mut plain = MarkdownOptions::default();
+        plain.smart_punctuation = false;
+        assert_eq!(
+            ChapterIndex::parse("# A -- B --- C\n", &plain).headings[0].id,
+            "a----b-----c"
+        );
+    }
+
+    #[test]
+    fn footnotes_and_raw_ids_are_anchors() {
+        let index =
+            parse("Text[^n].\n\n<div id=\"raw\"></div>\n\n[^n]: Note.\n\n[^unused]: Never.\n");
+        for id in ["fr-n-1", "footnote-n", "raw"] {
+            assert!(index.anchors.contains(id), "{id}");
+        }
+        assert!(!index.anchors.contains("footnote-unused"));
+    }
+
+    #[test]
+    fn verbatim_ranges_cover_code_and_html() {
+        let text = "a `{{#x}}` b\n\n```\n{{#y}}\n```\n\n<!-- {{#z}} -->\n";
+        let index = parse(text);
+        for needle in ["{{#x}}", "{{#y}}", "{{#z}}"] {
+            assert!(index.is_verbatim(text.find(needle).unwrap()), "{needle}");
+        }
+        assert!(!index.is_verbatim(0));
+    }
+
+    #[test]
+    fn tables_keep_cells() {
+        let text = "| Profile | Meaning |\n|---|---|\n| `a` | first *one* |\n";
+        let index = parse(text);
+        let table = &index.tables[0];
+        assert_eq!(table.rows.len(), 2);
+        assert_eq!(table.rows[0].cells[0].text, "Profile");
+        assert_eq!(table.rows[1].cells[0].first_code.as_deref(), Some("a"));
+        assert_eq!(&text[table.rows[1].cells[1].range.clone()], "first *one*");
+        assert_eq!(table.rows[1].cells[1].text, "first one");
+    }
+}

@@ -1,0 +1,46 @@
+//! Markdown as mdBook sees it: one parse per chapter, with byte ranges.
+//!
+//! The flow is: [`ChapterIndex::parse`] runs pulldown-cmark once over a chapter with the options
+//! mdBook's HTML renderer uses ([`parse_options`]) and records what the rest of the crate needs
+//! (headings with the ids mdBook gives them, links, code, tables, prose text), each with its byte
+//! range in the chapter. [`ids`] holds mdBook's id rules, [`LineIndex`] turns byte offsets into
+//! lines and columns, and [`splice`] applies replacements by byte range.
+//!
+//! This module knows nothing of axes, providers or checks: it describes Markdown only. To record
+//! something new, add a field to [`ChapterIndex`] and fill it in the one event loop of `index.rs`.
+
+pub mod ids;
+mod index;
+mod lines;
+pub mod splice;
+
+pub use index::{
+    ChapterIndex, CodeSpan, Heading, HtmlChunk, Link, LinkOrigin, Table, TableCell, TableRow,
+    TextRun,
+};
+pub use lines::LineIndex;
+pub use mdbook_markdown::MarkdownOptions;
+pub use mdbook_markdown::pulldown_cmark;
+
+use mdbook_preprocessor::config::Config;
+
+/// The parser options mdBook's HTML renderer uses for this book (`output.html`
+/// `smart-punctuation`, `definition-lists`, `admonitions`; all on by default).
+pub fn parse_options(config: &Config) -> MarkdownOptions {
+    let mut options = MarkdownOptions::default();
+    if let Some(html) = config.html_config() {
+        options.smart_punctuation = html.smart_punctuation;
+        options.definition_lists = html.definition_lists;
+        options.admonitions = html.admonitions;
+    }
+    options
+}
+
+/// A copy of the options, since `MarkdownOptions` is not `Clone`.
+pub fn copy_options(options: &MarkdownOptions) -> MarkdownOptions {
+    let mut copy = MarkdownOptions::default();
+    copy.smart_punctuation = options.smart_punctuation;
+    copy.definition_lists = options.definition_lists;
+    copy.admonitions = options.admonitions;
+    copy
+}

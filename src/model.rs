@@ -1,0 +1,433 @@
+//! The contract as the book states it: axes, profiles, providers, claims and answer sites.
+//!
+//! [`Model::collect`] reads every chapter's [`ChapterIndex`] and shortcodes once, in document
+//! order, and records what is written, duplicates and dangling names included; deciding what is
+//! wrong with it is the job of `checks`, and turning it into Markdown the job of `render`. What
+//! cannot even be recorded (an `.axis` heading without a code, a claim outside any provider)
+//! goes into [`Model::problems`] for the check named there.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use crate::book::Chapter;
+use crate::config::Config;
+use crate::markdown::{Heading, Table};
+use crate::shortcode::{Kind, is_code as is_kebab};
+
+/// The profile every axis accepts for a fact not verified yet.
+pub const UNKNOWN_PROFILE: &str = "unknown";
+
+/// One allowed answer of an axis: a row of its `Profile` table.
+#[derive(Debug, Clone)]
+pub struct Profile {
+    /// The profile name (the row's first code span).
+    pub name: String,
+    /// The row's index in the table.
+    pub row: usize,
+    /// The first cell's range.
+    pub range: Range<usize>,
+}
+
+/// The columns of a `Profile` table that the rendered tables reuse.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Columns {
+    /// `Meaning` (else the second column).
+    pub meaning: Option<usize>,
+    /// `Obliges` or `Obligations`.
+    pub obliges: Option<usize>,
+    /// `Tolerated by`.
+    pub tolerated_by: Option<usize>,
+}
+
+/// One behaviour axis, defined by an `.axis` heading.
+#[derive(Debug, Clone)]
+pub struct Axis {
+    /// Its kebab-case code.
+    pub code: String,
+    /// The chapter that defines it.
+    pub chapter: usize,
+    /// Its heading's index in that chapter.
+    pub heading: usize,
+    /// The heading's id.
+    pub anchor: String,
+    /// The heading's range.
+    pub range: Range<usize>,
+    /// The index of its `Profile` table in the chapter, if it has one.
+    pub table: Option<usize>,
+    /// The columns of that table.
+    pub columns: Columns,
+    /// Its profiles, in table order.
+    pub profiles: Vec<Profile>,
+}
+
+impl Axis {
+    /// The profile called `name`.
+    pub fn profile(&self, name: &str) -> Option<&Profile> {
+        self.profiles.iter().find(|p| p.name == name)
+    }
+}
+
+/// A provider section, from an `.provider` heading to the next heading of its level or higher.
+#[derive(Debug, Clone)]
+pub struct Provider {
+    /// Its name (the heading's first code span, else its text).
+    pub name: String,
+    /// The chapter it is in.
+    pub chapter: usize,
+    /// The heading's id.
+    pub anchor: String,
+    /// The heading's range.
+    pub range: Range<usize>,
+    /// The section's range.
+    pub section: Range<usize>,
+    /// Specified but not built yet (`.proposed`).
+    pub proposed: bool,
+}
+
+/// "Provider P has profile X on axis A, evidence E": one `{{#profile}}`.
+#[derive(Debug, Clone)]
+pub struct Claim {
+    /// Index into [`Model::providers`].
+    pub provider: usize,
+    /// The chapter it is written in.
+    pub chapter: usize,
+    /// The shortcode's range.
+    pub range: Range<usize>,
+    /// The axis code as written, and its range.
+    pub axis: (String, Range<usize>),
+    /// The profile as written, and its range.
+    pub profile: (String, Range<usize>),
+    /// The evidence: symbols or repository paths.
+    pub evidence: Vec<String>,
+    /// The id of the heading the claim stands under.
+    pub section_anchor: String,
+}
+
+impl Claim {
+    /// Whether the profile is `unknown`.
+    pub fn is_unknown(&self) -> bool {
+        self.profile.0 == UNKNOWN_PROFILE
+    }
+}
+
+/// The place in a template chapter that asks the question of one axis: one `{{#answers}}`.
+#[derive(Debug, Clone)]
+pub struct AnswerSite {
+    /// The axis code as written, and its range.
+    pub axis: (String, Range<usize>),
+    /// The chapter.
+    pub chapter: usize,
+    /// The shortcode's range.
+    pub range: Range<usize>,
+    /// The heading it stands under (index into the chapter's headings).
+    pub heading: Option<usize>,
+}
+
+/// Something written that the model cannot take in, for the check named by `check`.
+#[derive(Debug, Clone)]
+pub struct Problem {
+    /// The check that reports it.
+    pub check: &'static str,
+    /// The chapter.
+    pub chapter: usize,
+    /// What to point at.
+    pub range: Range<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Everything the book says about the contract.
+#[derive(Debug, Default)]
+pub struct Model {
+    /// Axes in document order, duplicates included.
+    pub axes: Vec<Axis>,
+    /// The first definition of each code.
+    by_code: HashMap<String, usize>,
+    /// Providers in document order.
+    pub providers: Vec<Provider>,
+    /// Claims in document order.
+    pub claims: Vec<Claim>,
+    /// Answer sites in document order.
+    pub answer_sites: Vec<AnswerSite>,
+    /// What could not be taken in.
+    pub problems: Vec<Problem>,
+}
+
+impl Model {
+    /// Reads the model out of the chapters.
+    pub fn collect(chapters: &[Chapter<'_>], config: &Config) -> Model {
+        let mut model = Model::default();
+        for (number, chapter) in chapters.iter().enumerate() {
+            model.collect_headings(number, chapter, config);
+        }
+        for (number, chapter) in chapters.iter().enumerate() {
+            model.collect_shortcodes(number, chapter, config);
+        }
+        model
+    }
+
+    /// The axis with `code` (its first definition).
+    pub fn axis(&self, code: &str) -> Option<&Axis> {
+        self.by_code.get(code).map(|&i| &self.axes[i])
+    }
+
+    /// The codes of all axes, for suggestions.
+    pub fn codes(&self) -> impl Iterator<Item = &str> {
+        self.axes.iter().map(|a| a.code.as_str())
+    }
+
+    /// The axes without duplicates, in the order of their first definition.
+    pub fn unique_axes(&self) -> impl Iterator<Item = &Axis> {
+        self.axes
+            .iter()
+            .enumerate()
+            .filter(|(i, a)| self.by_code.get(&a.code) == Some(i))
+            .map(|(_, a)| a)
+    }
+
+    fn problem(
+        &mut self,
+        check: &'static str,
+        chapter: usize,
+        range: Range<usize>,
+        message: String,
+    ) {
+        self.problems.push(Problem {
+            check,
+            chapter,
+            range,
+            message,
+        });
+    }
+
+    fn collect_headings(&mut self, number: usize, chapter: &Chapter<'_>, config: &Config) {
+        let headings = &chapter.index.headings;
+        for (i, heading) in headings.iter().enumerate() {
+            let section = section_of(headings, i, chapter.content.len());
+            if heading.has_class("axis") {
+                self.collect_axis(number, chapter, config, i, heading, section.clone());
+            }
+            if heading.has_class("provider") || heading.has_class("proposed") {
+                let name = match &heading.first_code {
+                    Some((code, _)) => code.clone(),
+                    None => heading.text.trim().to_owned(),
+                };
+                if name.is_empty() {
+                    self.problem(
+                        "malformed-section",
+                        number,
+                        heading.range.clone(),
+                        "a `.provider` heading needs a name".into(),
+                    );
+                    continue;
+                }
+                self.providers.push(Provider {
+                    name,
+                    chapter: number,
+                    anchor: heading.id.clone(),
+                    range: heading.range.clone(),
+                    section,
+                    proposed: heading.has_class("proposed"),
+                });
+            }
+        }
+    }
+
+    fn collect_axis(
+        &mut self,
+        number: usize,
+        chapter: &Chapter<'_>,
+        config: &Config,
+        heading_index: usize,
+        heading: &Heading,
+        section: Range<usize>,
+    ) {
+        if !config.contract.is_empty() && !config.is_contract(&chapter.key) {
+            let message = format!(
+                "axes are defined in contract chapters only ({}); `{}` is not one",
+                config.contract.join(", "),
+                chapter.key
+            );
+            self.problem("malformed-section", number, heading.range.clone(), message);
+            return;
+        }
+        let Some((code, code_range)) = heading.first_code.clone() else {
+            self.problem(
+                "malformed-section",
+                number,
+                heading.range.clone(),
+                "an `.axis` heading needs its code as the first code span, as in ``### `readiness` {.axis}``".into(),
+            );
+            return;
+        };
+        if !is_kebab(&code) {
+            self.problem(
+                "malformed-section",
+                number,
+                code_range,
+                format!("axis code `{code}` is not kebab-case (lowercase letters, digits and single hyphens)"),
+            );
+            return;
+        }
+        let table = chapter.index.tables.iter().position(|t| {
+            t.range.start >= section.start && t.range.end <= section.end && is_profile_table(t)
+        });
+        let mut axis = Axis {
+            code: code.clone(),
+            chapter: number,
+            heading: heading_index,
+            anchor: heading.id.clone(),
+            range: heading.range.clone(),
+            table,
+            columns: Columns::default(),
+            profiles: Vec::new(),
+        };
+        match table {
+            None => self.problem(
+                "malformed-section",
+                number,
+                heading.range.clone(),
+                format!("axis `{code}` has no `Profile` table (a table whose first header cell is `Profile`) in its section"),
+            ),
+            Some(t) => self.read_profiles(number, &chapter.index.tables[t], &mut axis),
+        }
+        if self.by_code.contains_key(&code) {
+            // Kept, so `duplicate-axis` can point at both.
+        } else {
+            self.by_code.insert(code, self.axes.len());
+        }
+        self.axes.push(axis);
+    }
+
+    fn read_profiles(&mut self, number: usize, table: &Table, axis: &mut Axis) {
+        let header = &table.rows[0].cells;
+        let column = |names: &[&str]| {
+            header
+                .iter()
+                .position(|c| names.iter().any(|n| c.text.trim().eq_ignore_ascii_case(n)))
+        };
+        axis.columns = Columns {
+            meaning: column(&["meaning"]).or((header.len() > 1).then_some(1)),
+            obliges: column(&["obliges", "obligations", "obliges the provider"]),
+            tolerated_by: column(&["tolerated by"]),
+        };
+        for (row_index, row) in table.rows.iter().enumerate().skip(1) {
+            let Some(first) = row.cells.first() else {
+                continue;
+            };
+            let Some(name) = first.first_code.clone().filter(|n| is_kebab(n)) else {
+                self.problem(
+                    "malformed-section",
+                    number,
+                    first.range.clone(),
+                    format!("each row of the `Profile` table of `{}` starts with the profile name as a kebab-case code span", axis.code),
+                );
+                continue;
+            };
+            if name == UNKNOWN_PROFILE {
+                self.problem(
+                    "malformed-section",
+                    number,
+                    first.range.clone(),
+                    format!("`{UNKNOWN_PROFILE}` is reserved for claims not verified yet and is accepted on every axis; remove the row"),
+                );
+                continue;
+            }
+            if axis.profile(&name).is_some() {
+                self.problem(
+                    "malformed-section",
+                    number,
+                    first.range.clone(),
+                    format!("profile `{name}` is listed twice for axis `{}`", axis.code),
+                );
+                continue;
+            }
+            axis.profiles.push(Profile {
+                name,
+                row: row_index,
+                range: first.range.clone(),
+            });
+        }
+    }
+
+    fn collect_shortcodes(&mut self, number: usize, chapter: &Chapter<'_>, config: &Config) {
+        let headings = &chapter.index.headings;
+        for shortcode in &chapter.scan.shortcodes {
+            let at = shortcode.range.start;
+            match shortcode.kind {
+                Kind::Profile => {
+                    let provider = self
+                        .providers
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, p)| p.chapter == number && p.section.contains(&at))
+                        .max_by_key(|(_, p)| p.section.start)
+                        .map(|(i, _)| i);
+                    let Some(provider) = provider else {
+                        self.problem(
+                            "malformed-shortcode",
+                            number,
+                            shortcode.range.clone(),
+                            "`{{#profile}}` states a provider's claim and belongs inside a `.provider` section".into(),
+                        );
+                        continue;
+                    };
+                    let before = headings.partition_point(|h| h.range.start <= at);
+                    let section_anchor = headings[before - 1].id.clone();
+                    let args = &shortcode.args;
+                    self.claims.push(Claim {
+                        provider,
+                        chapter: number,
+                        range: shortcode.range.clone(),
+                        axis: (args[0].text.clone(), args[0].range.clone()),
+                        profile: (args[1].text.clone(), args[1].range.clone()),
+                        evidence: args[2..].iter().map(|a| a.text.clone()).collect(),
+                        section_anchor,
+                    });
+                }
+                Kind::Answers => {
+                    if !config.template.is_empty() && !config.is_template(&chapter.key) {
+                        let message = format!(
+                            "`{{{{#answers}}}}` marks a template entry and belongs in a template chapter ({})",
+                            config.template.join(", ")
+                        );
+                        self.problem(
+                            "malformed-shortcode",
+                            number,
+                            shortcode.range.clone(),
+                            message,
+                        );
+                        continue;
+                    }
+                    let before = headings.partition_point(|h| h.range.start <= at);
+                    let arg = &shortcode.args[0];
+                    self.answer_sites.push(AnswerSite {
+                        axis: (arg.text.clone(), arg.range.clone()),
+                        chapter: number,
+                        range: shortcode.range.clone(),
+                        heading: before.checked_sub(1),
+                    });
+                }
+                Kind::Axis | Kind::AxisTable | Kind::ProfileMatrix => {}
+            }
+        }
+    }
+}
+
+/// The range of heading `i`'s section: to the next heading of the same level or higher.
+pub fn section_of(headings: &[Heading], i: usize, end: usize) -> Range<usize> {
+    let level = headings[i].level;
+    let stop = headings[i + 1..]
+        .iter()
+        .find(|h| h.level <= level)
+        .map_or(end, |h| h.range.start);
+    headings[i].range.start..stop
+}
+
+fn is_profile_table(table: &Table) -> bool {
+    table
+        .rows
+        .first()
+        .and_then(|r| r.cells.first())
+        .is_some_and(|c| c.text.trim().eq_ignore_ascii_case("profile"))
+}

@@ -1,0 +1,152 @@
+//! mdBook's preprocessor protocol: `[context, book]` as JSON on standard input, the book as JSON
+//! on standard output.
+//!
+//! The mdBook version is read from the raw JSON and checked against [`SUPPORTED`] before the
+//! book is deserialised, so a host of another major version gets one sentence, not a serde
+//! error about a missing field.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use anyhow::{Context as _, Result, bail};
+use mdbook_preprocessor::PreprocessorContext;
+use mdbook_preprocessor::book::Book;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use crate::Outcome;
+use crate::diagnostic::Format;
+
+/// The mdBook versions this binary speaks the protocol of.
+pub const SUPPORTED: &str = ">=0.5.0, <0.6.0";
+
+const HELP: &str = "this program is meant to be run by mdBook as the `contract` preprocessor; \
+see https://rust-lang.github.io/mdBook/for_developers/preprocessors.html";
+
+#[derive(Deserialize)]
+struct VersionOnly {
+    mdbook_version: String,
+}
+
+/// Reads `[context, book]` from `input`, checking the mdBook version first.
+pub fn parse_input(input: &[u8]) -> Result<(PreprocessorContext, Book)> {
+    let (raw_context, raw_book): (&RawValue, &RawValue) = serde_json::from_slice(input)
+        .with_context(|| {
+            format!("could not read `[context, book]` from standard input ({HELP})")
+        })?;
+    let version: VersionOnly = serde_json::from_str(raw_context.get()).with_context(|| {
+        format!("the context on standard input has no `mdbook_version` ({HELP})")
+    })?;
+    check_version(&version.mdbook_version)?;
+    let context: PreprocessorContext = serde_json::from_str(raw_context.get())
+        .context("could not read the preprocessor context from standard input")?;
+    let book: Book = serde_json::from_str(raw_book.get())
+        .context("could not read the book from standard input")?;
+    Ok((context, book))
+}
+
+/// Fails with one sentence unless `version` is in [`SUPPORTED`].
+pub fn check_version(version: &str) -> Result<()> {
+    let range = semver::VersionReq::parse(SUPPORTED).expect("valid version range");
+    let parsed = semver::Version::parse(version).with_context(|| {
+        format!("mdBook reported version `{version}`, which is not a semantic version")
+    })?;
+    // A pre-release of a supported version (0.5.0-alpha.1) is accepted too.
+    let release = semver::Version::new(parsed.major, parsed.minor, parsed.patch);
+    if !range.matches(&release) {
+        bail!(
+            "mdbook-contract {} supports mdBook {SUPPORTED}, but is being run by mdBook {version}; \
+             install an mdbook-contract built for mdBook {}.{}",
+            env!("CARGO_PKG_VERSION"),
+            parsed.major,
+            parsed.minor
+        );
+    }
+    Ok(())
+}
+
+/// Whether the build is `mdbook serve` (the context carries a live-reload endpoint).
+pub fn is_serving(ctx: &PreprocessorContext) -> bool {
+    ctx.config
+        .get::<String>("output.html.live-reload-endpoint")
+        .ok()
+        .flatten()
+        .is_some()
+}
+
+/// Prints the findings (on the first renderer's run only) and fails when there are errors.
+pub fn finish(ctx: &PreprocessorContext, outcome: Outcome, stderr: &mut dyn Write) -> Result<Book> {
+    let Outcome { book, report } = outcome;
+    if crate::reports_for_renderer(ctx) && !report.findings.is_empty() {
+        let color = std::io::stderr().is_terminal()
+            && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+        let _ = stderr.write_all(report.render(Format::Human, color).as_bytes());
+    }
+    if report.has_errors() {
+        bail!("the contract checks found {}", report.summary());
+    }
+    Ok(book)
+}
+
+/// Runs the protocol over `input`, writing the book to `stdout`; returns the exit code.
+pub fn run(input: &[u8], stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
+    let result = parse_input(input).and_then(|(ctx, book)| {
+        let outcome = crate::process(&ctx, book, PathBuf::new())?;
+        finish(&ctx, outcome, stderr)
+    });
+    match result {
+        Ok(book) => match serde_json::to_writer(&mut *stdout, &book) {
+            Ok(()) => {
+                let _ = stdout.flush();
+                0
+            }
+            Err(error) => {
+                let _ = writeln!(
+                    stderr,
+                    "mdbook-contract: could not write the book to standard output: {error}"
+                );
+                1
+            }
+        },
+        Err(error) => {
+            let _ = writeln!(stderr, "mdbook-contract: {error:#}");
+            1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_in_and_out_of_range() {
+        assert!(check_version("0.5.0").is_ok());
+        assert!(check_version("0.5.4").is_ok());
+        assert!(check_version("0.5.0-alpha.1").is_ok());
+        let old = format!("{:#}", check_version("0.4.52").unwrap_err());
+        assert!(
+            old.contains("supports mdBook >=0.5.0, <0.6.0, but is being run by mdBook 0.4.52"),
+            "{old}"
+        );
+        assert!(check_version("0.6.0").is_err());
+        assert!(check_version("banana").is_err());
+    }
+
+    #[test]
+    fn malformed_input_is_an_error_not_a_panic() {
+        for input in [
+            &b""[..],
+            b"{",
+            b"[1,2]",
+            b"[{}, {}]",
+            b"[{\"mdbook_version\": \"0.5.4\"}",
+        ] {
+            assert!(
+                parse_input(input).is_err(),
+                "{:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+    }
+}

@@ -1,0 +1,443 @@
+//! Shortcodes to Markdown.
+//!
+//! [`patches`] turns every well-formed shortcode of every chapter into a [`Patch`] of its byte
+//! range; nothing outside those ranges changes. What is generated (links, lists, tables) is
+//! built as pulldown-cmark events and written by pulldown-cmark-to-cmark, so escaping inside
+//! cells and link text is right by construction. Cells taken from a `Profile` table are its own
+//! events, with relative links rebased when they are shown in another chapter. Rendering
+//! reports nothing: a shortcode that names something unknown is shown as written, in a code
+//! span, and the checks say why.
+
+use std::path::Path;
+
+use mdbook_markdown::pulldown_cmark::{Alignment, CowStr, Event, LinkType, Tag, TagEnd};
+
+use crate::book::Chapter;
+use crate::links;
+use crate::markdown::splice::Patch;
+use crate::model::{Axis, Claim, Model};
+use crate::shortcode::{Kind, Shortcode};
+
+type Events = Vec<Event<'static>>;
+
+/// The patches of every chapter, indexed like `chapters`.
+pub fn patches(chapters: &[Chapter<'_>], model: &Model) -> Vec<Vec<Patch>> {
+    let renderer = Renderer { chapters, model };
+    chapters
+        .iter()
+        .enumerate()
+        .map(|(number, chapter)| {
+            chapter
+                .scan
+                .shortcodes
+                .iter()
+                .map(|shortcode| Patch {
+                    range: shortcode.range.clone(),
+                    text: renderer.shortcode(number, shortcode),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+struct Renderer<'a> {
+    chapters: &'a [Chapter<'a>],
+    model: &'a Model,
+}
+
+impl Renderer<'_> {
+    fn shortcode(&self, number: usize, shortcode: &Shortcode) -> String {
+        let chapter = &self.chapters[number];
+        let events = match shortcode.kind {
+            Kind::Axis => self
+                .model
+                .axis(&shortcode.args[0].text)
+                .map(|axis| self.axis_link(number, axis)),
+            Kind::Profile => self.claim(number, shortcode),
+            Kind::Answers => self
+                .model
+                .axis(&shortcode.args[0].text)
+                .map(|axis| self.answers(number, axis)),
+            Kind::AxisTable => Some(self.axis_table(number)),
+            Kind::ProfileMatrix => Some(self.profile_matrix(number)),
+        };
+        let written = &chapter.content[shortcode.range.clone()];
+        let Some(events) = events else {
+            return to_markdown(&[Event::Code(CowStr::from(written.to_owned()))]);
+        };
+        let markdown = to_markdown(&events);
+        if shortcode.kind.is_block() {
+            indent_continuation(
+                &markdown,
+                line_prefix(chapter.content, shortcode.range.start),
+            )
+        } else {
+            markdown
+        }
+    }
+
+    fn dest(&self, from: usize, to: usize, anchor: &str) -> String {
+        links::to_anchor(
+            self.chapters[from].link_path(),
+            self.chapters[to].link_path(),
+            anchor,
+        )
+    }
+
+    fn axis_link(&self, from: usize, axis: &Axis) -> Events {
+        link(
+            self.dest(from, axis.chapter, &axis.anchor),
+            vec![code(&axis.code)],
+        )
+    }
+
+    fn claim(&self, from: usize, shortcode: &Shortcode) -> Option<Events> {
+        let claim = self
+            .model
+            .claims
+            .iter()
+            .find(|c| c.chapter == from && c.range == shortcode.range)?;
+        let axis = self.model.axis(&claim.axis.0)?;
+        let mut events = self.axis_link(from, axis);
+        events.push(text(": "));
+        if claim.is_unknown() {
+            events.extend(strong("unknown"));
+            events.push(text(" (not verified yet)"));
+            return Some(events);
+        }
+        axis.profile(&claim.profile.0)?;
+        events.push(code(&claim.profile.0));
+        if !claim.evidence.is_empty() {
+            events.push(text(" ("));
+            push_joined(
+                &mut events,
+                claim.evidence.iter().map(|e| vec![code(e)]),
+                ", ",
+            );
+            events.push(text(")"));
+        }
+        Some(events)
+    }
+
+    /// The events of cell `column` of `axis`'s profile row `row`, shown in chapter `to`.
+    fn cell(&self, axis: &Axis, row: usize, column: Option<usize>, to: usize) -> Option<Events> {
+        let table = &self.chapters[axis.chapter].index.tables[axis.table?];
+        let cell = table.rows.get(row)?.cells.get(column?)?;
+        if cell.events.is_empty() {
+            return None;
+        }
+        Some(rebase(
+            &cell.events,
+            self.chapters[axis.chapter].link_path(),
+            self.chapters[to].link_path(),
+        ))
+    }
+
+    fn answers(&self, from: usize, axis: &Axis) -> Events {
+        let mut events = vec![Event::Start(Tag::List(None))];
+        for profile in &axis.profiles {
+            events.push(Event::Start(Tag::Item));
+            events.extend(link(
+                self.dest(from, axis.chapter, &axis.anchor),
+                vec![code(&profile.name)],
+            ));
+            if let Some(meaning) = self.cell(axis, profile.row, axis.columns.meaning, from) {
+                events.push(text(": "));
+                events.extend(meaning);
+            }
+            if let Some(obliges) = self.cell(axis, profile.row, axis.columns.obliges, from) {
+                events.push(text(". "));
+                events.extend(emphasis("Obliges:"));
+                events.push(text(" "));
+                events.extend(obliges);
+            }
+            events.push(Event::End(TagEnd::Item));
+        }
+        events.push(Event::End(TagEnd::List(false)));
+        events
+    }
+
+    fn axis_table(&self, from: usize) -> Events {
+        let mut rows: Vec<Vec<Events>> = Vec::new();
+        for axis in self.model.unique_axes() {
+            let profiles = axis.profiles.iter().map(|p| vec![code(&p.name)]);
+            let mut profile_cell = Vec::new();
+            push_joined(&mut profile_cell, profiles, ", ");
+            let mut tolerated = Vec::new();
+            let tolerated_parts = axis.profiles.iter().filter_map(|p| {
+                let cell = self.cell(axis, p.row, axis.columns.tolerated_by, from)?;
+                let mut part = vec![code(&p.name), text(": ")];
+                part.extend(cell);
+                Some(part)
+            });
+            push_joined(&mut tolerated, tolerated_parts, "; ");
+            let entry = self
+                .model
+                .answer_sites
+                .iter()
+                .find(|s| s.axis.0 == axis.code)
+                .and_then(|site| {
+                    let heading = &self.chapters[site.chapter].index.headings[site.heading?];
+                    Some(link(
+                        self.dest(from, site.chapter, &heading.id),
+                        vec![text(heading.text.trim())],
+                    ))
+                });
+            rows.push(vec![
+                self.axis_link(from, axis),
+                profile_cell,
+                tolerated,
+                entry.unwrap_or_else(|| emphasis("none")),
+            ]);
+        }
+        let header = ["Axis", "Profiles", "Tolerated by", "Template entry"]
+            .map(|h| vec![text(h)])
+            .to_vec();
+        table(header, rows)
+    }
+
+    fn profile_matrix(&self, from: usize) -> Events {
+        let providers = &self.model.providers;
+        let mut header = vec![vec![text("Axis")]];
+        for provider in providers {
+            let mut cell = link(
+                self.dest(from, provider.chapter, &provider.anchor),
+                vec![code(&provider.name)],
+            );
+            if provider.proposed {
+                cell.push(text(" (proposed)"));
+            }
+            header.push(cell);
+        }
+        let mut rows = Vec::new();
+        for axis in self.model.unique_axes() {
+            let mut row = vec![self.axis_link(from, axis)];
+            for (p, _) in providers.iter().enumerate() {
+                let claim = self
+                    .model
+                    .claims
+                    .iter()
+                    .find(|c| c.provider == p && c.axis.0 == axis.code);
+                row.push(match claim {
+                    Some(claim) => self.matrix_cell(from, claim),
+                    None => emphasis("missing"),
+                });
+            }
+            rows.push(row);
+        }
+        table(header, rows)
+    }
+
+    fn matrix_cell(&self, from: usize, claim: &Claim) -> Events {
+        let dest = self.dest(from, claim.chapter, &claim.section_anchor);
+        if claim.is_unknown() {
+            return link(dest, strong("unknown"));
+        }
+        let mut events = link(dest, vec![code(&claim.profile.0)]);
+        if !claim.evidence.is_empty() {
+            events.push(text(" "));
+            push_joined(
+                &mut events,
+                claim.evidence.iter().map(|e| vec![code(e)]),
+                ", ",
+            );
+        }
+        events
+    }
+}
+
+fn text(s: &str) -> Event<'static> {
+    Event::Text(CowStr::from(s.to_owned()))
+}
+
+fn code(s: &str) -> Event<'static> {
+    Event::Code(CowStr::from(s.to_owned()))
+}
+
+fn strong(s: &str) -> Events {
+    vec![
+        Event::Start(Tag::Strong),
+        text(s),
+        Event::End(TagEnd::Strong),
+    ]
+}
+
+fn emphasis(s: &str) -> Events {
+    vec![
+        Event::Start(Tag::Emphasis),
+        text(s),
+        Event::End(TagEnd::Emphasis),
+    ]
+}
+
+fn link(dest: String, inner: Events) -> Events {
+    let mut events = vec![Event::Start(Tag::Link {
+        link_type: LinkType::Inline,
+        dest_url: CowStr::from(dest),
+        title: CowStr::Borrowed(""),
+        id: CowStr::Borrowed(""),
+    })];
+    events.extend(inner);
+    events.push(Event::End(TagEnd::Link));
+    events
+}
+
+fn push_joined(out: &mut Events, parts: impl Iterator<Item = Events>, separator: &str) {
+    for (i, part) in parts.enumerate() {
+        if i > 0 {
+            out.push(text(separator));
+        }
+        out.extend(part);
+    }
+}
+
+fn table(header: Vec<Events>, rows: Vec<Vec<Events>>) -> Events {
+    let mut events = vec![
+        Event::Start(Tag::Table(vec![Alignment::None; header.len()])),
+        Event::Start(Tag::TableHead),
+    ];
+    for cell in header {
+        events.push(Event::Start(Tag::TableCell));
+        events.extend(cell);
+        events.push(Event::End(TagEnd::TableCell));
+    }
+    events.push(Event::End(TagEnd::TableHead));
+    for row in rows {
+        events.push(Event::Start(Tag::TableRow));
+        for cell in row {
+            events.push(Event::Start(Tag::TableCell));
+            events.extend(cell);
+            events.push(Event::End(TagEnd::TableCell));
+        }
+        events.push(Event::End(TagEnd::TableRow));
+    }
+    events.push(Event::End(TagEnd::Table));
+    events
+}
+
+/// Relative links of `events`, written in the chapter at `from`, made to work in `to`.
+fn rebase(events: &[Event<'static>], from: &Path, to: &Path) -> Events {
+    if links::components(from) == links::components(to) {
+        return events.to_vec();
+    }
+    events
+        .iter()
+        .map(|event| match event {
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) if !links::is_external(dest_url) && !dest_url.starts_with('/') => {
+                let (path, fragment) = match dest_url.split_once('#') {
+                    Some((path, fragment)) => (path, Some(fragment)),
+                    None => (dest_url.as_ref(), None),
+                };
+                let target = if path.is_empty() {
+                    from.to_path_buf()
+                } else {
+                    from.parent().unwrap_or(Path::new("")).join(path)
+                };
+                let mut dest = links::relative(to, &target);
+                if let Some(fragment) = fragment {
+                    dest.push('#');
+                    dest.push_str(fragment);
+                }
+                Event::Start(Tag::Link {
+                    link_type: *link_type,
+                    dest_url: CowStr::from(dest),
+                    title: title.clone(),
+                    id: id.clone(),
+                })
+            }
+            other => other.clone(),
+        })
+        .collect()
+}
+
+fn to_markdown(events: &[Event<'static>]) -> String {
+    let mut out = String::new();
+    let options = pulldown_cmark_to_cmark::Options { list_token: '-', ..Default::default() };
+    pulldown_cmark_to_cmark::cmark_with_options(
+        events.iter(),
+        &mut out,
+        mdbook_markdown::pulldown_cmark::Options::ENABLE_TABLES,
+        options,
+    )
+    .expect("writing to a String does not fail");
+    out.trim_end_matches('\n').to_owned()
+}
+
+/// What stands before `offset` on its line (`> ` of a blockquote, the indent of a list item).
+fn line_prefix(content: &str, offset: usize) -> &str {
+    let start = content[..offset].rfind('\n').map_or(0, |i| i + 1);
+    &content[start..offset]
+}
+
+/// Repeats the container prefix of a block's first line on its other lines: `>` markers are
+/// kept, everything else (list markers, indentation) becomes spaces.
+fn indent_continuation(markdown: &str, first_line_prefix: &str) -> String {
+    if first_line_prefix.is_empty() || !markdown.contains('\n') {
+        return markdown.to_owned();
+    }
+    let prefix: String = first_line_prefix
+        .chars()
+        .map(|c| if c == '>' || c == '\t' { c } else { ' ' })
+        .collect();
+    let mut out = String::with_capacity(markdown.len() + prefix.len() * 8);
+    for (i, line) in markdown.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+            if line.is_empty() {
+                out.push_str(prefix.trim_end());
+            } else {
+                out.push_str(&prefix);
+            }
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_and_tables_are_escaped_by_construction() {
+        let events = link("a.md#x".into(), vec![text("a [b] *c*")]);
+        assert_eq!(to_markdown(&events), r"[a \[b\] \*c\*](a.md#x)");
+        let t = table(
+            vec![vec![text("A")], vec![text("B")]],
+            vec![vec![vec![text("x | y")], vec![code("z")]]],
+        );
+        let markdown = to_markdown(&t);
+        assert!(markdown.starts_with("|A|B|\n|-|-|\n"), "{markdown}");
+        assert!(markdown.contains(r"x \| y"), "{markdown}");
+    }
+
+    #[test]
+    fn continuation_lines_keep_their_container() {
+        assert_eq!(indent_continuation("|a|\n|-|", "> "), "|a|\n> |-|");
+        assert_eq!(indent_continuation("- a\n- b", "1. "), "- a\n   - b");
+        assert_eq!(indent_continuation("x\ny", ""), "x\ny");
+    }
+
+    #[test]
+    fn rebased_links_follow_the_chapter() {
+        let events = link("other.md#y".into(), vec![text("o")]);
+        let moved = rebase(
+            &events,
+            Path::new("a/contract.md"),
+            Path::new("b/appendix.md"),
+        );
+        assert_eq!(to_markdown(&moved), "[o](../a/other.md#y)");
+        let fragment = link("#y".into(), vec![text("o")]);
+        let moved = rebase(
+            &fragment,
+            Path::new("a/contract.md"),
+            Path::new("b/appendix.md"),
+        );
+        assert_eq!(to_markdown(&moved), "[o](../a/contract.md#y)");
+    }
+}

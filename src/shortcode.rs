@@ -1,0 +1,387 @@
+//! Finding this preprocessor's shortcodes in a chapter.
+//!
+//! [`scan`] looks for `{{#` in the chapter text, skips what is shown verbatim (code spans, code
+//! blocks, raw HTML) and what is escaped with a backslash, and parses each occurrence into a
+//! [`Shortcode`], a malformed one, or a directive of some other preprocessor (kept for the
+//! `leftover-directive` check). To add a shortcode, add a [`Kind`] and its arity in
+//! [`Kind::parse_args`]; the model and the renderer then say what it means.
+
+use std::ops::Range;
+
+use crate::markdown::ChapterIndex;
+use crate::suggest;
+
+/// The shortcodes of this preprocessor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `{{#axis CODE}}`: a link to an axis.
+    Axis,
+    /// `{{#axis-table}}`: the closing table of all axes.
+    AxisTable,
+    /// `{{#answers CODE}}`: the allowed answers of an axis, at its template entry.
+    Answers,
+    /// `{{#profile CODE PROFILE EVIDENCE...}}`: a provider's claim.
+    Profile,
+    /// `{{#profile-matrix}}`: one row per axis, one column per provider.
+    ProfileMatrix,
+}
+
+impl Kind {
+    /// Every kind, in the order the README lists them.
+    pub const ALL: [Kind; 5] = [
+        Kind::Axis,
+        Kind::AxisTable,
+        Kind::Answers,
+        Kind::Profile,
+        Kind::ProfileMatrix,
+    ];
+
+    /// The name written after `{{#`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Axis => "axis",
+            Kind::AxisTable => "axis-table",
+            Kind::Answers => "answers",
+            Kind::Profile => "profile",
+            Kind::ProfileMatrix => "profile-matrix",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Whether it renders a block (a table or a list) and so must stand alone in its paragraph.
+    pub fn is_block(self) -> bool {
+        matches!(self, Kind::AxisTable | Kind::Answers | Kind::ProfileMatrix)
+    }
+
+    fn usage(self) -> &'static str {
+        match self {
+            Kind::Axis => "{{#axis CODE}}",
+            Kind::AxisTable => "{{#axis-table}}",
+            Kind::Answers => "{{#answers CODE}}",
+            Kind::Profile => "{{#profile CODE PROFILE EVIDENCE...}}",
+            Kind::ProfileMatrix => "{{#profile-matrix}}",
+        }
+    }
+
+    fn arity_ok(self, count: usize) -> bool {
+        match self {
+            Kind::Axis | Kind::Answers => count == 1,
+            Kind::AxisTable | Kind::ProfileMatrix => count == 0,
+            Kind::Profile => count >= 2,
+        }
+    }
+}
+
+/// One argument of a shortcode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Arg {
+    /// The argument without backticks.
+    pub text: String,
+    /// Its bytes in the chapter, backticks included.
+    pub range: Range<usize>,
+}
+
+/// A well-formed shortcode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shortcode {
+    /// Which one.
+    pub kind: Kind,
+    /// From `{{` to `}}` inclusive.
+    pub range: Range<usize>,
+    /// Its arguments in order.
+    pub args: Vec<Arg>,
+}
+
+/// A shortcode of this preprocessor that cannot be used as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Malformed {
+    /// The bytes of the shortcode (or of its start, when it does not close).
+    pub range: Range<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// A `{{#name ...}}` directive of another preprocessor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Foreign {
+    /// Its bytes.
+    pub range: Range<usize>,
+    /// The name after `{{#`.
+    pub name: String,
+}
+
+/// Everything `{{#`-shaped in one chapter, outside code and not escaped.
+#[derive(Debug, Default, Clone)]
+pub struct Scan {
+    /// Well-formed shortcodes, in document order.
+    pub shortcodes: Vec<Shortcode>,
+    /// Shortcodes of ours that are broken.
+    pub malformed: Vec<Malformed>,
+    /// Directives of other preprocessors.
+    pub foreign: Vec<Foreign>,
+}
+
+/// Names close enough to ours to be a typo of one, rather than another preprocessor's.
+fn in_our_family(name: &str) -> bool {
+    name.starts_with("axis")
+        || name.starts_with("profile")
+        || name.starts_with("answer")
+        || suggest::did_you_mean(name, Kind::ALL.map(Kind::name)).is_some()
+}
+
+/// Whether `text` is a kebab-case code: lowercase ASCII letters and digits in parts joined by
+/// single hyphens.
+pub fn is_code(text: &str) -> bool {
+    !text.is_empty()
+        && text.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
+/// Scans `content` (indexed as `index`); `backslash_removed_at(p)` says whether an escaping
+/// backslash before offset `p` was removed by mdBook's `links` preprocessor.
+pub fn scan(
+    content: &str,
+    index: &ChapterIndex,
+    backslash_removed_at: &dyn Fn(usize) -> bool,
+) -> Scan {
+    let mut out = Scan::default();
+    let bytes = content.as_bytes();
+    let mut from = 0;
+    while let Some(found) = content[from..].find("{{") {
+        let start = from + found;
+        from = start + 2;
+        let mut cursor = start + 2;
+        while cursor < bytes.len() && matches!(bytes[cursor], b' ' | b'\t') {
+            cursor += 1;
+        }
+        if bytes.get(cursor) != Some(&b'#') {
+            continue;
+        }
+        let name_start = cursor + 1;
+        let name_end = name_start
+            + content[name_start..]
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+                .count();
+        if name_end == name_start || index.is_verbatim(start) {
+            continue;
+        }
+        let escaped = (start > 0 && bytes[start - 1] == b'\\') || backslash_removed_at(start);
+        if escaped {
+            continue;
+        }
+        let name = &content[name_start..name_end];
+        let line_end = content[name_end..]
+            .find('\n')
+            .map_or(content.len(), |i| name_end + i);
+        let close = content[name_end..line_end].find("}}").map(|i| name_end + i);
+        let kind = Kind::from_name(name);
+        let ours = kind.is_some() || in_our_family(name);
+        let Some(close) = close else {
+            if ours {
+                out.malformed.push(Malformed {
+                    range: start..name_end,
+                    message: format!("`{{{{#{name}` has no closing `}}}}` on its line"),
+                });
+            }
+            continue;
+        };
+        let range = start..close + 2;
+        from = range.end;
+        let Some(kind) = kind else {
+            if ours {
+                let hint = suggest::hint(name, Kind::ALL.map(Kind::name));
+                out.malformed.push(Malformed {
+                    range,
+                    message: format!("unknown shortcode `{{{{#{name}}}}}`{hint}"),
+                });
+            } else {
+                out.foreign.push(Foreign {
+                    range,
+                    name: name.to_owned(),
+                });
+            }
+            continue;
+        };
+        match parse(content, index, kind, range.clone(), name_end..close) {
+            Ok(shortcode) => out.shortcodes.push(shortcode),
+            Err(message) => out.malformed.push(Malformed { range, message }),
+        }
+    }
+    out
+}
+
+fn parse(
+    content: &str,
+    index: &ChapterIndex,
+    kind: Kind,
+    range: Range<usize>,
+    args_range: Range<usize>,
+) -> Result<Shortcode, String> {
+    let args = split_args(content, args_range)?;
+    let usage = kind.usage();
+    if !kind.arity_ok(args.len()) {
+        return Err(format!(
+            "`{{{{#{}}}}}` takes {}; write `{usage}`",
+            kind.name(),
+            match kind {
+                Kind::Axis | Kind::Answers => "one axis code",
+                Kind::AxisTable | Kind::ProfileMatrix => "no arguments",
+                Kind::Profile => "an axis code, a profile and the evidence",
+            }
+        ));
+    }
+    let codes = match kind {
+        Kind::Axis | Kind::Answers => &args[..1],
+        Kind::Profile => &args[..2],
+        Kind::AxisTable | Kind::ProfileMatrix => &args[..0],
+    };
+    if let Some(bad) = codes.iter().find(|a| !is_code(&a.text)) {
+        return Err(format!(
+            "`{}` is not a kebab-case code (lowercase letters, digits and single hyphens); write `{usage}`",
+            bad.text
+        ));
+    }
+    if index.heading_at(range.start).is_some() {
+        return Err(
+            "shortcodes are not expanded inside headings; write the code as a code span".to_owned(),
+        );
+    }
+    if kind.is_block() {
+        let alone = index
+            .paragraph_at(range.start)
+            .is_some_and(|p| content[p].trim() == &content[range.clone()]);
+        if !alone {
+            return Err(format!(
+                "`{{{{#{}}}}}` renders a block and must stand alone in its paragraph, with a blank line before and after",
+                kind.name()
+            ));
+        }
+    }
+    Ok(Shortcode { kind, range, args })
+}
+
+fn split_args(content: &str, range: Range<usize>) -> Result<Vec<Arg>, String> {
+    let text = &content[range.clone()];
+    let bytes = text.as_bytes();
+    let mut args = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        if bytes[i] == b'`' {
+            let ticks = text[i..].bytes().take_while(|&b| b == b'`').count();
+            let fence = &text[i..i + ticks];
+            let Some(close) = text[i + ticks..].find(fence) else {
+                return Err(format!("unclosed {fence} in the arguments"));
+            };
+            let inner = &text[i + ticks..i + ticks + close];
+            i += ticks + close + ticks;
+            args.push(Arg {
+                text: inner.trim().to_owned(),
+                range: range.start + start..range.start + i,
+            });
+        } else {
+            while i < bytes.len() && !bytes[i].is_ascii_whitespace() && bytes[i] != b'`' {
+                i += 1;
+            }
+            args.push(Arg {
+                text: text[start..i].to_owned(),
+                range: range.start + start..range.start + i,
+            });
+        }
+    }
+    Ok(args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::markdown::MarkdownOptions;
+
+    fn scan_text(text: &str) -> Scan {
+        let index = ChapterIndex::parse(text, &MarkdownOptions::default());
+        scan(text, &index, &|_| false)
+    }
+
+    #[test]
+    fn finds_shortcodes_and_their_arguments() {
+        let text = "See {{#axis readiness}} and {{#profile create-return blocking `Provider.Create` waitRunning}}.\n\n{{#axis-table}}\n";
+        let scan = scan_text(text);
+        assert!(scan.malformed.is_empty(), "{:?}", scan.malformed);
+        let kinds: Vec<Kind> = scan.shortcodes.iter().map(|s| s.kind).collect();
+        assert_eq!(kinds, [Kind::Axis, Kind::Profile, Kind::AxisTable]);
+        let args: Vec<&str> = scan.shortcodes[1]
+            .args
+            .iter()
+            .map(|a| a.text.as_str())
+            .collect();
+        assert_eq!(
+            args,
+            [
+                "create-return",
+                "blocking",
+                "Provider.Create",
+                "waitRunning"
+            ]
+        );
+        assert_eq!(
+            &text[scan.shortcodes[0].range.clone()],
+            "{{#axis readiness}}"
+        );
+    }
+
+    #[test]
+    fn code_escapes_and_html_are_left_alone() {
+        let text = "`{{#axis a}}` \\{{#axis b}}\n\n```\n{{#axis c}}\n```\n\n<!-- {{#axis d}} -->\n";
+        let scan = scan_text(text);
+        assert!(scan.shortcodes.is_empty() && scan.malformed.is_empty() && scan.foreign.is_empty());
+    }
+
+    #[test]
+    fn a_removed_backslash_still_escapes() {
+        let text = "x {{#axis a}}\n";
+        let index = ChapterIndex::parse(text, &MarkdownOptions::default());
+        assert!(scan(text, &index, &|p| p == 2).shortcodes.is_empty());
+    }
+
+    #[test]
+    fn malformed_shortcodes_say_why() {
+        let cases = [
+            ("{{#axis}}\n", "takes one axis code"),
+            ("{{#axis Readiness}}\n", "not a kebab-case code"),
+            ("{{#axes readiness}}\n", "did you mean `axis`"),
+            ("{{#profile x}}\n", "an axis code, a profile"),
+            ("a {{#axis-table}} b\n", "stand alone"),
+            ("## Title {{#axis x}}\n", "inside headings"),
+            ("{{#axis x\n", "no closing"),
+            ("{{#profile a b `c}}\n", "unclosed"),
+        ];
+        for (text, expected) in cases {
+            let scan = scan_text(text);
+            assert_eq!(scan.malformed.len(), 1, "{text:?}: {:?}", scan);
+            assert!(
+                scan.malformed[0].message.contains(expected),
+                "{text:?}: {}",
+                scan.malformed[0].message
+            );
+        }
+    }
+
+    #[test]
+    fn other_directives_are_foreign() {
+        let scan = scan_text("{{#include missing.md}}\n");
+        assert_eq!(scan.foreign.len(), 1);
+        assert_eq!(scan.foreign[0].name, "include");
+    }
+}

@@ -1,0 +1,515 @@
+//! Where each byte of a chapter's content was written.
+//!
+//! mdBook hands a preprocessor the chapter after the built-in `links` preprocessor has expanded
+//! `{{#include}}` and friends and removed the backslash of escaped directives. Findings must
+//! point at the text as the author wrote it, and an escaped shortcode must stay escaped, so
+//! [`SourceMap::build`] reads the chapter's file, replays every directive of it through mdBook's
+//! own `links` code (one directive at a time, by the caller's `expand`), and checks that the
+//! pieces put together give the content exactly. Then every content offset maps to a file and
+//! an offset in it. When they do not fit (another preprocessor rewrote the chapter, or there is
+//! no file), positions are measured on the content and say so.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::markdown::LineIndex;
+
+/// The directive pattern of mdBook's `links` preprocessor, kept identical so that the same
+/// spans are found: an escaped directive runs to the last `}}` on its line.
+static MDBOOK_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\\\{\{\#.*\}\}|\{\{\s*\#([a-zA-Z0-9_]+)\s+([^}]+)\}\}").expect("valid regex")
+});
+
+/// A file that chapter text came from.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// The path to show to the user.
+    pub display: PathBuf,
+    /// Its text, without a byte order mark.
+    pub text: String,
+    lines: LineIndex,
+}
+
+impl SourceFile {
+    /// A file with `display` as its name and `text` as its contents (a leading BOM is dropped,
+    /// as mdBook drops it).
+    pub fn new(display: PathBuf, text: String) -> SourceFile {
+        let text = match text.strip_prefix('\u{feff}') {
+            Some(rest) => rest.to_owned(),
+            None => text,
+        };
+        let lines = LineIndex::new(&text);
+        SourceFile {
+            display,
+            text,
+            lines,
+        }
+    }
+}
+
+/// A position in a file, as the user sees it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Location {
+    /// The file, as shown to the user.
+    pub path: PathBuf,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// How many characters of that line the span covers (at least 1, at most to the line's end).
+    pub width: usize,
+    /// The text of that line, for snippets.
+    #[serde(skip)]
+    pub line_text: String,
+    /// Where this text came from, when that is not simply this file (an include).
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+enum Origin {
+    /// Copied from `files[file]` at `offset`; `included_by` is the directive's offset in the
+    /// chapter file when the text came through an include.
+    File {
+        file: usize,
+        offset: usize,
+        included_by: Option<usize>,
+    },
+    /// Inserted by the directive at `directive` (an offset in the chapter file), from
+    /// `from`, at a place in it that could not be found.
+    Included { from: PathBuf, directive: usize },
+    /// The content itself: no file could be matched.
+    Content,
+}
+
+#[derive(Debug, Clone)]
+struct Segment {
+    content_start: usize,
+    origin: Origin,
+}
+
+/// The map from a chapter's content back to the files it was written in.
+#[derive(Debug)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+    segments: Vec<Segment>,
+    /// Content offsets where `links` removed the backslash of an escaped directive.
+    escapes: Vec<usize>,
+    /// The chapter's name for positions measured on the content.
+    label: PathBuf,
+    content_lines: Option<LineIndex>,
+    note: Option<String>,
+}
+
+/// What [`SourceMap::build`] needs to know about a chapter's file.
+pub struct ChapterFile<'a> {
+    /// The path to show for the chapter's file.
+    pub display: PathBuf,
+    /// The file's text, if it could be read.
+    pub text: Option<String>,
+    /// The folder its includes are resolved against.
+    pub base_dir: &'a Path,
+    /// Turns an absolute path of an included file into the path shown to the user.
+    pub display_of: &'a dyn Fn(&Path) -> PathBuf,
+}
+
+impl SourceMap {
+    /// Maps `content` onto the chapter's file. `expand` gives what mdBook's `links` makes of one
+    /// directive (the text of `{{#include ...}}`, say) in this chapter.
+    pub fn build(
+        content: &str,
+        file: ChapterFile<'_>,
+        expand: &dyn Fn(&str) -> Option<String>,
+    ) -> SourceMap {
+        let Some(text) = file.text else {
+            return SourceMap::on_content(content, file.display, None);
+        };
+        let chapter = SourceFile::new(file.display.clone(), text);
+        if chapter.text == content {
+            return SourceMap {
+                files: vec![chapter],
+                segments: vec![Segment {
+                    content_start: 0,
+                    origin: Origin::File {
+                        file: 0,
+                        offset: 0,
+                        included_by: None,
+                    },
+                }],
+                escapes: Vec::new(),
+                label: file.display,
+                content_lines: None,
+                note: None,
+            };
+        }
+        let mut map = SourceMap {
+            files: vec![chapter],
+            segments: Vec::new(),
+            escapes: Vec::new(),
+            label: file.display.clone(),
+            content_lines: None,
+            note: None,
+        };
+        if map
+            .align(content, file.base_dir, file.display_of, expand)
+            .is_none()
+        {
+            let note = format!(
+                "position in the chapter as preprocessed; it no longer matches `{}`",
+                file.display.display()
+            );
+            return SourceMap::on_content(content, file.display, Some(note));
+        }
+        map
+    }
+
+    /// A map that measures positions on the content itself.
+    pub fn on_content(content: &str, label: PathBuf, note: Option<String>) -> SourceMap {
+        SourceMap {
+            files: Vec::new(),
+            segments: vec![Segment {
+                content_start: 0,
+                origin: Origin::Content,
+            }],
+            escapes: Vec::new(),
+            label,
+            content_lines: Some(LineIndex::new(content)),
+            note,
+        }
+    }
+
+    fn align(
+        &mut self,
+        content: &str,
+        base_dir: &Path,
+        display_of: &dyn Fn(&Path) -> PathBuf,
+        expand: &dyn Fn(&str) -> Option<String>,
+    ) -> Option<()> {
+        let source = std::mem::take(&mut self.files[0].text);
+        let result = self.align_text(&source, content, base_dir, display_of, expand);
+        self.files[0].text = source;
+        result
+    }
+
+    fn align_text(
+        &mut self,
+        source: &str,
+        content: &str,
+        base_dir: &Path,
+        display_of: &dyn Fn(&Path) -> PathBuf,
+        expand: &dyn Fn(&str) -> Option<String>,
+    ) -> Option<()> {
+        let mut c = 0;
+        let mut s = 0;
+        for caps in MDBOOK_DIRECTIVE.captures_iter(source) {
+            let whole = caps.get(0).expect("group 0 always matches");
+            let literal = &source[s..whole.start()];
+            c = self.copy(content, c, literal, s)?;
+            s = whole.start();
+            let directive = whole.as_str();
+            let rest = &content[c..];
+            if let Some(unescaped) = directive.strip_prefix('\\') {
+                if rest.starts_with(directive) {
+                    c = self.copy(content, c, directive, s)?;
+                } else if rest.starts_with(unescaped) {
+                    self.escapes.push(c);
+                    c = self.copy(content, c, unescaped, s + 1)?;
+                } else {
+                    return None;
+                }
+            } else if rest.starts_with(directive) {
+                // Left in place: not one of mdBook's, or one that failed.
+                c = self.copy(content, c, directive, s)?;
+            } else {
+                let expansion = expand(directive)?;
+                if !rest.starts_with(&expansion) {
+                    return None;
+                }
+                if !expansion.is_empty() {
+                    let origin = self.included_origin(&caps, &expansion, s, base_dir, display_of);
+                    self.segments.push(Segment {
+                        content_start: c,
+                        origin,
+                    });
+                }
+                c += expansion.len();
+            }
+            s = whole.end();
+        }
+        c = self.copy(content, c, &source[s..], s)?;
+        if self.segments.is_empty() {
+            self.segments.push(Segment {
+                content_start: 0,
+                origin: Origin::File {
+                    file: 0,
+                    offset: 0,
+                    included_by: None,
+                },
+            });
+        }
+        (c == content.len()).then_some(())
+    }
+
+    /// Maps `literal` (at `source_offset` in the chapter file) onto the content at `c`.
+    fn copy(
+        &mut self,
+        content: &str,
+        c: usize,
+        literal: &str,
+        source_offset: usize,
+    ) -> Option<usize> {
+        if !content[c..].starts_with(literal) {
+            return None;
+        }
+        if !literal.is_empty() {
+            self.segments.push(Segment {
+                content_start: c,
+                origin: Origin::File {
+                    file: 0,
+                    offset: source_offset,
+                    included_by: None,
+                },
+            });
+        }
+        Some(c + literal.len())
+    }
+
+    fn included_origin(
+        &mut self,
+        caps: &regex::Captures<'_>,
+        expansion: &str,
+        directive: usize,
+        base_dir: &Path,
+        display_of: &dyn Fn(&Path) -> PathBuf,
+    ) -> Origin {
+        let name = caps.get(1).map_or("", |m| m.as_str());
+        let argument = caps
+            .get(2)
+            .and_then(|m| m.as_str().split_whitespace().next());
+        let Some(argument) = argument.filter(|_| {
+            matches!(
+                name,
+                "include" | "rustdoc_include" | "playground" | "playpen"
+            )
+        }) else {
+            return Origin::Included {
+                from: self.label.clone(),
+                directive,
+            };
+        };
+        let relative = argument.split(':').next().unwrap_or(argument);
+        let path = base_dir.join(relative);
+        let display = display_of(&path);
+        let found = self
+            .files
+            .iter()
+            .position(|f| f.display == display)
+            .or_else(|| {
+                let text = std::fs::read_to_string(&path).ok()?;
+                self.files.push(SourceFile::new(display.clone(), text));
+                Some(self.files.len() - 1)
+            });
+        match found.and_then(|file| Some((file, self.files[file].text.find(expansion)?))) {
+            Some((file, offset)) => Origin::File {
+                file,
+                offset,
+                included_by: Some(directive),
+            },
+            None => Origin::Included {
+                from: display,
+                directive,
+            },
+        }
+    }
+
+    /// Whether `links` removed a backslash right before `offset`.
+    pub fn backslash_removed_at(&self, offset: usize) -> bool {
+        self.escapes.binary_search(&offset).is_ok()
+    }
+
+    /// Whether positions are exact (measured on the files as written).
+    pub fn is_exact(&self) -> bool {
+        self.content_lines.is_none()
+    }
+
+    /// The text of the chapter's own file, when it was read and matched.
+    pub fn chapter_text(&self) -> Option<&str> {
+        self.is_exact()
+            .then(|| self.files.first().map(|f| f.text.as_str()))
+            .flatten()
+    }
+
+    /// Where `range` of the content (shown as `content`) was written.
+    pub fn locate(&self, content: &str, range: Range<usize>) -> Location {
+        let i = self
+            .segments
+            .partition_point(|s| s.content_start <= range.start)
+            .max(1)
+            - 1;
+        let segment = &self.segments[i];
+        let delta = range.start - segment.content_start;
+        let len = range.len();
+        match &segment.origin {
+            Origin::File {
+                file,
+                offset,
+                included_by,
+            } => {
+                let note = included_by.map(|directive| {
+                    let at = self.position(0, directive);
+                    format!(
+                        "included by {}:{}:{}",
+                        self.files[0].display.display(),
+                        at.0,
+                        at.1
+                    )
+                });
+                self.location_in(*file, offset + delta, len, note)
+            }
+            Origin::Included { from, directive } => {
+                let note = Some(format!(
+                    "the text comes from an include of `{}`; its line there could not be mapped",
+                    from.display()
+                ));
+                self.location_in(0, *directive, 1, note)
+            }
+            Origin::Content => {
+                let lines = self
+                    .content_lines
+                    .as_ref()
+                    .expect("content map has its lines");
+                let (line, column) = lines.line_col(content, range.start);
+                let line_range = lines.line_range(content, line);
+                location(
+                    self.label.clone(),
+                    content,
+                    line_range,
+                    line,
+                    column,
+                    range.start,
+                    len,
+                    self.note.clone(),
+                )
+            }
+        }
+    }
+
+    fn position(&self, file: usize, offset: usize) -> (usize, usize) {
+        let file = &self.files[file];
+        file.lines.line_col(&file.text, offset)
+    }
+
+    fn location_in(
+        &self,
+        file: usize,
+        offset: usize,
+        len: usize,
+        note: Option<String>,
+    ) -> Location {
+        let source = &self.files[file];
+        let offset = offset.min(source.text.len());
+        let (line, column) = source.lines.line_col(&source.text, offset);
+        let line_range = source.lines.line_range(&source.text, line);
+        location(
+            source.display.clone(),
+            &source.text,
+            line_range,
+            line,
+            column,
+            offset,
+            len,
+            note,
+        )
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn location(
+    path: PathBuf,
+    text: &str,
+    line_range: Range<usize>,
+    line: usize,
+    column: usize,
+    offset: usize,
+    len: usize,
+    note: Option<String>,
+) -> Location {
+    let line_text = text.get(line_range.clone()).unwrap_or("").to_owned();
+    let end = (offset + len).min(line_range.end).max(offset);
+    let width = text
+        .get(offset..end)
+        .map_or(1, |s| s.chars().count())
+        .max(1);
+    Location {
+        path,
+        line,
+        column,
+        width,
+        line_text,
+        note,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn display(path: &Path) -> PathBuf {
+        PathBuf::from("src").join(path.file_name().unwrap())
+    }
+
+    fn build(content: &str, source: &str, expand: &dyn Fn(&str) -> Option<String>) -> SourceMap {
+        let file = ChapterFile {
+            display: PathBuf::from("src/ch.md"),
+            text: Some(source.to_owned()),
+            base_dir: Path::new("/nonexistent"),
+            display_of: &display,
+        };
+        SourceMap::build(content, file, expand)
+    }
+
+    #[test]
+    fn identical_content_maps_one_to_one() {
+        let text = "# T\n\nline two\n";
+        let map = build(text, text, &|_| None);
+        let at = map.locate(text, 5..9);
+        assert_eq!((at.line, at.column, at.width), (3, 1, 4));
+        assert!(map.is_exact());
+    }
+
+    #[test]
+    fn removed_escape_backslash_is_remembered() {
+        let source = "a \\{{#axis x}} b\n";
+        let content = "a {{#axis x}} b\n";
+        let map = build(content, source, &|_| None);
+        assert!(map.backslash_removed_at(2));
+        let at = map.locate(content, 14..15);
+        assert_eq!((at.line, at.column), (1, 16));
+    }
+
+    #[test]
+    fn include_shifts_later_lines() {
+        let source = "one\n{{#include part.md}}\nthree — x\n";
+        let content = "one\nA\nB\n\nthree — x\n";
+        let map = build(content, source, &|d| {
+            (d == "{{#include part.md}}").then(|| "A\nB\n".to_owned())
+        });
+        let dash = content.find('—').unwrap();
+        let at = map.locate(content, dash..dash + 3);
+        assert_eq!((at.line, at.column, at.width), (3, 7, 1));
+        let inside = map.locate(content, 4..5);
+        assert_eq!(inside.line, 2);
+        assert!(inside.note.unwrap().contains("part.md"));
+    }
+
+    #[test]
+    fn unmatched_content_is_measured_on_itself() {
+        let map = build("changed\nx\n", "original\n", &|_| None);
+        assert!(!map.is_exact());
+        let at = map.locate("changed\nx\n", 8..9);
+        assert_eq!((at.line, at.column), (2, 1));
+        assert!(at.note.is_some());
+    }
+}
