@@ -13,6 +13,7 @@
 //! `main.rs` holds only the command line; [`protocol`] speaks mdBook's JSON protocol.
 
 pub mod book;
+pub mod check;
 pub mod checks;
 pub mod config;
 pub mod diagnostic;

@@ -102,7 +102,7 @@ impl Renderer<'_> {
         events.push(text(": "));
         if claim.is_unknown() {
             events.extend(strong("unknown"));
-            events.push(text(" (not verified yet)"));
+            events.push(text(", not verified yet"));
             return Some(events);
         }
         axis.profile(&claim.profile.0)?;

@@ -1,0 +1,184 @@
+//! Fixture books for the integration tests: written to a temporary folder, then checked or built
+//! with real mdBook code (mdbook-driver in-process, or the `mdbook-contract` binary through the
+//! JSON protocol).
+
+#![allow(dead_code, unreachable_pub)]
+
+use std::path::{Path, PathBuf};
+
+use mdbook_contract::diagnostic::{Finding, Report};
+use mdbook_driver::MDBook;
+
+/// The book.toml of a fixture when the files do not give one: a contract chapter and a template
+/// chapter, as the design's defaults expect.
+pub const BOOK_TOML: &str = r#"[book]
+title = "Fixture"
+
+[preprocessor.contract]
+after = ["links"]
+contract = ["contract.md"]
+template = ["template.md"]
+"#;
+
+/// A book in a temporary folder.
+pub struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    /// Writes `files` (paths relative to the book root; `src/...` for chapters). A book.toml is
+    /// added when none is given, and a SUMMARY.md listing every `src/*.md` when none is given.
+    pub fn new(files: &[(&str, &str)]) -> Fixture {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        for (path, text) in files {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        if !files.iter().any(|(p, _)| *p == "book.toml") {
+            std::fs::write(dir.path().join("book.toml"), BOOK_TOML).unwrap();
+        }
+        if !files.iter().any(|(p, _)| p.ends_with("SUMMARY.md")) {
+            let mut summary = String::from("# Summary\n\n");
+            for (path, _) in files {
+                if let Some(chapter) = path.strip_prefix("src/").filter(|c| c.ends_with(".md")) {
+                    summary.push_str(&format!("- [{chapter}]({chapter})\n"));
+                }
+            }
+            std::fs::write(dir.path().join("src/SUMMARY.md"), summary).unwrap();
+        }
+        Fixture { dir }
+    }
+
+    /// The book root.
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Runs every check as `mdbook-contract check` does; paths are relative to the book root.
+    pub fn check(&self) -> Report {
+        let (ctx, book) = mdbook_contract::check::load(self.root(), "html").expect("book loads");
+        mdbook_contract::process(&ctx, book, PathBuf::new()).expect("pipeline runs").report
+    }
+
+    /// The preprocessed content of every chapter, by source path, as `check` produces it.
+    pub fn preprocess(&self) -> Vec<(String, String)> {
+        let (ctx, book) = mdbook_contract::check::load(self.root(), "html").expect("book loads");
+        let outcome = mdbook_contract::process(&ctx, book, PathBuf::new()).expect("pipeline runs");
+        outcome
+            .book
+            .chapters()
+            .map(|c| {
+                let path = c.source_path.as_ref().map_or(c.name.clone(), |p| p.to_string_lossy().replace('\\', "/"));
+                (path, c.content.clone())
+            })
+            .collect()
+    }
+
+    /// The preprocessed content of the chapter read from `src/<path>`.
+    pub fn chapter(&self, path: &str) -> String {
+        self.preprocess().into_iter().find(|(p, _)| p == path).map(|(_, c)| c).expect("chapter exists")
+    }
+
+    /// Builds the book with mdbook-driver and this crate's preprocessor in-process; returns the
+    /// build's result and the output folder.
+    pub fn build(&self) -> (anyhow::Result<()>, PathBuf) {
+        let mut md = MDBook::load(self.root()).expect("book loads");
+        md.with_preprocessor(mdbook_contract::ContractPreprocessor::new());
+        let out = self.root().join("out");
+        md.config.build.build_dir = out.clone();
+        (md.build(), out)
+    }
+
+    /// The rendered HTML of a chapter (`name.html`) after [`Fixture::build`].
+    pub fn html(&self, out: &Path, page: &str) -> String {
+        std::fs::read_to_string(out.join(page)).unwrap_or_else(|e| panic!("{page}: {e}"))
+    }
+}
+
+/// The findings of `check`, as `check:line:col`.
+pub fn positions(report: &Report, check: &str) -> Vec<String> {
+    report
+        .findings
+        .iter()
+        .filter(|f| f.check == check)
+        .map(|f| format!("{}:{}:{}", f.location.path.display(), f.location.line, f.location.column))
+        .collect()
+}
+
+/// The findings of `check`.
+pub fn of<'a>(report: &'a Report, check: &str) -> Vec<&'a Finding> {
+    report.findings.iter().filter(|f| f.check == check).collect()
+}
+
+/// The path of the built binary.
+pub fn binary() -> &'static str {
+    env!("CARGO_BIN_EXE_mdbook-contract")
+}
+
+/// A small but complete contract book: two axes, a template, two providers (one proposed).
+pub fn contract_book() -> Vec<(&'static str, &'static str)> {
+    vec![
+        ("src/contract.md", CONTRACT),
+        ("src/template.md", TEMPLATE),
+        ("src/appendix/existing.md", APPENDIX),
+    ]
+}
+
+pub const CONTRACT: &str = r#"# Contract
+
+## Axes
+
+### `readiness` {.axis}
+
+When may a fresh instance serve traffic?
+
+| Profile | Meaning | Obliges | Tolerated by |
+|---|---|---|---|
+| `immediate` | Running with an IP when Create returns | Get answers Running at once | every caller |
+| `provisioning-window` | Provisioning for a while, then Running | Get answers Provisioning | `reconcileManaged` requeues |
+
+### `create-return` {.axis}
+
+When does Create return?
+
+| Profile | Meaning | Tolerated by |
+|---|---|---|
+| `blocking` | once the instance runs | every caller |
+| `submit` | once the request is accepted | `reconcileManaged` polls |
+
+## Closing table
+
+{{#axis-table}}
+"#;
+
+pub const TEMPLATE: &str = r#"# Template
+
+## Readiness
+
+**Allowed answers.**
+
+{{#answers readiness}}
+
+## Create
+
+{{#answers create-return}}
+"#;
+
+pub const APPENDIX: &str = r#"# Existing providers
+
+{{#profile-matrix}}
+
+## `pods` {.provider}
+
+### Create
+
+A pod is ready at once: {{#profile readiness immediate `newWithClient`}}.
+Create returns at once: {{#profile create-return submit internal/provider/pods Create}}.
+
+## `vms` {.provider .proposed}
+
+### Create
+
+{{#profile readiness provisioning-window}} and {{#profile create-return unknown}}.
+"#;
