@@ -16,6 +16,7 @@ use crate::config::normalise;
 use crate::markdown::{ChapterIndex, MarkdownOptions};
 use crate::shortcode::{self, Scan};
 use crate::sourcemap::{ChapterFile, Location, SourceMap};
+use crate::suppress::Suppressions;
 
 /// Where a book's files are, and how to show their paths.
 pub struct BookFiles {
@@ -96,6 +97,7 @@ pub struct Chapter<'a> {
     /// Its shortcodes and foreign directives.
     pub scan: Scan,
     map: OnceCell<SourceMap>,
+    suppressions: OnceCell<Suppressions>,
 }
 
 impl Chapter<'_> {
@@ -108,6 +110,12 @@ impl Chapter<'_> {
     /// Where `range` of the content was written.
     pub fn locate(&self, files: &BookFiles, range: std::ops::Range<usize>) -> Location {
         self.map(files).locate(self.content, range)
+    }
+
+    /// Its `<!-- contract: allow ... -->` comments.
+    pub fn suppressions(&self) -> &Suppressions {
+        self.suppressions
+            .get_or_init(|| Suppressions::collect(self.content, &self.index))
     }
 
     /// The path links are computed from: where the chapter is rendered.
@@ -201,6 +209,7 @@ fn read_chapter<'a>(
         index,
         scan,
         map,
+        suppressions: OnceCell::new(),
     }
 }
 

@@ -17,7 +17,8 @@ use crate::Outcome;
 
 /// Loads the book at `dir` as mdBook would hand it to this preprocessor for `renderer`.
 pub fn load(dir: &Path, renderer: &str) -> Result<(PreprocessorContext, Book)> {
-    let md = MDBook::load(dir).with_context(|| format!("could not load the book at `{}`", dir.display()))?;
+    let md = MDBook::load(dir)
+        .with_context(|| format!("could not load the book at `{}`", dir.display()))?;
     let ctx = PreprocessorContext::new(md.root.clone(), md.config.clone(), renderer.to_owned());
     let mut book = md.book;
     if md.config.build.use_default_preprocessors {
@@ -32,6 +33,10 @@ pub fn load(dir: &Path, renderer: &str) -> Result<(PreprocessorContext, Book)> {
 /// with the path in the book, so they are relative to where the command was run.
 pub fn check(dir: &Path) -> Result<Outcome> {
     let (ctx, book) = load(dir, "html")?;
-    let display_root = if dir == Path::new(".") { Path::new("") } else { dir };
+    let display_root = if dir == Path::new(".") {
+        Path::new("")
+    } else {
+        dir
+    };
     crate::process(&ctx, book, display_root.to_path_buf())
 }

@@ -257,6 +257,11 @@ impl Config {
             .unwrap_or(Severity::Error)
     }
 
+    /// The chapters named under `chapters`.
+    pub fn chapter_keys(&self) -> impl Iterator<Item = &str> {
+        self.chapter_severities.keys().map(String::as_str)
+    }
+
     /// Whether `chapter` (a source path relative to `src`, `/`-separated) has the contract role.
     pub fn is_contract(&self, chapter: &str) -> bool {
         self.contract.iter().any(|c| c == chapter)

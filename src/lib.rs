@@ -15,6 +15,7 @@
 pub mod book;
 pub mod check;
 pub mod checks;
+pub mod citation;
 pub mod config;
 pub mod diagnostic;
 pub mod links;
@@ -22,13 +23,16 @@ pub mod markdown;
 pub mod model;
 pub mod protocol;
 pub mod render;
+pub mod serve;
 pub mod shortcode;
+pub mod source;
 pub mod sourcemap;
 pub mod suggest;
+pub mod suppress;
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 use mdbook_preprocessor::book::Book;
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 use serde::de::IgnoredAny;
@@ -61,16 +65,38 @@ pub fn process(
     let config = Config::from_book_config(&ctx.config)?;
     let options = parse_options(&ctx.config);
     let files = BookFiles::new(ctx, display_root);
+    let shared = source::Roots::new(&config.shared_layer)
+        .context("book.toml: `preprocessor.contract.shared-layer`")?;
+    let serving = protocol::is_serving(ctx);
     let (patches, report) = {
         let chapters = read_chapters(&book, &files, &options);
+        check_chapter_keys(&config, &chapters)?;
         let model = model::Model::collect(&chapters, &config);
-        let drafts = checks::run_all(&checks::Context {
+        let excluded = checks::excluded_words(&model, &config);
+        let source = match &config.source_root {
+            Some(root) => Some(index_source(
+                ctx, &config, &shared, &chapters, &excluded, root,
+            )?),
+            None => None,
+        };
+        let cx = checks::Context {
             chapters: &chapters,
             model: &model,
             config: &config,
-        });
-        let report = resolve(&chapters, &files, &config, drafts);
-        (render::patches(&chapters, &model), report)
+            files: &files,
+            source: source.as_ref(),
+            shared: &shared,
+            excluded: &excluded,
+        };
+        let drafts = checks::run_all(&cx);
+        let (report, pages) = resolve(&chapters, &files, &config, drafts);
+        let mut patches = render::patches(&chapters, &model);
+        if serving {
+            for (number, findings) in pages {
+                patches[number].insert(0, serve::panel(&findings));
+            }
+        }
+        (patches, report)
     };
     for_each_read_chapter_mut(&mut book, |number, chapter| {
         let edits = &patches[number];
@@ -81,41 +107,104 @@ pub fn process(
     Ok(Outcome { book, report })
 }
 
-/// Locates drafts, gives them their severity and drops those that are off.
+/// Fails when book.toml names a chapter the book does not have (a typo there would silently
+/// turn a role or a setting off).
+fn check_chapter_keys(config: &Config, chapters: &[book::Chapter<'_>]) -> Result<()> {
+    let keys: Vec<&str> = chapters.iter().map(|c| c.key.as_str()).collect();
+    let named = [
+        ("contract", &config.contract),
+        ("template", &config.template),
+    ]
+    .into_iter()
+    .flat_map(|(key, list)| list.iter().map(move |c| (key, c.as_str())))
+    .chain(
+        config
+            .forbidden_terms
+            .keys()
+            .map(|c| ("forbidden-terms", c.as_str())),
+    )
+    .chain(config.chapter_keys().map(|c| ("chapters", c)));
+    for (key, chapter) in named {
+        if !keys.contains(&chapter) {
+            let hint = suggest::hint(chapter, keys.iter().copied());
+            anyhow::bail!(
+                "book.toml: `{}.{key}` names `{chapter}`, which is not a chapter of the book (paths are relative to the book's `src`){hint}",
+                config::TABLE
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Reads the source tree once, searching it for every word the book cites.
+fn index_source(
+    ctx: &PreprocessorContext,
+    config: &Config,
+    shared: &source::Roots,
+    chapters: &[book::Chapter<'_>],
+    excluded: &std::collections::HashSet<String>,
+    root: &str,
+) -> Result<source::SourceIndex> {
+    let citations = checks::citations(chapters, excluded);
+    let symbols = citations.iter().filter_map(|(_, _, c)| match c {
+        citation::Citation::Symbol(parts) => Some(parts.as_slice()),
+        citation::Citation::Path(_) => None,
+    });
+    let words = source::wanted_words(symbols);
+    let path = ctx.root.join(root);
+    source::SourceIndex::build(&path, &config.symbol_files, shared, &words).with_context(|| {
+        format!(
+            "book.toml: `preprocessor.contract.source-root` is `{root}`, which cannot be indexed"
+        )
+    })
+}
+
+/// The findings of each chapter that has any, for the serve panel.
+type Pages = Vec<(usize, Vec<Finding>)>;
+
+/// Locates drafts, gives them their severity and drops those that are off or suppressed.
 fn resolve(
     chapters: &[book::Chapter<'_>],
     files: &BookFiles,
     config: &Config,
     mut drafts: Vec<Draft>,
-) -> Report {
+) -> (Report, Pages) {
     drafts.sort_by_key(|d| (d.chapter, d.range.start, d.range.end));
-    let findings = drafts
-        .into_iter()
-        .filter_map(|draft| {
-            let chapter = &chapters[draft.chapter];
-            let severity = config.severity(draft.check, Some(&chapter.key));
-            if severity == Severity::Off {
-                return None;
-            }
-            let notes = draft
-                .related
-                .iter()
-                .map(|(number, range, label)| {
-                    let at = chapters[*number].locate(files, range.clone());
-                    format!("{label}: {}:{}:{}", at.path.display(), at.line, at.column)
-                })
-                .collect();
-            Some(Finding {
-                check: draft.check,
-                severity,
-                message: draft.message,
-                location: chapter.locate(files, draft.range),
-                help: draft.help,
-                notes,
+    let mut pages: Pages = Vec::new();
+    let mut findings = Vec::new();
+    for draft in drafts {
+        let chapter = &chapters[draft.chapter];
+        let severity = config.severity(draft.check, Some(&chapter.key));
+        if severity == Severity::Off
+            || chapter
+                .suppressions()
+                .allows(draft.check, draft.range.start)
+        {
+            continue;
+        }
+        let notes = draft
+            .related
+            .iter()
+            .map(|(number, range, label)| {
+                let at = chapters[*number].locate(files, range.clone());
+                format!("{label}: {}:{}:{}", at.path.display(), at.line, at.column)
             })
-        })
-        .collect();
-    Report { findings }
+            .collect();
+        let finding = Finding {
+            check: draft.check,
+            severity,
+            message: draft.message,
+            location: chapter.locate(files, draft.range),
+            help: draft.help,
+            notes,
+        };
+        match pages.last_mut() {
+            Some((number, list)) if *number == draft.chapter => list.push(finding.clone()),
+            _ => pages.push((draft.chapter, vec![finding.clone()])),
+        }
+        findings.push(finding);
+    }
+    (Report { findings }, pages)
 }
 
 /// Whether this run is the one that prints findings: mdBook runs a preprocessor once per

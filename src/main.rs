@@ -62,7 +62,10 @@ fn protocol() -> ExitCode {
     let mut input = Vec::new();
     let mut stderr = std::io::stderr().lock();
     if let Err(error) = std::io::stdin().lock().read_to_end(&mut input) {
-        let _ = writeln!(stderr, "mdbook-contract: could not read standard input: {error}");
+        let _ = writeln!(
+            stderr,
+            "mdbook-contract: could not read standard input: {error}"
+        );
         return ExitCode::FAILURE;
     }
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
@@ -85,7 +88,8 @@ fn check(book_dir: &std::path::Path, format: OutputFormat) -> ExitCode {
         OutputFormat::Json => Format::Json,
         OutputFormat::Github => Format::Github,
     };
-    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let color = std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let mut text = report.render(format, color);
     if format == Format::Human && report.findings.is_empty() {
         text = format!("mdbook-contract: {}\n", report.summary());
@@ -93,5 +97,9 @@ fn check(book_dir: &std::path::Path, format: OutputFormat) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes());
     let _ = stdout.flush();
-    if report.has_errors() { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+    if report.has_errors() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }

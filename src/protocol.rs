@@ -11,7 +11,6 @@ use std::path::PathBuf;
 use anyhow::{Context as _, Result, bail};
 use mdbook_preprocessor::PreprocessorContext;
 use mdbook_preprocessor::book::Book;
-use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::Outcome;
@@ -23,21 +22,21 @@ pub const SUPPORTED: &str = ">=0.5.0, <0.6.0";
 const HELP: &str = "this program is meant to be run by mdBook as the `contract` preprocessor; \
 see https://rust-lang.github.io/mdBook/for_developers/preprocessors.html";
 
-#[derive(Deserialize)]
-struct VersionOnly {
-    mdbook_version: String,
-}
-
 /// Reads `[context, book]` from `input`, checking the mdBook version first.
 pub fn parse_input(input: &[u8]) -> Result<(PreprocessorContext, Book)> {
     let (raw_context, raw_book): (&RawValue, &RawValue) = serde_json::from_slice(input)
         .with_context(|| {
             format!("could not read `[context, book]` from standard input ({HELP})")
         })?;
-    let version: VersionOnly = serde_json::from_str(raw_context.get()).with_context(|| {
-        format!("the context on standard input has no `mdbook_version` ({HELP})")
-    })?;
-    check_version(&version.mdbook_version)?;
+    let context: serde_json::Value = serde_json::from_str(raw_context.get())
+        .context("could not read the preprocessor context from standard input")?;
+    let Some(version) = context
+        .get("mdbook_version")
+        .and_then(serde_json::Value::as_str)
+    else {
+        bail!("the context on standard input has no `mdbook_version` string ({HELP})");
+    };
+    check_version(version)?;
     let context: PreprocessorContext = serde_json::from_str(raw_context.get())
         .context("could not read the preprocessor context from standard input")?;
     let book: Book = serde_json::from_str(raw_book.get())
@@ -74,7 +73,8 @@ pub fn is_serving(ctx: &PreprocessorContext) -> bool {
         .is_some()
 }
 
-/// Prints the findings (on the first renderer's run only) and fails when there are errors.
+/// Prints the findings (on the first renderer's run only) and fails when there are errors,
+/// except under `mdbook serve`, where the pages show them instead (see [`crate::serve`]).
 pub fn finish(ctx: &PreprocessorContext, outcome: Outcome, stderr: &mut dyn Write) -> Result<Book> {
     let Outcome { book, report } = outcome;
     if crate::reports_for_renderer(ctx) && !report.findings.is_empty() {
@@ -82,7 +82,7 @@ pub fn finish(ctx: &PreprocessorContext, outcome: Outcome, stderr: &mut dyn Writ
             && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
         let _ = stderr.write_all(report.render(Format::Human, color).as_bytes());
     }
-    if report.has_errors() {
+    if report.has_errors() && !is_serving(ctx) {
         bail!("the contract checks found {}", report.summary());
     }
     Ok(book)

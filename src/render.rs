@@ -357,7 +357,10 @@ fn rebase(events: &[Event<'static>], from: &Path, to: &Path) -> Events {
 
 fn to_markdown(events: &[Event<'static>]) -> String {
     let mut out = String::new();
-    let options = pulldown_cmark_to_cmark::Options { list_token: '-', ..Default::default() };
+    let options = pulldown_cmark_to_cmark::Options {
+        list_token: '-',
+        ..Default::default()
+    };
     pulldown_cmark_to_cmark::cmark_with_options(
         events.iter(),
         &mut out,

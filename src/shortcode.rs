@@ -124,6 +124,15 @@ pub struct Scan {
     pub foreign: Vec<Foreign>,
 }
 
+/// The directives of mdBook's own `links` preprocessor.
+pub const MDBOOK_DIRECTIVES: &[&str] = &[
+    "include",
+    "rustdoc_include",
+    "playground",
+    "playpen",
+    "title",
+];
+
 /// Names close enough to ours to be a typo of one, rather than another preprocessor's.
 fn in_our_family(name: &str) -> bool {
     name.starts_with("axis")
@@ -170,20 +179,25 @@ pub fn scan(
                 .bytes()
                 .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
                 .count();
-        if name_end == name_start || index.is_verbatim(start) {
+        if name_end == name_start {
+            continue;
+        }
+        let name = &content[name_start..name_end];
+        // mdBook expands its own directives in code too (an include in a fenced block is
+        // common), so a leftover one there is still worth reporting; ours are text in code.
+        if index.is_verbatim(start) && !MDBOOK_DIRECTIVES.contains(&name) {
             continue;
         }
         let escaped = (start > 0 && bytes[start - 1] == b'\\') || backslash_removed_at(start);
         if escaped {
             continue;
         }
-        let name = &content[name_start..name_end];
         let line_end = content[name_end..]
             .find('\n')
             .map_or(content.len(), |i| name_end + i);
         let close = content[name_end..line_end].find("}}").map(|i| name_end + i);
         let kind = Kind::from_name(name);
-        let ours = kind.is_some() || in_our_family(name);
+        let ours = (kind.is_some() || in_our_family(name)) && !MDBOOK_DIRECTIVES.contains(&name);
         let Some(close) = close else {
             if ours {
                 out.malformed.push(Malformed {

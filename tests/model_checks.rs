@@ -29,17 +29,31 @@ fn silent_on_the_clean_book() {
         "missing-answer",
         "malformed-shortcode",
     ] {
-        assert!(of(&report, check).is_empty(), "{check}: {:?}", of(&report, check));
+        assert!(
+            of(&report, check).is_empty(),
+            "{check}: {:?}",
+            of(&report, check)
+        );
     }
-    assert_eq!(positions(&report, "unknown-claim"), ["src/appendix/existing.md:16:48"]);
+    assert_eq!(
+        positions(&report, "unknown-claim"),
+        ["src/appendix/existing.md:16:48"]
+    );
 }
 
 #[test]
 fn unknown_axis_fires_with_a_suggestion() {
-    let fixture = with("src/template.md", "# Template\n\n## R\n\nSee {{#axis readines}}.\n\n{{#answers readiness}}\n\n{{#answers create-return}}\n");
+    let fixture = with(
+        "src/template.md",
+        "# Template\n\n## R\n\nSee {{#axis readines}}.\n\n{{#answers readiness}}\n\n{{#answers create-return}}\n",
+    );
     let report = fixture.check();
     assert_eq!(positions(&report, "unknown-axis"), ["src/template.md:5:13"]);
-    assert!(of(&report, "unknown-axis")[0].message.contains("did you mean `readiness`?"));
+    assert!(
+        of(&report, "unknown-axis")[0]
+            .message
+            .contains("did you mean `readiness`?")
+    );
 }
 
 #[test]
@@ -47,7 +61,10 @@ fn duplicate_axis_fires_on_the_second_definition() {
     let contract = CONTRACT.replace("### `create-return` {.axis}", "### `readiness` {.axis}");
     let fixture = with("src/contract.md", Box::leak(contract.into_boxed_str()));
     let report = fixture.check();
-    assert_eq!(positions(&report, "duplicate-axis"), ["src/contract.md:14:1"]);
+    assert_eq!(
+        positions(&report, "duplicate-axis"),
+        ["src/contract.md:14:1"]
+    );
     assert!(of(&report, "duplicate-axis")[0].notes[0].contains("src/contract.md:5:1"));
 }
 
@@ -58,7 +75,12 @@ fn malformed_section_fires_on_an_axis_without_code_or_table() {
     let report = fixture.check();
     assert_eq!(
         positions(&report, "malformed-section"),
-        ["src/contract.md:3:1", "src/contract.md:7:1", "src/contract.md:15:3", "src/contract.md:17:3"]
+        [
+            "src/contract.md:3:1",
+            "src/contract.md:7:1",
+            "src/contract.md:15:3",
+            "src/contract.md:17:3"
+        ]
     );
 }
 
@@ -66,39 +88,88 @@ fn malformed_section_fires_on_an_axis_without_code_or_table() {
 fn malformed_section_fires_on_an_axis_outside_the_contract() {
     let template = "# Template\n\n### `extra` {.axis}\n\n| Profile | Meaning |\n|---|---|\n| `a` | b |\n\n{{#answers readiness}}\n\n{{#answers create-return}}\n";
     let report = with("src/template.md", template).check();
-    assert_eq!(positions(&report, "malformed-section"), ["src/template.md:3:1"]);
-    assert!(of(&report, "malformed-section")[0].message.contains("contract chapters only"));
+    assert_eq!(
+        positions(&report, "malformed-section"),
+        ["src/template.md:3:1"]
+    );
+    assert!(
+        of(&report, "malformed-section")[0]
+            .message
+            .contains("contract chapters only")
+    );
 }
 
 #[test]
 fn unknown_profile_lists_the_allowed_ones() {
     let appendix = APPENDIX.replace("readiness immediate", "readiness instant");
-    let report = with("src/appendix/existing.md", Box::leak(appendix.into_boxed_str())).check();
-    assert_eq!(positions(&report, "unknown-profile"), ["src/appendix/existing.md:9:46"]);
+    let report = with(
+        "src/appendix/existing.md",
+        Box::leak(appendix.into_boxed_str()),
+    )
+    .check();
+    assert_eq!(
+        positions(&report, "unknown-profile"),
+        ["src/appendix/existing.md:9:46"]
+    );
     let finding = of(&report, "unknown-profile")[0];
-    assert!(finding.help.as_deref().unwrap().contains("`immediate`, `provisioning-window`"), "{finding:?}");
+    assert!(
+        finding
+            .help
+            .as_deref()
+            .unwrap()
+            .contains("`immediate`, `provisioning-window`"),
+        "{finding:?}"
+    );
 }
 
 #[test]
 fn missing_claim_fires_at_the_provider_heading() {
     let appendix = APPENDIX.replace(" and {{#profile create-return unknown}}", "");
-    let report = with("src/appendix/existing.md", Box::leak(appendix.into_boxed_str())).check();
-    assert_eq!(positions(&report, "missing-claim"), ["src/appendix/existing.md:12:1"]);
-    assert!(of(&report, "missing-claim")[0].message.contains("`vms` has no claim for axis `create-return`"));
+    let report = with(
+        "src/appendix/existing.md",
+        Box::leak(appendix.into_boxed_str()),
+    )
+    .check();
+    assert_eq!(
+        positions(&report, "missing-claim"),
+        ["src/appendix/existing.md:12:1"]
+    );
+    assert!(
+        of(&report, "missing-claim")[0]
+            .message
+            .contains("`vms` has no claim for axis `create-return`")
+    );
 }
 
 #[test]
 fn duplicate_claim_fires_on_the_second_claim() {
     let appendix = format!("{APPENDIX}\nAgain {{{{#profile readiness immediate x}}}}.\n");
-    let report = with("src/appendix/existing.md", Box::leak(appendix.into_boxed_str())).check();
-    assert_eq!(positions(&report, "duplicate-claim"), ["src/appendix/existing.md:18:7"]);
+    let report = with(
+        "src/appendix/existing.md",
+        Box::leak(appendix.into_boxed_str()),
+    )
+    .check();
+    assert_eq!(
+        positions(&report, "duplicate-claim"),
+        ["src/appendix/existing.md:18:7"]
+    );
 }
 
 #[test]
 fn missing_evidence_fires_for_built_providers_only() {
-    let appendix = APPENDIX.replace("{{#profile readiness immediate `newWithClient`}}", "{{#profile readiness immediate}}");
-    let report = with("src/appendix/existing.md", Box::leak(appendix.into_boxed_str())).check();
-    assert_eq!(positions(&report, "missing-evidence"), ["src/appendix/existing.md:9:25"]);
+    let appendix = APPENDIX.replace(
+        "{{#profile readiness immediate `newWithClient`}}",
+        "{{#profile readiness immediate}}",
+    );
+    let report = with(
+        "src/appendix/existing.md",
+        Box::leak(appendix.into_boxed_str()),
+    )
+    .check();
+    assert_eq!(
+        positions(&report, "missing-evidence"),
+        ["src/appendix/existing.md:9:25"]
+    );
     // The proposed provider's claim without evidence (line 16) stays silent.
 }
 
@@ -129,8 +200,14 @@ fn malformed_shortcode_fires_on_arguments_place_and_names() {
     );
     let mut files = contract_book();
     files.retain(|(p, _)| *p != "src/appendix/existing.md");
-    files.push(("src/appendix/existing.md", Box::leak(appendix.into_boxed_str())));
-    files.push(("src/loose.md", "# Loose\n\nA claim {{#profile readiness immediate x}} outside providers.\n"));
+    files.push((
+        "src/appendix/existing.md",
+        Box::leak(appendix.into_boxed_str()),
+    ));
+    files.push((
+        "src/loose.md",
+        "# Loose\n\nA claim {{#profile readiness immediate x}} outside providers.\n",
+    ));
     let report = Fixture::new(&files).check();
     assert_eq!(
         positions(&report, "malformed-shortcode"),
@@ -155,5 +232,8 @@ fn unknown_claim_can_be_turned_off_or_made_an_error() {
     files.push(("book.toml", Box::leak(error.into_boxed_str())));
     let report = Fixture::new(&files).check();
     assert!(report.has_errors());
-    assert_eq!(positions(&report, "unknown-claim"), ["src/appendix/existing.md:16:48"]);
+    assert_eq!(
+        positions(&report, "unknown-claim"),
+        ["src/appendix/existing.md:16:48"]
+    );
 }

@@ -144,6 +144,9 @@ pub struct ChapterIndex {
     pub items: Vec<Range<usize>>,
     /// Tables.
     pub tables: Vec<Table>,
+    /// Every block element (paragraphs, headings, lists, items, quotes, code, HTML, tables,
+    /// footnote definitions), outer before inner.
+    pub blocks: Vec<Range<usize>>,
     /// Code spans, code blocks and raw HTML together: text that is shown verbatim.
     verbatim: Vec<Range<usize>>,
 }
@@ -210,6 +213,28 @@ impl ChapterIndex {
     pub fn heading_at(&self, offset: usize) -> Option<&Heading> {
         let i = self.headings.partition_point(|h| h.range.start <= offset);
         (i > 0 && offset < self.headings[i - 1].range.end).then(|| &self.headings[i - 1])
+    }
+
+    /// Prose text as contiguous ranges: adjacent runs joined, so a pattern split by an escape or
+    /// by smart punctuation is still seen whole.
+    pub fn prose_ranges(&self) -> Vec<Range<usize>> {
+        let mut out: Vec<Range<usize>> = Vec::new();
+        for run in &self.text {
+            match out.last_mut() {
+                Some(last) if last.end == run.range.start => last.end = run.range.end,
+                _ => out.push(run.range.clone()),
+            }
+        }
+        out
+    }
+
+    /// The innermost list item that contains `offset`, if any.
+    pub fn item_at(&self, offset: usize) -> Option<Range<usize>> {
+        self.items
+            .iter()
+            .filter(|r| r.contains(&offset))
+            .max_by_key(|r| r.start)
+            .cloned()
     }
 
     /// The paragraph that contains `offset`, if any.
@@ -332,6 +357,9 @@ impl Builder {
     }
 
     fn start(&mut self, source: &str, tag: Tag<'_>, range: Range<usize>) {
+        if is_block(&tag) {
+            self.index.blocks.push(range.clone());
+        }
         match tag {
             Tag::Heading {
                 level,
@@ -533,6 +561,23 @@ impl Builder {
         self.index.verbatim.sort_by_key(|r| r.start);
         self.index
     }
+}
+
+fn is_block(tag: &Tag<'_>) -> bool {
+    matches!(
+        tag,
+        Tag::Paragraph
+            | Tag::Heading { .. }
+            | Tag::BlockQuote(_)
+            | Tag::CodeBlock(_)
+            | Tag::HtmlBlock
+            | Tag::List(_)
+            | Tag::Item
+            | Tag::FootnoteDefinition(_)
+            | Tag::Table(_)
+            | Tag::DefinitionList
+            | Tag::MetadataBlock(_)
+    )
 }
 
 /// `range` without leading and trailing whitespace (and a table cell's pipes, which are not

@@ -58,7 +58,9 @@ impl Fixture {
     /// Runs every check as `mdbook-contract check` does; paths are relative to the book root.
     pub fn check(&self) -> Report {
         let (ctx, book) = mdbook_contract::check::load(self.root(), "html").expect("book loads");
-        mdbook_contract::process(&ctx, book, PathBuf::new()).expect("pipeline runs").report
+        mdbook_contract::process(&ctx, book, PathBuf::new())
+            .expect("pipeline runs")
+            .report
     }
 
     /// The preprocessed content of every chapter, by source path, as `check` produces it.
@@ -69,7 +71,10 @@ impl Fixture {
             .book
             .chapters()
             .map(|c| {
-                let path = c.source_path.as_ref().map_or(c.name.clone(), |p| p.to_string_lossy().replace('\\', "/"));
+                let path = c
+                    .source_path
+                    .as_ref()
+                    .map_or(c.name.clone(), |p| p.to_string_lossy().replace('\\', "/"));
                 (path, c.content.clone())
             })
             .collect()
@@ -77,7 +82,11 @@ impl Fixture {
 
     /// The preprocessed content of the chapter read from `src/<path>`.
     pub fn chapter(&self, path: &str) -> String {
-        self.preprocess().into_iter().find(|(p, _)| p == path).map(|(_, c)| c).expect("chapter exists")
+        self.preprocess()
+            .into_iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, c)| c)
+            .expect("chapter exists")
     }
 
     /// Builds the book with mdbook-driver and this crate's preprocessor in-process; returns the
@@ -102,13 +111,24 @@ pub fn positions(report: &Report, check: &str) -> Vec<String> {
         .findings
         .iter()
         .filter(|f| f.check == check)
-        .map(|f| format!("{}:{}:{}", f.location.path.display(), f.location.line, f.location.column))
+        .map(|f| {
+            format!(
+                "{}:{}:{}",
+                f.location.path.display(),
+                f.location.line,
+                f.location.column
+            )
+        })
         .collect()
 }
 
 /// The findings of `check`.
 pub fn of<'a>(report: &'a Report, check: &str) -> Vec<&'a Finding> {
-    report.findings.iter().filter(|f| f.check == check).collect()
+    report
+        .findings
+        .iter()
+        .filter(|f| f.check == check)
+        .collect()
 }
 
 /// The path of the built binary.

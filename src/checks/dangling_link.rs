@@ -1,0 +1,230 @@
+//! `dangling-link`: a link to a `.md` or `.html` file that is not a chapter, or to a `#fragment`
+//! that the target page will not have; with `source-root` set, also a link that leaves the book
+//! to a file that does not exist.
+
+use std::path::{Path, PathBuf};
+
+use super::{Context, Draft};
+use crate::links;
+use crate::suggest;
+
+/// Where a link leads.
+pub(super) enum Target {
+    /// Another site, or mail.
+    External,
+    /// A chapter (or a page that is not one), perhaps with a fragment.
+    Page {
+        chapter: Option<usize>,
+        path: String,
+        fragment: Option<String>,
+    },
+    /// A file inside `src` that is not a page.
+    File { path: String },
+    /// A file outside the book's `src`, at this path on disk.
+    Outside { path: PathBuf },
+}
+
+/// Pages mdBook writes itself.
+const GENERATED_PAGES: &[&str] = &[
+    "print.html",
+    "toc.html",
+    "404.html",
+    "index.html",
+    "searchindex.json",
+];
+
+pub(super) fn resolve(cx: &Context<'_>, from: usize, dest: &str) -> Target {
+    if links::is_external(dest) {
+        return Target::External;
+    }
+    let (path, fragment) = match dest.split_once('#') {
+        Some((path, fragment)) => (path, Some(percent_decode(fragment))),
+        None => (dest, None),
+    };
+    let path = path.split('?').next().unwrap_or("");
+    let chapter = &cx.chapters[from];
+    if path.is_empty() {
+        return Target::Page {
+            chapter: Some(from),
+            path: chapter.key.clone(),
+            fragment,
+        };
+    }
+    let decoded = percent_decode(path);
+    let (base, relative) = match decoded.strip_prefix('/') {
+        Some(rest) => (PathBuf::new(), rest.to_owned()),
+        None => (
+            chapter
+                .link_path()
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_default(),
+            decoded.clone(),
+        ),
+    };
+    let joined = base.join(&relative);
+    if escapes(&joined) {
+        let on_disk = chapter.source_path.map_or_else(
+            || cx.files.src_dir(),
+            |p| {
+                cx.files
+                    .src_dir()
+                    .join(p)
+                    .parent()
+                    .map(Path::to_path_buf)
+                    .unwrap_or_default()
+            },
+        );
+        return Target::Outside {
+            path: on_disk.join(&decoded),
+        };
+    }
+    let normal = links::components(&joined).join("/");
+    let lookup = |key: &str| {
+        cx.chapters.iter().position(|c| {
+            c.key == key
+                || c.path
+                    .is_some_and(|p| links::components(p).join("/") == key)
+        })
+    };
+    if normal.ends_with(".md") {
+        return Target::Page {
+            chapter: lookup(&normal),
+            path: normal,
+            fragment,
+        };
+    }
+    if let Some(stem) = normal.strip_suffix(".html") {
+        let chapter = lookup(&format!("{stem}.md"));
+        return Target::Page {
+            chapter,
+            path: normal,
+            fragment,
+        };
+    }
+    Target::File { path: normal }
+}
+
+/// Whether `path` climbs above its starting folder at any point.
+fn escapes(path: &Path) -> bool {
+    let mut depth = 0i32;
+    for component in path.components() {
+        match component {
+            std::path::Component::ParentDir => depth -= 1,
+            std::path::Component::Normal(_) => depth += 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Decodes `%XX` escapes; invalid ones stay as written.
+pub(super) fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = text.get(i + 1..i + 3)
+            && let Ok(byte) = u8::from_str_radix(hex, 16)
+        {
+            out.push(byte);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
+}
+
+pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    let keys: Vec<&str> = cx.chapters.iter().map(|c| c.key.as_str()).collect();
+    for (number, chapter) in cx.chapters.iter().enumerate() {
+        for link in &chapter.index.links {
+            let range = link.range.clone();
+            match resolve(cx, number, &link.dest) {
+                Target::External => {}
+                Target::Page {
+                    chapter: None,
+                    path,
+                    ..
+                } => {
+                    if GENERATED_PAGES.contains(&path.as_str())
+                        || cx.files.src_dir().join(&path).is_file() && path.ends_with(".html")
+                    {
+                        continue;
+                    }
+                    let hint = suggest::hint(&path, keys.iter().copied());
+                    let unlisted = cx.files.src_dir().join(&path).is_file();
+                    let why = if unlisted {
+                        "; the file exists, but SUMMARY.md does not list it, so mdBook does not render it"
+                    } else {
+                        ""
+                    };
+                    out.push(Draft::new(
+                        "dangling-link",
+                        number,
+                        range,
+                        format!(
+                            "`{}` links to `{path}`, which is not a chapter of the book{why}{hint}",
+                            link.dest
+                        ),
+                    ));
+                }
+                Target::Page {
+                    chapter: Some(target),
+                    path,
+                    fragment: Some(fragment),
+                } => {
+                    let anchors = &cx.chapters[target].index.anchors;
+                    if fragment.is_empty()
+                        || fragment == "top"
+                        || fragment.starts_with("mdbook-")
+                        || anchors.contains(&fragment)
+                    {
+                        continue;
+                    }
+                    let hint = suggest::hint(&fragment, anchors.iter().map(String::as_str));
+                    let page = if target == number {
+                        "this page".to_owned()
+                    } else {
+                        format!("`{path}`")
+                    };
+                    out.push(
+                        Draft::new("dangling-link", number, range, format!("{page} has no anchor `#{fragment}`{hint}"))
+                            .help("anchors are the ids mdBook gives headings: lowercase, spaces as `-`, punctuation dropped"),
+                    );
+                }
+                Target::Page { .. } => {}
+                Target::File { path } => {
+                    if !cx.files.src_dir().join(&path).exists() {
+                        out.push(Draft::new(
+                            "dangling-link",
+                            number,
+                            range,
+                            format!("`{}` links to `{path}`, which does not exist in the book's sources", link.dest),
+                        ));
+                    }
+                }
+                Target::Outside { path } => {
+                    if cx.config.source_root.is_some() && !path.exists() {
+                        out.push(Draft::new(
+                            "dangling-link",
+                            number,
+                            range,
+                            format!(
+                                "`{}` leaves the book and does not exist (`{}`)",
+                                link.dest,
+                                path.display()
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! `forbidden-term`: a term banned in a chapter. The lists come from `forbidden-terms` in
+//! book.toml, and every provider's name is banned in contract chapters. Whole words,
+//! case-insensitive, anywhere in the chapter (prose, code spans and blocks, link targets), as the
+//! plan's `grep -niE` does: `internal/provider/kvm` is caught.
+
+use regex::Regex;
+
+use super::{Context, Draft};
+
+pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    for (number, chapter) in cx.chapters.iter().enumerate() {
+        let mut terms: Vec<(String, bool)> = cx
+            .config
+            .forbidden_terms
+            .get(&chapter.key)
+            .into_iter()
+            .flatten()
+            .map(|t| (t.clone(), false))
+            .collect();
+        if cx.config.is_contract(&chapter.key) {
+            terms.extend(cx.model.providers.iter().map(|p| (p.name.clone(), true)));
+        }
+        terms.retain(|(t, _)| !t.trim().is_empty());
+        if terms.is_empty() {
+            continue;
+        }
+        // Longer terms first, so `compute engine` wins over `compute`.
+        terms.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
+        let alternatives: Vec<String> =
+            terms.iter().map(|(t, _)| regex::escape(t.trim())).collect();
+        let Ok(pattern) = Regex::new(&format!("(?i)(?:{})", alternatives.join("|"))) else {
+            continue;
+        };
+        let text = chapter.content;
+        let mut from = 0;
+        while let Some(m) = pattern.find_at(text, from) {
+            from = m.start() + text[m.start()..].chars().next().map_or(1, char::len_utf8);
+            let before = text[..m.start()].chars().next_back();
+            let after = text[m.end()..].chars().next();
+            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            if word(before) || word(after) {
+                continue;
+            }
+            from = m.end();
+            let found = m.as_str();
+            let is_provider = terms
+                .iter()
+                .find(|(t, _)| t.trim().eq_ignore_ascii_case(found))
+                .is_some_and(|(_, p)| *p);
+            let (message, help) = if is_provider {
+                (
+                    format!("`{found}` names a provider; a contract chapter stays abstract"),
+                    "describe the behaviour (\"a backend that blocks until the instance starts\"); provider facts belong in the appendix",
+                )
+            } else {
+                (
+                    format!("`{found}` is a forbidden term in this chapter"),
+                    "the term is listed under `forbidden-terms` in book.toml",
+                )
+            };
+            out.push(Draft::new("forbidden-term", number, m.range(), message).help(help));
+        }
+    }
+}

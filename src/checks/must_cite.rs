@@ -1,0 +1,135 @@
+//! `must-cite`: in a contract chapter, each sentence or list item with an RFC 2119 MUST (or
+//! MUST NOT) cites at least one path or symbol of the shared layer: the caller that relies on
+//! it.
+//!
+//! The unit is the innermost list item that holds the MUST, else its sentence. A citation is a
+//! code span (or link target) naming a repository path under a `shared-layer` root, or a
+//! symbol; with `source-root` set, the symbol must occur in a file under those roots.
+
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{Context, Draft};
+use crate::book::Chapter;
+use crate::citation::{Citation, classify};
+
+static MUST: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\bMUST\b").expect("valid regex"));
+
+pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    for (number, chapter) in cx.chapters.iter().enumerate() {
+        if !cx.config.is_contract(&chapter.key) {
+            continue;
+        }
+        let mut reported: Vec<Range<usize>> = Vec::new();
+        for prose in chapter.index.prose_ranges() {
+            for m in MUST.find_iter(&chapter.content[prose.clone()]) {
+                let at = prose.start + m.start();
+                let unit = unit_of(chapter, at);
+                if reported.contains(&unit) || cites_shared_layer(cx, chapter, &unit) {
+                    continue;
+                }
+                reported.push(unit);
+                let roots = if cx.config.shared_layer.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " (under {})",
+                        cx.config
+                            .shared_layer
+                            .iter()
+                            .map(|r| format!("`{r}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
+                out.push(
+                    Draft::new(
+                        "must-cite",
+                        number,
+                        at..at + 4,
+                        format!("this MUST names no caller: its sentence cites no path or symbol of the shared layer{roots}"),
+                    )
+                    .help("name the caller that relies on it as a code span, such as `reconcileManaged`, and say what breaks"),
+                );
+            }
+        }
+    }
+}
+
+/// The list item or sentence that holds offset `at`.
+fn unit_of(chapter: &Chapter<'_>, at: usize) -> Range<usize> {
+    if let Some(item) = chapter.index.item_at(at) {
+        return item;
+    }
+    let block = chapter
+        .index
+        .blocks
+        .iter()
+        .filter(|b| b.contains(&at))
+        .max_by_key(|b| b.start)
+        .cloned()
+        .unwrap_or(0..chapter.content.len());
+    sentence_of(chapter, block, at)
+}
+
+const ABBREVIATIONS: &[&str] = &["e.g", "i.e", "etc", "vs", "cf", "approx"];
+
+/// The sentence of `block` that holds `at`: bounded by `.`, `!` or `?` followed by whitespace,
+/// outside code, and not after a common abbreviation.
+fn sentence_of(chapter: &Chapter<'_>, block: Range<usize>, at: usize) -> Range<usize> {
+    let text = &chapter.content[block.clone()];
+    let bytes = text.as_bytes();
+    let mut start = block.start;
+    for (i, &b) in bytes.iter().enumerate() {
+        let end_mark = matches!(b, b'.' | b'!' | b'?');
+        let followed_by_space = bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace());
+        if !end_mark || !followed_by_space || chapter.index.is_verbatim(block.start + i) {
+            continue;
+        }
+        let word_start = text[..i]
+            .rfind(|c: char| c.is_whitespace() || c == '(')
+            .map_or(0, |w| w + 1);
+        if ABBREVIATIONS
+            .iter()
+            .any(|a| text[word_start..i].eq_ignore_ascii_case(a))
+        {
+            continue;
+        }
+        let end = block.start + i + 1;
+        if at < end {
+            return start..end;
+        }
+        start = end;
+    }
+    start..block.end
+}
+
+fn cites_shared_layer(cx: &Context<'_>, chapter: &Chapter<'_>, unit: &Range<usize>) -> bool {
+    let excluded = |word: &str| cx.is_excluded_word(word);
+    let spans = chapter
+        .index
+        .code_spans
+        .iter()
+        .filter(|c| unit.contains(&c.range.start))
+        .map(|c| c.text.as_str());
+    let links = chapter
+        .index
+        .links
+        .iter()
+        .filter(|l| unit.contains(&l.range.start))
+        .map(|l| l.dest.as_str());
+    spans
+        .chain(links)
+        .any(|text| match classify(text, &excluded) {
+            Some(Citation::Path(path)) => cx.shared.is_empty() || cx.shared.contains(path),
+            Some(Citation::Symbol(parts)) => match cx.source {
+                Some(source) if !cx.shared.is_empty() => {
+                    parts.iter().all(|p| source.has_word_in_shared(p))
+                }
+                _ => true,
+            },
+            None => false,
+        })
+}

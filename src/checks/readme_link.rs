@@ -1,0 +1,32 @@
+//! `readme-link`: a link to a chapter's `README.md`, which mdBook renders as `index.html` while
+//! the link becomes `README.html`, a page that does not exist (mdBook issue 984).
+
+use super::dangling_link::{Target, resolve};
+use super::{Context, Draft};
+
+pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    for (number, chapter) in cx.chapters.iter().enumerate() {
+        for link in &chapter.index.links {
+            let Target::Page {
+                chapter: Some(_),
+                path,
+                ..
+            } = resolve(cx, number, &link.dest)
+            else {
+                continue;
+            };
+            let name = path.rsplit('/').next().unwrap_or(&path);
+            if name.eq_ignore_ascii_case("README.md") && link.dest.contains(name) {
+                out.push(
+                    Draft::new(
+                        "readme-link",
+                        number,
+                        link.range.clone(),
+                        format!("`{}` becomes `README.html`, but mdBook renders `{path}` as `index.html`", link.dest),
+                    )
+                    .help(format!("link to `{}` instead", link.dest.replacen(name, "index.md", 1))),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,394 @@
+//! The source tree the documents describe, read once per build.
+//!
+//! [`SourceIndex::build`] walks `source-root` once (respecting `.gitignore`), records every file
+//! and folder, and searches the files matched by `symbol-files` for all cited words at once
+//! with one Aho-Corasick automaton, keeping whole-word matches only. Lookups afterwards are
+//! hash lookups: no file is read twice and no symbol costs a walk.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use anyhow::{Context as _, Result, bail};
+use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+
+/// Which files and folders exist, and which of the wanted words occur in which part of the tree.
+#[derive(Debug)]
+pub struct SourceIndex {
+    root: PathBuf,
+    /// Files and folders relative to the root, `/`-separated.
+    paths: Vec<String>,
+    path_set: HashSet<String>,
+    /// Words found anywhere in a symbol file.
+    found: HashSet<String>,
+    /// Words found in a symbol file under the shared-layer roots.
+    found_in_shared: HashSet<String>,
+    /// Files scanned for words.
+    scanned_files: usize,
+    scanned_bytes: u64,
+}
+
+/// The shared-layer roots: folders (a path and everything under it) or globs.
+#[derive(Debug, Clone)]
+pub struct Roots {
+    prefixes: Vec<String>,
+    globs: GlobSet,
+    empty: bool,
+}
+
+impl Roots {
+    /// Reads roots such as `internal/provider`, `cmd/main.go` or `internal/provider/*.go`.
+    pub fn new(roots: &[String]) -> Result<Roots> {
+        let mut prefixes = Vec::new();
+        let mut globs = GlobSetBuilder::new();
+        for root in roots {
+            let root = root.trim_start_matches("./").trim_end_matches('/');
+            if root.contains(['*', '?', '[', '{']) {
+                globs.add(glob(root).with_context(|| {
+                    format!("`shared-layer` holds `{root}`, which is not a glob")
+                })?);
+            } else {
+                prefixes.push(root.to_owned());
+            }
+        }
+        Ok(Roots {
+            prefixes,
+            globs: globs.build()?,
+            empty: roots.is_empty(),
+        })
+    }
+
+    /// Whether no root is configured.
+    pub fn is_empty(&self) -> bool {
+        self.empty
+    }
+
+    /// Whether the repository path `path` lies under one of the roots.
+    pub fn contains(&self, path: &str) -> bool {
+        let path = path.trim_start_matches("./").trim_end_matches('/');
+        self.prefixes.iter().any(|p| {
+            path == p
+                || path
+                    .strip_prefix(p.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+        }) || self.globs.is_match(path)
+            || self.prefix_of_glob(path)
+    }
+
+    /// A folder that holds files a glob root matches (`internal/provider` for
+    /// `internal/provider/*.go`) counts as under the roots too.
+    fn prefix_of_glob(&self, path: &str) -> bool {
+        !path.is_empty()
+            && self.globs.is_match(format!("{path}/x.go"))
+            && !path.contains(['*', '{'])
+    }
+}
+
+fn glob(pattern: &str) -> Result<Glob> {
+    Ok(GlobBuilder::new(pattern).literal_separator(true).build()?)
+}
+
+impl SourceIndex {
+    /// Walks `root` once and searches the files matching `symbol_files` for `words`.
+    pub fn build(
+        root: &Path,
+        symbol_files: &[String],
+        shared: &Roots,
+        words: &HashSet<String>,
+    ) -> Result<SourceIndex> {
+        let metadata =
+            std::fs::metadata(root).with_context(|| format!("cannot read `{}`", root.display()))?;
+        if !metadata.is_dir() {
+            bail!("`{}` is not a folder", root.display());
+        }
+        let mut patterns = GlobSetBuilder::new();
+        for pattern in symbol_files {
+            // A pattern without `/` matches a file name anywhere, as a `.gitignore` line would.
+            let pattern = if pattern.contains('/') {
+                pattern.clone()
+            } else {
+                format!("**/{pattern}")
+            };
+            patterns.add(glob(&pattern).with_context(|| {
+                format!("`symbol-files` holds `{pattern}`, which is not a glob")
+            })?);
+        }
+        let patterns = patterns.build()?;
+
+        let mut paths = Vec::new();
+        let mut to_scan: Vec<(PathBuf, bool)> = Vec::new();
+        let walker = ignore::WalkBuilder::new(root)
+            .hidden(false)
+            .require_git(false)
+            .sort_by_file_path(Path::cmp)
+            .build();
+        for entry in walker {
+            let Ok(entry) = entry else { continue };
+            let Ok(relative) = entry.path().strip_prefix(root) else {
+                continue;
+            };
+            if relative.as_os_str().is_empty()
+                || relative
+                    .components()
+                    .next()
+                    .is_some_and(|c| c.as_os_str() == ".git")
+            {
+                continue;
+            }
+            let relative = relative.to_string_lossy().replace('\\', "/");
+            let is_file = entry.file_type().is_some_and(|t| t.is_file());
+            if is_file && patterns.is_match(&relative) {
+                to_scan.push((entry.path().to_path_buf(), shared.contains(&relative)));
+            }
+            paths.push(relative);
+        }
+        let path_set = paths.iter().cloned().collect();
+
+        let words: Vec<&String> = words.iter().collect();
+        let (found, found_in_shared, scanned_bytes) = search(&to_scan, &words)?;
+        Ok(SourceIndex {
+            root: root.to_path_buf(),
+            paths,
+            path_set,
+            found,
+            found_in_shared,
+            scanned_files: to_scan.len(),
+            scanned_bytes,
+        })
+    }
+
+    /// The folder that was indexed.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Whether a file or folder matches `pattern` (a path, or a glob with `*`, `?`, `[..]` or
+    /// `{a,b}`).
+    pub fn path_exists(&self, pattern: &str) -> bool {
+        let pattern = pattern.trim_start_matches("./").trim_end_matches('/');
+        if !pattern.contains(['*', '?', '[', '{']) {
+            return self.path_set.contains(pattern);
+        }
+        // Each alternative of a brace must exist: `internal/provider/{a,b}` cites both.
+        expand_braces(pattern)
+            .iter()
+            .all(|alternative| match glob(alternative) {
+                Ok(glob) => {
+                    let matcher = glob.compile_matcher();
+                    self.paths.iter().any(|p| matcher.is_match(p))
+                }
+                Err(_) => false,
+            })
+    }
+
+    /// Whether `word` occurs as a whole word in a symbol file.
+    pub fn has_word(&self, word: &str) -> bool {
+        self.found.contains(word)
+    }
+
+    /// Whether `word` occurs as a whole word in a symbol file under the shared-layer roots.
+    pub fn has_word_in_shared(&self, word: &str) -> bool {
+        self.found_in_shared.contains(word)
+    }
+
+    /// How many files and bytes were searched for words.
+    pub fn scanned(&self) -> (usize, u64) {
+        (self.scanned_files, self.scanned_bytes)
+    }
+}
+
+/// `a/{b,c}/{d,e}` as its four alternatives; a pattern without braces as itself.
+fn expand_braces(pattern: &str) -> Vec<String> {
+    let Some(open) = pattern.find('{') else {
+        return vec![pattern.to_owned()];
+    };
+    let Some(close) = pattern[open..].find('}').map(|i| open + i) else {
+        return vec![pattern.to_owned()];
+    };
+    let (head, tail) = (&pattern[..open], &pattern[close + 1..]);
+    pattern[open + 1..close]
+        .split(',')
+        .flat_map(|choice| expand_braces(&format!("{head}{choice}{tail}")))
+        .collect()
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+type Found = (HashSet<String>, HashSet<String>, u64);
+
+/// Searches `files` for whole-word occurrences of `words`, on up to two threads.
+fn search(files: &[(PathBuf, bool)], words: &[&String]) -> Result<Found> {
+    if words.is_empty() || files.is_empty() {
+        return Ok((HashSet::new(), HashSet::new(), 0));
+    }
+    let automaton = AhoCorasick::builder()
+        .match_kind(MatchKind::Standard)
+        .build(words.iter().map(|w| w.as_bytes()))
+        .context("cannot build the symbol search")?;
+    let next = AtomicUsize::new(0);
+    let result = Mutex::new((vec![false; words.len()], vec![false; words.len()], 0u64));
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(files.len());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut found = vec![false; words.len()];
+                let mut found_in_shared = vec![false; words.len()];
+                let mut bytes = 0u64;
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((path, in_shared)) = files.get(i) else {
+                        break;
+                    };
+                    // Unreadable files are skipped: they cannot hold a symbol we could show.
+                    let Ok(data) = std::fs::read(path) else {
+                        continue;
+                    };
+                    bytes += data.len() as u64;
+                    for m in automaton.find_overlapping_iter(&data) {
+                        let (start, end) = (m.start(), m.end());
+                        let before = start.checked_sub(1).map(|i| data[i]);
+                        let after = data.get(end).copied();
+                        if before.is_some_and(is_word_byte) || after.is_some_and(is_word_byte) {
+                            continue;
+                        }
+                        let id = m.pattern().as_usize();
+                        found[id] = true;
+                        if *in_shared {
+                            found_in_shared[id] = true;
+                        }
+                    }
+                }
+                let mut total = result
+                    .lock()
+                    .expect("no thread panics while holding the lock");
+                for (id, hit) in found.iter().enumerate() {
+                    total.0[id] |= hit;
+                    total.1[id] |= found_in_shared[id];
+                }
+                total.2 += bytes;
+            });
+        }
+    });
+    let (found, found_in_shared, bytes) = result.into_inner().expect("no thread panicked");
+    let pick = |flags: &[bool]| {
+        flags
+            .iter()
+            .zip(words)
+            .filter(|(hit, _)| **hit)
+            .map(|(_, w)| (*w).clone())
+            .collect()
+    };
+    Ok((pick(&found), pick(&found_in_shared), bytes))
+}
+
+/// Every part of every symbol, for [`SourceIndex::build`].
+pub fn wanted_words<'a>(symbols: impl Iterator<Item = &'a [&'a str]>) -> HashSet<String> {
+    symbols
+        .flat_map(|parts| parts.iter().map(|p| (*p).to_owned()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let files = [
+            (
+                "internal/gc/gc.go",
+                "package gc\n\ntype Sweeper struct{}\n\nfunc (s *Sweeper) sweep() {}\n",
+            ),
+            (
+                "internal/provider/provider.go",
+                "package provider\n\ntype Checker interface{}\n",
+            ),
+            ("cmd/main.go", "package main\n// WithTimeout\n"),
+            ("ignored/skip.go", "package skip\nfunc Hidden() {}\n"),
+            ("docs/readme.md", "Sweeperish text\n"),
+            (".gitignore", "ignored/\n"),
+        ];
+        for (path, text) in files {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn paths_words_and_roots() {
+        let dir = tree();
+        let roots = Roots::new(&["internal/provider".into(), "cmd/main.go".into()]).unwrap();
+        let words: HashSet<String> = [
+            "Sweeper",
+            "sweep",
+            "Checker",
+            "Hidden",
+            "Sweeperish",
+            "WithTimeout",
+        ]
+        .map(String::from)
+        .into();
+        let index = SourceIndex::build(dir.path(), &["*.go".into()], &roots, &words).unwrap();
+        assert!(index.path_exists("internal/gc/gc.go"));
+        assert!(index.path_exists("internal/gc"));
+        assert!(index.path_exists("internal/*/gc.go"));
+        assert!(index.path_exists("internal/{gc,provider}"));
+        assert!(!index.path_exists("internal/{gc,nope}"));
+        assert!(!index.path_exists("internal/gc/gc.go.bak"));
+        assert!(
+            !index.path_exists("ignored/skip.go"),
+            "gitignored files are not indexed"
+        );
+        assert!(index.has_word("Sweeper") && index.has_word("sweep") && index.has_word("Checker"));
+        assert!(!index.has_word("Hidden"), "gitignored");
+        assert!(
+            !index.has_word("Sweeperish"),
+            "markdown is not a symbol file"
+        );
+        assert!(index.has_word_in_shared("Checker") && index.has_word_in_shared("WithTimeout"));
+        assert!(!index.has_word_in_shared("Sweeper"));
+    }
+
+    #[test]
+    fn whole_words_only() {
+        let dir = tree();
+        let words: HashSet<String> = ["Sweep", "swee", "eeper"].map(String::from).into();
+        let index = SourceIndex::build(
+            dir.path(),
+            &["*.go".into()],
+            &Roots::new(&[]).unwrap(),
+            &words,
+        )
+        .unwrap();
+        assert!(!index.has_word("swee") && !index.has_word("eeper") && !index.has_word("Sweep"));
+    }
+
+    #[test]
+    fn roots_match_folders_files_and_globs() {
+        let roots = Roots::new(&["internal/provider/*.go".into(), "internal/gc".into()]).unwrap();
+        assert!(roots.contains("internal/provider/provider.go"));
+        assert!(roots.contains("internal/provider"));
+        assert!(!roots.contains("internal/provider/kvm/kvm.go"));
+        assert!(roots.contains("internal/gc/gc.go"));
+        assert!(!roots.contains("internal/gcx"));
+    }
+
+    #[test]
+    fn a_missing_root_or_a_file_is_an_error() {
+        let roots = Roots::new(&[]).unwrap();
+        let missing = SourceIndex::build(Path::new("/nonexistent/x"), &[], &roots, &HashSet::new())
+            .unwrap_err();
+        assert!(format!("{missing:#}").contains("cannot read `/nonexistent/x`"));
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let error = SourceIndex::build(file.path(), &[], &roots, &HashSet::new()).unwrap_err();
+        assert!(format!("{error:#}").contains("is not a folder"));
+    }
+}

@@ -1,0 +1,332 @@
+//! The prose, link and source checks, each made to fire at its exact position and kept silent.
+//!
+//! Cases add a chapter (`src/extra.md`, listed in SUMMARY.md by the fixture) or replace one to
+//! the small contract book of `common`, whose own findings are one `unknown-claim` warning.
+
+mod common;
+
+use common::*;
+
+fn book_with(extra: &[(&'static str, &'static str)]) -> Fixture {
+    let mut files = contract_book();
+    for (path, text) in extra {
+        files.retain(|(p, _)| p != path);
+        files.push((path, text));
+    }
+    Fixture::new(&files)
+}
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+const TOML_WITH: fn(&str) -> &'static str = |extra| {
+    leak(format!(
+        "[book]\ntitle = \"x\"\n\n[preprocessor.contract]\ncontract = [\"contract.md\"]\ntemplate = [\"template.md\"]\n{extra}"
+    ))
+};
+
+#[test]
+fn em_dash_fires_on_the_character_on_smart_dashes_and_on_entities() {
+    let text = "# Extra\n\nA \u{2014} b.\n\nC --- d and e &mdash; f.\n\n`code \u{2014} span` and\n\n```\nblock \u{2014} x\n```\n";
+    let report = book_with(&[("src/extra.md", text)]).check();
+    assert_eq!(
+        positions(&report, "em-dash"),
+        ["src/extra.md:3:3", "src/extra.md:5:3", "src/extra.md:5:15"]
+    );
+    let messages: Vec<&str> = of(&report, "em-dash")
+        .iter()
+        .map(|f| f.message.as_str())
+        .collect();
+    assert!(
+        messages[1].contains("`---` becomes an em-dash"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[2].contains("`&mdash;` renders as an em-dash"),
+        "{messages:?}"
+    );
+}
+
+#[test]
+fn em_dash_is_silent_on_triple_hyphens_without_smart_punctuation() {
+    let toml = TOML_WITH("\n[output.html]\nsmart-punctuation = false\n");
+    let report = book_with(&[
+        ("book.toml", toml),
+        ("src/extra.md", "# Extra\n\nC --- d -- e.\n"),
+    ])
+    .check();
+    assert!(of(&report, "em-dash").is_empty());
+    let report = book_with(&[("src/extra.md", "# Extra\n\nC -- d, e - f.\n")]).check();
+    assert!(of(&report, "em-dash").is_empty());
+}
+
+#[test]
+fn line_reference_fires_in_prose_and_code_spans() {
+    let text = "# Extra\n\nSee provider.go:120 and `gc.go:40-52`, or lines :12-30.\n\nA URL https://example.com:8080/x is fine, and so is `Sweeper.sweep`.\n";
+    let report = book_with(&[("src/extra.md", text)]).check();
+    assert_eq!(
+        positions(&report, "line-reference"),
+        ["src/extra.md:3:5", "src/extra.md:3:26", "src/extra.md:3:49"]
+    );
+    assert!(
+        of(&report, "line-reference")[0]
+            .message
+            .contains("`provider.go:120`")
+    );
+}
+
+#[test]
+fn line_reference_patterns_are_configurable() {
+    let toml = TOML_WITH("line-reference-patterns = ['\\bL[0-9]+\\b']\n");
+    let text = "# Extra\n\nSee L42, and provider.go:120 is allowed here.\n";
+    let report = book_with(&[("book.toml", toml), ("src/extra.md", text)]).check();
+    assert_eq!(positions(&report, "line-reference"), ["src/extra.md:3:5"]);
+}
+
+#[test]
+fn dangling_link_fires_on_missing_chapters_and_anchors() {
+    let text = "# Extra\n\n[a](nope.md) [b](contract.md#readines) [c](#missing) [d](#extra)\n[e](appendix/existing.md#pods) [f](template.html#readiness) [g](img/none.png)\n[h](https://example.com/x.md) [i](contract.md#readiness) [j](unlisted.md)\n<a href=\"contract.md#gone\">k</a>\n";
+    let report = book_with(&[
+        ("src/extra.md", text),
+        ("src/unlisted.md", "# Not in summary\n"),
+    ]);
+    // `unlisted.md` exists but is not in SUMMARY.md.
+    std::fs::write(
+        report.root().join("src/SUMMARY.md"),
+        "# Summary\n\n- [c](contract.md)\n- [t](template.md)\n- [a](appendix/existing.md)\n- [e](extra.md)\n",
+    )
+    .unwrap();
+    let report = report.check();
+    assert_eq!(
+        positions(&report, "dangling-link"),
+        [
+            "src/extra.md:3:1",
+            "src/extra.md:3:14",
+            "src/extra.md:3:40",
+            "src/extra.md:4:61",
+            "src/extra.md:5:58",
+            "src/extra.md:6:1",
+        ]
+    );
+    let messages: Vec<&str> = of(&report, "dangling-link")
+        .iter()
+        .map(|f| f.message.as_str())
+        .collect();
+    assert!(
+        messages[1].contains("no anchor `#readines`; did you mean `readiness`?"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[4].contains("SUMMARY.md does not list it"),
+        "{messages:?}"
+    );
+}
+
+#[test]
+fn dangling_link_checks_links_out_of_the_book_only_with_a_source_root() {
+    let text = "# Extra\n\n[out](../../missing/file.go) [ok](../../repo/real.go)\n";
+    let files = [("src/extra.md", text)];
+    assert!(of(&book_with(&files).check(), "dangling-link").is_empty());
+    let toml = TOML_WITH("source-root = \"..\"\n");
+    let fixture = book_with(&[("book.toml", toml), ("src/extra.md", text)]);
+    let repo = fixture.root().parent().unwrap().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::write(repo.join("real.go"), "package x\n").unwrap();
+    // The book root's parent is the source root here; `../../` from `src/` reaches it.
+    let report = fixture.check();
+    assert_eq!(positions(&report, "dangling-link"), ["src/extra.md:3:1"]);
+}
+
+#[test]
+fn readme_link_warns() {
+    let report = book_with(&[
+        ("src/README.md", "# Intro\n"),
+        (
+            "src/extra.md",
+            "# Extra\n\n[intro](README.md) [ok](index.md)\n",
+        ),
+    ])
+    .check();
+    assert_eq!(positions(&report, "readme-link"), ["src/extra.md:3:1"]);
+    assert!(
+        of(&report, "dangling-link").is_empty(),
+        "{:?}",
+        of(&report, "dangling-link")
+    );
+    assert_eq!(
+        of(&report, "readme-link")[0].severity,
+        mdbook_contract::config::Severity::Warning
+    );
+}
+
+#[test]
+fn forbidden_term_bans_provider_names_in_the_contract_and_configured_terms() {
+    let contract = leak(format!(
+        "{CONTRACT}\nLike Pods, see `internal/provider/vms` and the squid proxy; podsx is a word.\n"
+    ));
+    let toml =
+        TOML_WITH("\n[preprocessor.contract.forbidden-terms]\n\"contract.md\" = [\"squid\"]\n");
+    let report = book_with(&[("book.toml", toml), ("src/contract.md", contract)]).check();
+    assert_eq!(
+        positions(&report, "forbidden-term"),
+        [
+            "src/contract.md:27:6",
+            "src/contract.md:27:35",
+            "src/contract.md:27:48"
+        ]
+    );
+    // The appendix names providers freely.
+    assert!(
+        of(&report, "forbidden-term")
+            .iter()
+            .all(|f| f.location.path.ends_with("contract.md"))
+    );
+}
+
+#[test]
+fn must_cite_fires_on_a_must_without_a_caller() {
+    let contract = leak(format!(
+        "{CONTRACT}\n## Rules\n\nCreate MUST be idempotent. It MUST NOT block, or `reconcileManaged` stalls.\n\n- Get MUST answer NotFound only when gone.\n- Delete MUST be re-entrant, since `internal/controller` retries.\n\n| Rule | Why |\n|---|---|\n| Quota MUST be transient | for `Sweeper.sweep` |\n"
+    ));
+    let report = book_with(&[("src/contract.md", contract)]).check();
+    assert_eq!(
+        positions(&report, "must-cite"),
+        ["src/contract.md:29:8", "src/contract.md:31:7"]
+    );
+}
+
+#[test]
+fn must_cite_respects_the_shared_layer_roots() {
+    let contract = leak(format!(
+        "{CONTRACT}\n## Rules\n\n- A MUST hold, see `internal/provider/registry`.\n- B MUST hold, see `internal/other/x.go`.\n"
+    ));
+    let toml = TOML_WITH("shared-layer = [\"internal/provider\", \"cmd/main.go\"]\n");
+    let report = book_with(&[("book.toml", toml), ("src/contract.md", contract)]).check();
+    assert_eq!(positions(&report, "must-cite"), ["src/contract.md:30:5"]);
+}
+
+fn source_tree(root: &std::path::Path) {
+    for (path, text) in [
+        (
+            "repo/internal/gc/gc.go",
+            "package gc\n\ntype Sweeper struct{}\n\nfunc (s *Sweeper) sweep() {}\n",
+        ),
+        (
+            "repo/internal/controller/proxy_controller.go",
+            "package controller\n\nfunc reconcileManaged() {}\n",
+        ),
+        ("repo/cmd/main.go", "package main\n"),
+    ] {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+#[test]
+fn cited_path_and_symbol_fire_against_the_source_tree() {
+    let text = "# Extra\n\nSee `internal/gc/gc.go`, `internal/gc/gcc.go`, `internal/{gc,controller}`, `cmd/*.go`,\n`Sweeper.sweep`, `Sweeper.swep`, `reconcileManaged`, `reconcileAll` and `readiness` and `ignored`.\n";
+    let toml = TOML_WITH("source-root = \"repo\"\nsymbol-ignore = [\"ignored\"]\n");
+    let fixture = book_with(&[("book.toml", toml), ("src/extra.md", text)]);
+    source_tree(fixture.root());
+    let report = fixture.check();
+    // Claims' evidence is checked too: `internal/provider/pods` is not in this tree.
+    assert_eq!(
+        positions(&report, "cited-path"),
+        ["src/appendix/existing.md:10:57", "src/extra.md:3:26"]
+    );
+    // The fixture's claims cite `newWithClient` and `Create`, which this tree does not have.
+    assert_eq!(
+        positions(&report, "cited-symbol"),
+        [
+            "src/appendix/existing.md:9:56",
+            "src/appendix/existing.md:10:80",
+            "src/extra.md:4:18",
+            "src/extra.md:4:54"
+        ]
+    );
+    assert!(
+        of(&report, "cited-symbol")[2]
+            .message
+            .contains("`swep` is not a whole word")
+    );
+}
+
+#[test]
+fn cited_checks_are_silent_without_a_source_root() {
+    let text = "# Extra\n\nSee `internal/gc/gcc.go` and `Sweeper.swep`.\n";
+    let report = book_with(&[("src/extra.md", text)]).check();
+    assert!(of(&report, "cited-path").is_empty() && of(&report, "cited-symbol").is_empty());
+}
+
+#[test]
+fn a_source_root_that_does_not_exist_is_a_clear_error() {
+    let toml = TOML_WITH("source-root = \"no/such/folder\"\n");
+    let fixture = book_with(&[("book.toml", toml)]);
+    let (ctx, book) = mdbook_contract::check::load(fixture.root(), "html").unwrap();
+    let error = mdbook_contract::process(&ctx, book, Default::default()).unwrap_err();
+    let message = format!("{error:#}");
+    assert!(
+        message.contains(
+            "`preprocessor.contract.source-root` is `no/such/folder`, which cannot be indexed"
+        ),
+        "{message}"
+    );
+}
+
+#[test]
+fn leftover_directive_fires_on_failed_includes_even_in_code() {
+    let text = "# Extra\n\n{{#include missing.md}}\n\n```rust\n{{#include missing.rs}}\n```\n\n\\{{#include shown.md}} and {{#unknown thing}}\n";
+    let report = book_with(&[("src/extra.md", text)]).check();
+    assert_eq!(
+        positions(&report, "leftover-directive"),
+        ["src/extra.md:3:1", "src/extra.md:6:1", "src/extra.md:9:28"]
+    );
+}
+
+#[test]
+fn findings_in_included_text_name_the_included_file() {
+    let text = "# Extra\n\nBefore.\n\n{{#include parts/part.md}}\n\nAfter \u{2014} here.\n";
+    let part = "Line one.\nLine two \u{2014} there.\n";
+    let report = book_with(&[("src/extra.md", text), ("src/parts/part.md", part)]);
+    std::fs::write(
+        report.root().join("src/SUMMARY.md"),
+        "# Summary\n\n- [c](contract.md)\n- [t](template.md)\n- [a](appendix/existing.md)\n- [e](extra.md)\n",
+    )
+    .unwrap();
+    let report = report.check();
+    assert_eq!(
+        positions(&report, "em-dash"),
+        ["src/parts/part.md:2:10", "src/extra.md:7:7"]
+    );
+    assert_eq!(
+        of(&report, "em-dash")[0].location.note.as_deref(),
+        Some("included by src/extra.md:5:1")
+    );
+}
+
+#[test]
+fn suppression_comments_and_chapter_severities() {
+    let text = "# Extra\n\n<!-- contract: allow em-dash -->\nA \u{2014} b.\n\nC \u{2014} d.\n\n<!-- contract: allow em-dsh -->\n";
+    let report = book_with(&[("src/extra.md", text)]).check();
+    assert_eq!(positions(&report, "em-dash"), ["src/extra.md:6:3"]);
+    assert_eq!(
+        positions(&report, "malformed-suppression"),
+        ["src/extra.md:8:1"]
+    );
+    let whole = "<!-- contract: allow em-dash -->\n# Extra\n\nA \u{2014} b.\n\nC \u{2014} d.\n";
+    assert!(of(&book_with(&[("src/extra.md", whole)]).check(), "em-dash").is_empty());
+    let toml = TOML_WITH(
+        "\n[preprocessor.contract.chapters.\"extra.md\".checks]\nem-dash = \"warning\"\n",
+    );
+    let report = book_with(&[
+        ("book.toml", toml),
+        ("src/extra.md", "# Extra\n\nA \u{2014} b.\n"),
+    ])
+    .check();
+    assert_eq!(
+        of(&report, "em-dash")[0].severity,
+        mdbook_contract::config::Severity::Warning
+    );
+}
