@@ -151,6 +151,12 @@ pub struct Model {
     pub answer_sites: Vec<AnswerSite>,
     /// What could not be taken in.
     pub problems: Vec<Problem>,
+    /// Claims by provider and axis code, in document order.
+    claims_by: HashMap<(usize, String), Vec<usize>>,
+    /// Claims by chapter and the start of their shortcode.
+    claim_at: HashMap<(usize, usize), usize>,
+    /// Answer sites by axis code, in document order.
+    sites_by_axis: HashMap<String, Vec<usize>>,
 }
 
 impl Model {
@@ -163,7 +169,48 @@ impl Model {
         for (number, chapter) in chapters.iter().enumerate() {
             model.collect_shortcodes(number, chapter, config);
         }
+        for (i, claim) in model.claims.iter().enumerate() {
+            model
+                .claims_by
+                .entry((claim.provider, claim.axis.0.clone()))
+                .or_default()
+                .push(i);
+            model.claim_at.insert((claim.chapter, claim.range.start), i);
+        }
+        for (i, site) in model.answer_sites.iter().enumerate() {
+            model
+                .sites_by_axis
+                .entry(site.axis.0.clone())
+                .or_default()
+                .push(i);
+        }
         model
+    }
+
+    /// The claims of provider `provider` (an index into [`Model::providers`]) on axis `code`,
+    /// in document order.
+    pub fn claims_of(&self, provider: usize, code: &str) -> impl Iterator<Item = &Claim> {
+        self.claims_by
+            .get(&(provider, code.to_owned()))
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.claims[i])
+    }
+
+    /// The claim written by the shortcode starting at `start` in chapter `chapter`.
+    pub fn claim_at(&self, chapter: usize, start: usize) -> Option<&Claim> {
+        self.claim_at
+            .get(&(chapter, start))
+            .map(|&i| &self.claims[i])
+    }
+
+    /// The answer sites of axis `code`, in document order.
+    pub fn answer_sites_of(&self, code: &str) -> impl Iterator<Item = &AnswerSite> {
+        self.sites_by_axis
+            .get(code)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.answer_sites[i])
     }
 
     /// The axis with `code` (its first definition).
@@ -352,17 +399,18 @@ impl Model {
 
     fn collect_shortcodes(&mut self, number: usize, chapter: &Chapter<'_>, config: &Config) {
         let headings = &chapter.index.headings;
+        // This chapter's providers, in document order (so sorted by section start).
+        let first = self.providers.partition_point(|p| p.chapter < number);
+        let last = self.providers.partition_point(|p| p.chapter <= number);
         for shortcode in &chapter.scan.shortcodes {
             let at = shortcode.range.start;
             match shortcode.kind {
                 Kind::Profile => {
-                    let provider = self
-                        .providers
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, p)| p.chapter == number && p.section.contains(&at))
-                        .max_by_key(|(_, p)| p.section.start)
-                        .map(|(i, _)| i);
+                    let before = first
+                        + self.providers[first..last].partition_point(|p| p.section.start <= at);
+                    let provider = (first..before)
+                        .rev()
+                        .find(|&i| self.providers[i].section.contains(&at));
                     let Some(provider) = provider else {
                         self.problem(
                             "malformed-shortcode",

@@ -92,11 +92,7 @@ impl Renderer<'_> {
     }
 
     fn claim(&self, from: usize, shortcode: &Shortcode) -> Option<Events> {
-        let claim = self
-            .model
-            .claims
-            .iter()
-            .find(|c| c.chapter == from && c.range == shortcode.range)?;
+        let claim = self.model.claim_at(from, shortcode.range.start)?;
         let axis = self.model.axis(&claim.axis.0)?;
         let mut events = self.axis_link(from, axis);
         events.push(text(": "));
@@ -173,9 +169,8 @@ impl Renderer<'_> {
             push_joined(&mut tolerated, tolerated_parts, "; ");
             let entry = self
                 .model
-                .answer_sites
-                .iter()
-                .find(|s| s.axis.0 == axis.code)
+                .answer_sites_of(&axis.code)
+                .next()
                 .and_then(|site| {
                     let heading = &self.chapters[site.chapter].index.headings[site.heading?];
                     Some(link(
@@ -213,11 +208,7 @@ impl Renderer<'_> {
         for axis in self.model.unique_axes() {
             let mut row = vec![self.axis_link(from, axis)];
             for (p, _) in providers.iter().enumerate() {
-                let claim = self
-                    .model
-                    .claims
-                    .iter()
-                    .find(|c| c.provider == p && c.axis.0 == axis.code);
+                let claim = self.model.claims_of(p, &axis.code).next();
                 row.push(match claim {
                     Some(claim) => self.matrix_cell(from, claim),
                     None => emphasis("missing"),

@@ -3,12 +3,11 @@
 use super::{Context, Draft};
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
-    let claims = &cx.model.claims;
-    for (i, claim) in claims.iter().enumerate() {
-        let first = claims[..i]
-            .iter()
-            .find(|c| c.provider == claim.provider && c.axis.0 == claim.axis.0);
-        if let Some(first) = first {
+    for claim in &cx.model.claims {
+        let first = cx.model.claims_of(claim.provider, &claim.axis.0).next();
+        if let Some(first) =
+            first.filter(|first| first.range != claim.range || first.chapter != claim.chapter)
+        {
             let provider = &cx.model.providers[claim.provider].name;
             out.push(
                 Draft::new(

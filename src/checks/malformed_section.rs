@@ -4,11 +4,10 @@ use super::{Context, Draft, problems};
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     problems(cx, "malformed-section", out);
-    for (i, provider) in cx.model.providers.iter().enumerate() {
-        if let Some(first) = cx.model.providers[..i]
-            .iter()
-            .find(|p| p.name == provider.name)
-        {
+    let mut seen: std::collections::HashMap<&str, &crate::model::Provider> =
+        std::collections::HashMap::new();
+    for provider in &cx.model.providers {
+        if let Some(first) = seen.get(provider.name.as_str()).copied() {
             out.push(
                 Draft::new(
                     "malformed-section",
@@ -18,6 +17,8 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 )
                 .related(first.chapter, first.range.clone(), "first section here"),
             );
+        } else {
+            seen.insert(provider.name.as_str(), provider);
         }
     }
 }

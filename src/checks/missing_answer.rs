@@ -8,11 +8,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         return;
     }
     for axis in cx.model.unique_axes() {
-        let mut sites = cx
-            .model
-            .answer_sites
-            .iter()
-            .filter(|s| s.axis.0 == axis.code);
+        let mut sites = cx.model.answer_sites_of(&axis.code);
         let Some(first) = sites.next() else {
             out.push(
                 Draft::new(

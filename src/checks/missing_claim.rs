@@ -5,11 +5,7 @@ use super::{Context, Draft};
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for (index, provider) in cx.model.providers.iter().enumerate() {
         for axis in cx.model.unique_axes() {
-            let claimed = cx
-                .model
-                .claims
-                .iter()
-                .any(|c| c.provider == index && c.axis.0 == axis.code);
+            let claimed = cx.model.claims_of(index, &axis.code).next().is_some();
             if claimed {
                 continue;
             }

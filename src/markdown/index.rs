@@ -151,19 +151,17 @@ pub struct ChapterIndex {
     verbatim: Vec<Range<usize>>,
 }
 
-/// An element that takes an id from the shared per-page set, waiting for its turn.
+/// An element that takes an id from the shared per-page set.
+///
+/// mdBook gives ids in the order elements were created, which is source order, footnote
+/// definitions included where they are written; it then moves referenced definitions to the
+/// end of the page and leaves unreferenced ones out, but their ids are taken all the same.
 struct IdSlot {
     text: String,
     explicit: Option<String>,
     heading: Option<usize>,
-}
-
-/// Where ids are waiting: mdBook numbers footnote definitions' contents after the page, in the
-/// order of their first reference, so their headings take ids last.
-#[derive(Default)]
-struct Slots {
-    page: Vec<IdSlot>,
-    footnotes: Vec<(String, Vec<IdSlot>)>,
+    /// The footnote definition it is written in, if any.
+    footnote: Option<String>,
 }
 
 struct OpenHeading {
@@ -247,15 +245,19 @@ impl ChapterIndex {
 #[derive(Default)]
 struct Builder {
     index: ChapterIndex,
-    slots: Slots,
+    slots: Vec<IdSlot>,
+    /// Headings inside a duplicate footnote definition, which mdBook drops unread.
+    dropped: HashSet<usize>,
+    /// Whether the previous event was a footnote reference (mdBook puts a space between two).
+    after_footnote_reference: bool,
     heading: Option<OpenHeading>,
     term: Option<String>,
     image_depth: usize,
     code_block_depth: usize,
     html_block_depth: usize,
-    /// Footnote definitions being read (index into `slots.footnotes`, or `None` for a
-    /// duplicate definition, which mdBook drops).
-    footnote_stack: Vec<Option<usize>>,
+    /// Footnote definitions being read (their names, or `None` for a duplicate definition,
+    /// which mdBook drops).
+    footnote_stack: Vec<Option<String>>,
     footnote_numbers: HashMap<String, (usize, u32)>,
     defined_footnotes: HashSet<String>,
     table: Option<Table>,
@@ -271,6 +273,7 @@ impl Builder {
     }
 
     fn event(&mut self, source: &str, event: Event<'_>, range: Range<usize>) {
+        let after_footnote_reference = std::mem::take(&mut self.after_footnote_reference);
         if let Some(cell) = &mut self.cell {
             let inside = !matches!(
                 event,
@@ -296,12 +299,14 @@ impl Builder {
                 self.index.text.push(TextRun { range, rendered });
             }
             Event::Code(code) => {
-                if let Some(heading) = &mut self.heading {
+                // An image's content all goes into its `alt` attribute, which is not text.
+                let in_image = self.image_depth > 0;
+                if let Some(heading) = self.heading.as_mut().filter(|_| !in_image) {
                     heading.text.push_str(&code);
                     if heading.first_code.is_none() {
                         heading.first_code = Some((code.to_string(), range.clone()));
                     }
-                } else if let Some(term) = &mut self.term {
+                } else if let Some(term) = self.term.as_mut().filter(|_| !in_image) {
                     term.push_str(&code);
                 }
                 if let Some(cell) = &mut self.cell {
@@ -336,7 +341,11 @@ impl Builder {
                 *count += 1;
                 let (number, count) = (*number, *count);
                 self.index.anchors.insert(format!("fr-{name}-{count}"));
+                if after_footnote_reference {
+                    self.push_text(" ");
+                }
                 self.push_text(&number.to_string());
+                self.after_footnote_reference = true;
             }
             Event::SoftBreak => self.push_text("\n"),
             Event::HardBreak | Event::Rule | Event::TaskListMarker(_) => {}
@@ -413,9 +422,7 @@ impl Builder {
             Tag::FootnoteDefinition(name) => {
                 let name = name.to_string();
                 if self.defined_footnotes.insert(name.clone()) {
-                    self.slots.footnotes.push((name, Vec::new()));
-                    self.footnote_stack
-                        .push(Some(self.slots.footnotes.len() - 1));
+                    self.footnote_stack.push(Some(name));
                 } else {
                     self.footnote_stack.push(None);
                 }
@@ -465,6 +472,7 @@ impl Builder {
                         text: open.text,
                         explicit: open.explicit,
                         heading: Some(heading_index),
+                        footnote: None,
                     });
                 }
             }
@@ -474,6 +482,7 @@ impl Builder {
                         text,
                         explicit: None,
                         heading: None,
+                        footnote: None,
                     });
                 }
             }
@@ -499,14 +508,17 @@ impl Builder {
         }
     }
 
-    fn add_slot(&mut self, slot: IdSlot) {
+    fn add_slot(&mut self, mut slot: IdSlot) {
         match self.footnote_stack.last() {
-            None => self.slots.page.push(slot),
-            Some(Some(def)) => self.slots.footnotes[*def].1.push(slot),
+            None => self.slots.push(slot),
+            Some(Some(name)) => {
+                slot.footnote = Some(name.clone());
+                self.slots.push(slot);
+            }
             // Inside a duplicate footnote definition, which mdBook does not render.
             Some(None) => {
                 if let Some(heading) = slot.heading {
-                    self.index.headings[heading].id.clear();
+                    self.dropped.insert(heading);
                 }
             }
         }
@@ -535,29 +547,38 @@ impl Builder {
 
     fn finish(mut self) -> ChapterIndex {
         let mut ids = IdSet::default();
-        let mut footnotes = std::mem::take(&mut self.slots.footnotes);
-        // Only referenced definitions are rendered, in the order of their numbers.
-        footnotes.retain(|(name, _)| self.footnote_numbers.contains_key(name));
-        footnotes.sort_by_key(|(name, _)| self.footnote_numbers[name].0);
-        for (name, _) in &footnotes {
-            self.index.anchors.insert(format!("footnote-{name}"));
+        // Only referenced definitions are rendered.
+        for name in &self.defined_footnotes {
+            if self.footnote_numbers.contains_key(name) {
+                self.index.anchors.insert(format!("footnote-{name}"));
+            }
         }
-        let page = std::mem::take(&mut self.slots.page);
-        let ordered = page
-            .into_iter()
-            .chain(footnotes.into_iter().flat_map(|(_, slots)| slots));
-        for slot in ordered {
+        for slot in std::mem::take(&mut self.slots) {
             let id = match slot.explicit {
                 Some(explicit) => explicit,
                 None => ids.unique(&id_from_content(&slot.text)),
             };
+            let shown = slot
+                .footnote
+                .as_ref()
+                .is_none_or(|name| self.footnote_numbers.contains_key(name));
+            if !shown {
+                if let Some(heading) = slot.heading {
+                    self.dropped.insert(heading);
+                }
+                continue;
+            }
             self.index.anchors.insert(id.clone());
             if let Some(heading) = slot.heading {
                 self.index.headings[heading].id = id;
             }
         }
-        // Headings of unrendered footnote definitions keep an empty id; drop them.
-        self.index.headings.retain(|h| !h.id.is_empty());
+        let mut number = 0;
+        let dropped = std::mem::take(&mut self.dropped);
+        self.index.headings.retain(|_| {
+            number += 1;
+            !dropped.contains(&(number - 1))
+        });
         self.index.verbatim.sort_by_key(|r| r.start);
         self.index
     }
