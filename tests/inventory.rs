@@ -1,0 +1,52 @@
+//! Every check is documented and tested: the registry is the list, and each entry must appear
+//! in the README's table, in the book's authoring chapter, and in a test that makes it fire at a
+//! position (`positions(&report, "name")`).
+
+use std::path::Path;
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).expect("file exists")
+}
+
+#[test]
+fn every_check_is_documented_and_fires_in_a_test() {
+    let readme = read("README.md");
+    let authoring = read("book/authoring.md");
+    let tests: String = ["tests/model_checks.rs", "tests/prose_checks.rs"]
+        .iter()
+        .map(|p| read(p))
+        .collect();
+    let mut missing = Vec::new();
+    for check in mdbook_contract::checks::REGISTRY {
+        let name = check.name;
+        if !readme.contains(&format!("| `{name}` |")) {
+            missing.push(format!("{name}: no row in the README's table of checks"));
+        }
+        if !authoring.contains(&format!("`{name}`")) {
+            missing.push(format!("{name}: not in book/authoring.md"));
+        }
+        if !tests.contains(&format!("positions(&report, \"{name}\")")) {
+            missing.push(format!("{name}: no test asserts where it fires"));
+        }
+    }
+    assert!(mdbook_contract::checks::REGISTRY.len() >= 20);
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
+#[test]
+fn every_default_severity_in_the_readme_matches_the_registry() {
+    let readme = read("README.md");
+    for check in mdbook_contract::checks::REGISTRY {
+        let row = readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{}` |", check.name)))
+            .expect("documented");
+        let documented = row.trim_end_matches('|').rsplit('|').next().unwrap().trim();
+        assert!(
+            documented.starts_with(check.default.as_str()),
+            "{}: README says `{documented}`, the registry `{}`",
+            check.name,
+            check.default.as_str()
+        );
+    }
+}
