@@ -142,7 +142,8 @@ impl Renderer<'_> {
                 events.extend(meaning);
             }
             if let Some(obliges) = self.cell(axis, profile.row, axis.columns.obliges, from) {
-                events.push(text(". "));
+                let ends_sentence = matches!(events.last(), Some(Event::Text(t)) if t.trim_end().ends_with(['.', '!', '?']));
+                events.push(text(if ends_sentence { " " } else { ". " }));
                 events.extend(emphasis("Obliges:"));
                 events.push(text(" "));
                 events.extend(obliges);
