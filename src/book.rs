@@ -5,8 +5,8 @@
 //! shortcodes. The [`SourceMap`] back to the author's files is built on first use only, since
 //! only chapters with shortcodes or findings need it. [`BookFiles`] knows where the files are.
 
-use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
 
 use mdbook_driver::builtin_preprocessors::LinkPreprocessor;
 use mdbook_preprocessor::book::{Book, BookItem, Chapter as BookChapter};
@@ -23,8 +23,9 @@ pub struct BookFiles {
     root: PathBuf,
     src: PathBuf,
     display_root: PathBuf,
-    /// A context for replaying mdBook's `links` preprocessor on one directive.
-    links: PreprocessorContext,
+    /// A context for replaying mdBook's `links` preprocessor on one directive (behind a lock:
+    /// chapters are read on several threads, and the context is not `Sync`).
+    links: Mutex<PreprocessorContext>,
 }
 
 impl BookFiles {
@@ -35,11 +36,11 @@ impl BookFiles {
             root: ctx.root.clone(),
             src: ctx.config.book.src.clone(),
             display_root,
-            links: PreprocessorContext::new(
+            links: Mutex::new(PreprocessorContext::new(
                 ctx.root.clone(),
                 ctx.config.clone(),
                 ctx.renderer.clone(),
-            ),
+            )),
         }
     }
 
@@ -75,7 +76,11 @@ impl BookFiles {
             chapter_path,
             Vec::new(),
         )));
-        let book = LinkPreprocessor::new().run(&self.links, book).ok()?;
+        let links = self
+            .links
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let book = LinkPreprocessor::new().run(&links, book).ok()?;
         book.chapters().next().map(|c| c.content.clone())
     }
 }
@@ -96,8 +101,8 @@ pub struct Chapter<'a> {
     pub index: ChapterIndex,
     /// Its shortcodes and foreign directives.
     pub scan: Scan,
-    map: OnceCell<SourceMap>,
-    suppressions: OnceCell<Suppressions>,
+    map: OnceLock<SourceMap>,
+    suppressions: OnceLock<Suppressions>,
 }
 
 impl Chapter<'_> {
@@ -122,6 +127,15 @@ impl Chapter<'_> {
     pub fn link_path(&self) -> &Path {
         self.path.or(self.source_path).unwrap_or(Path::new(""))
     }
+
+    /// Gives back what only the checks and the resolution of findings read (most of the index,
+    /// the source map, the suppressions); what rendering reads stays (see
+    /// [`ChapterIndex::keep_headings_and_tables`]).
+    pub fn release_checked(&mut self) {
+        self.index.keep_headings_and_tables();
+        self.map = OnceLock::new();
+        self.suppressions = OnceLock::new();
+    }
 }
 
 fn build_map(
@@ -133,14 +147,21 @@ fn build_map(
 ) -> SourceMap {
     let Some(source_path) = source_path else {
         return SourceMap::on_content(
-            content,
             PathBuf::from(name),
             Some(format!("chapter `{name}` has no source file")),
         );
     };
     let display = files.display_chapter(source_path);
     let absolute = files.src_dir().join(source_path);
-    let text = std::fs::read_to_string(&absolute).ok();
+    let bytes = std::fs::read(&absolute).ok();
+    if let Some(bytes) = &bytes {
+        let unmarked = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+        if unmarked == content.as_bytes() {
+            // The usual case, found without checking the file for UTF-8: the content is.
+            return SourceMap::same_as_file(display);
+        }
+    }
+    let text = bytes.and_then(|bytes| String::from_utf8(bytes).ok());
     let base_dir = absolute.parent().map(Path::to_path_buf).unwrap_or_default();
     let chapter_path = path.unwrap_or(source_path).to_path_buf();
     let display_of = |p: &Path| files.display(p);
@@ -157,13 +178,16 @@ fn build_map(
     )
 }
 
-/// Reads every chapter of `book` that has content or a path, in document order.
+/// Reads every chapter of `book` that has content or a path, in document order, on several
+/// threads (see [`crate::parallel`]). Tables are recorded only in the chapters whose key
+/// `tables` accepts (see [`ChapterIndex::parse_with`]).
 pub fn read_chapters<'a>(
     book: &'a Book,
     files: &BookFiles,
     options: &MarkdownOptions,
+    tables: &(dyn Fn(&str) -> bool + Sync),
 ) -> Vec<Chapter<'a>> {
-    let mut chapters = Vec::new();
+    let mut list = Vec::new();
     for item in book.iter() {
         let BookItem::Chapter(chapter) = item else {
             continue;
@@ -172,15 +196,22 @@ pub fn read_chapters<'a>(
             // A draft chapter: nothing to read, nothing rendered.
             continue;
         }
-        chapters.push(read_chapter(chapter, files, options));
+        list.push(chapter);
     }
-    chapters
+    let work = list.iter().map(|chapter| chapter.content.len()).sum();
+    crate::parallel::map(
+        &list,
+        work,
+        || (),
+        |(), _, chapter| read_chapter(chapter, files, options, tables),
+    )
 }
 
 fn read_chapter<'a>(
     chapter: &'a BookChapter,
     files: &BookFiles,
     options: &MarkdownOptions,
+    tables: &(dyn Fn(&str) -> bool + Sync),
 ) -> Chapter<'a> {
     let path = chapter.path.as_deref();
     let source_path = chapter.source_path.as_deref();
@@ -189,8 +220,8 @@ fn read_chapter<'a>(
         None => chapter.name.clone(),
     };
     let content = chapter.content.as_str();
-    let index = ChapterIndex::parse(content, options);
-    let map = OnceCell::new();
+    let index = ChapterIndex::parse_with(content, options, tables(&key));
+    let map = OnceLock::new();
     let scan = if content.contains("{{") {
         let removed = |offset: usize| {
             map.get_or_init(|| build_map(content, path, source_path, &chapter.name, files))
@@ -209,7 +240,7 @@ fn read_chapter<'a>(
         index,
         scan,
         map,
-        suppressions: OnceCell::new(),
+        suppressions: OnceLock::new(),
     }
 }
 

@@ -21,6 +21,7 @@ pub mod diagnostic;
 pub mod links;
 pub mod markdown;
 pub mod model;
+pub mod parallel;
 pub mod protocol;
 pub mod render;
 pub mod serve;
@@ -69,7 +70,10 @@ pub fn process(
         .context("book.toml: `preprocessor.contract.shared-layer`")?;
     let serving = protocol::is_serving(ctx);
     let (patches, report) = {
-        let chapters = read_chapters(&book, &files, &options);
+        // Tables feed axes only, which only contract chapters define (any chapter when no
+        // chapter is named a contract); other chapters' indexes leave them out.
+        let defines_axes = |key: &str| config.contract.is_empty() || config.is_contract(key);
+        let mut chapters = read_chapters(&book, &files, &options, &defines_axes);
         check_chapter_keys(&config, &chapters)?;
         let model = model::Model::collect(&chapters, &config);
         let excluded = checks::excluded_words(&model, &config);
@@ -90,6 +94,11 @@ pub fn process(
         };
         let drafts = checks::run_all(&cx);
         let (report, pages) = resolve(&chapters, &files, &config, drafts);
+        // Checked and resolved: rendering reads only headings, tables and shortcodes, so the
+        // rest of every chapter's index is given back before the largest tables are written.
+        for chapter in &mut chapters {
+            chapter.release_checked();
+        }
         let mut patches = render::patches(&chapters, &model);
         if serving {
             for (number, findings) in pages {

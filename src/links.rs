@@ -43,18 +43,16 @@ pub fn to_anchor(from: &Path, to: &Path, anchor: &str) -> String {
     }
 }
 
-/// Percent-encodes what a Markdown link destination cannot hold bare.
+/// Percent-encodes what a Markdown link destination cannot hold bare: spaces and ASCII control
+/// characters (a tab, say), brackets, `#`, `|` (which would split a table cell) and `%` itself
+/// (so a file named `a%20b.md` is not taken for `a b.md`).
 fn encode(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for ch in path.chars() {
-        match ch {
-            ' ' => out.push_str("%20"),
-            '(' => out.push_str("%28"),
-            ')' => out.push_str("%29"),
-            '<' => out.push_str("%3C"),
-            '>' => out.push_str("%3E"),
-            '#' => out.push_str("%23"),
-            _ => out.push(ch),
+        if ch.is_ascii_control() || matches!(ch, ' ' | '(' | ')' | '<' | '>' | '#' | '|' | '%') {
+            out.push_str(&format!("%{:02X}", u32::from(ch)));
+        } else {
+            out.push(ch);
         }
     }
     out
@@ -100,6 +98,12 @@ mod tests {
             relative(Path::new("./a/b.md"), Path::new("a/./c d.md")),
             "c%20d.md"
         );
+    }
+
+    #[test]
+    fn destinations_are_encoded() {
+        let encoded = relative(Path::new("x.md"), Path::new("a\tb|c%d(e)<f>#\u{1}é.md"));
+        assert_eq!(encoded, "a%09b%7Cc%25d%28e%29%3Cf%3E%23%01é.md");
     }
 
     #[test]

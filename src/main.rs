@@ -69,7 +69,7 @@ fn protocol() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    let code = mdbook_contract::protocol::run(&input, &mut stdout, &mut stderr);
+    let code = mdbook_contract::protocol::run(input, &mut stdout, &mut stderr);
     ExitCode::from(u8::try_from(code).unwrap_or(1))
 }
 

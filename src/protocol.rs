@@ -89,8 +89,13 @@ pub fn finish(ctx: &PreprocessorContext, outcome: Outcome, stderr: &mut dyn Writ
 }
 
 /// Runs the protocol over `input`, writing the book to `stdout`; returns the exit code.
-pub fn run(input: &[u8], stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
-    let result = parse_input(input).and_then(|(ctx, book)| {
+///
+/// `input` is dropped as soon as the book is deserialised: the raw JSON is as large as the book
+/// and is not needed again.
+pub fn run(input: Vec<u8>, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
+    let parsed = parse_input(&input);
+    drop(input);
+    let result = parsed.and_then(|(ctx, book)| {
         let outcome = crate::process(&ctx, book, PathBuf::new())?;
         finish(&ctx, outcome, stderr)
     });

@@ -8,6 +8,8 @@
 //! reports nothing: a shortcode that names something unknown is shown as written, in a code
 //! span, and the checks say why.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::Path;
 
 use mdbook_markdown::pulldown_cmark::{Alignment, CowStr, Event, LinkType, Tag, TagEnd};
@@ -22,37 +24,58 @@ type Events = Vec<Event<'static>>;
 
 /// The patches of every chapter, indexed like `chapters`.
 pub fn patches(chapters: &[Chapter<'_>], model: &Model) -> Vec<Vec<Patch>> {
-    let renderer = Renderer { chapters, model };
-    chapters
-        .iter()
-        .enumerate()
-        .map(|(number, chapter)| {
-            chapter
-                .scan
-                .shortcodes
-                .iter()
-                .map(|shortcode| Patch {
-                    range: shortcode.range.clone(),
-                    text: renderer.shortcode(number, shortcode),
-                })
-                .collect()
-        })
-        .collect()
+    // Chapters are rendered on several threads, each with its own caches.
+    let renderer = || Renderer {
+        chapters,
+        model,
+        axis_links: RefCell::default(),
+        paths: RefCell::default(),
+    };
+    let work = chapters.iter().map(|chapter| chapter.content.len()).sum();
+    crate::parallel::map(chapters, work, renderer, |renderer, number, chapter| {
+        chapter
+            .scan
+            .shortcodes
+            .iter()
+            .map(|shortcode| Patch {
+                range: shortcode.range.clone(),
+                text: renderer.shortcode(number, shortcode),
+            })
+            .collect()
+    })
 }
 
 struct Renderer<'a> {
     chapters: &'a [Chapter<'a>],
     model: &'a Model,
+    /// `{{#axis}}` links already written, by destination and code. A book links the same few
+    /// axes from many chapters, and writing Markdown costs far more than a lookup; the
+    /// Markdown of a link depends on nothing else.
+    axis_links: RefCell<HashMap<(String, String), String>>,
+    /// The relative path between two chapters (`None` within one page), by their numbers.
+    paths: RefCell<HashMap<(usize, usize), Option<String>>>,
 }
 
 impl Renderer<'_> {
     fn shortcode(&self, number: usize, shortcode: &Shortcode) -> String {
         let chapter = &self.chapters[number];
+        if shortcode.kind == Kind::Axis
+            && let Some(axis) = self.model.axis(&shortcode.args[0].text)
+        {
+            let key = (
+                self.dest(number, axis.chapter, &axis.anchor),
+                axis.code.clone(),
+            );
+            let mut cache = self.axis_links.borrow_mut();
+            if let Some(markdown) = cache.get(&key) {
+                return markdown.clone();
+            }
+            let markdown = to_markdown(&link(key.0.clone(), vec![code(&key.1)]));
+            cache.insert(key, markdown.clone());
+            return markdown;
+        }
         let events = match shortcode.kind {
-            Kind::Axis => self
-                .model
-                .axis(&shortcode.args[0].text)
-                .map(|axis| self.axis_link(number, axis)),
+            Kind::Axis => None,
             Kind::Profile => self.claim(number, shortcode),
             Kind::Answers => self
                 .model
@@ -76,12 +99,21 @@ impl Renderer<'_> {
         }
     }
 
+    /// [`links::to_anchor`] from chapter `from` to `anchor` in chapter `to`, with the path
+    /// between the two chapters worked out once per pair.
     fn dest(&self, from: usize, to: usize, anchor: &str) -> String {
-        links::to_anchor(
-            self.chapters[from].link_path(),
-            self.chapters[to].link_path(),
-            anchor,
-        )
+        let mut paths = self.paths.borrow_mut();
+        let path = paths.entry((from, to)).or_insert_with(|| {
+            let (from, to) = (
+                self.chapters[from].link_path(),
+                self.chapters[to].link_path(),
+            );
+            (links::components(from) != links::components(to)).then(|| links::relative(from, to))
+        });
+        match path {
+            None => format!("#{anchor}"),
+            Some(path) => format!("{path}#{anchor}"),
+        }
     }
 
     fn axis_link(&self, from: usize, axis: &Axis) -> Events {
@@ -348,19 +380,37 @@ fn rebase(events: &[Event<'static>], from: &Path, to: &Path) -> Events {
 }
 
 fn to_markdown(events: &[Event<'static>]) -> String {
-    let mut out = String::new();
-    let options = pulldown_cmark_to_cmark::Options {
-        list_token: '-',
-        ..Default::default()
+    let write = |events: &mut dyn Iterator<Item = &Event<'static>>| {
+        let mut out = String::new();
+        let options = pulldown_cmark_to_cmark::Options {
+            list_token: '-',
+            ..Default::default()
+        };
+        pulldown_cmark_to_cmark::cmark_with_options(
+            events,
+            &mut out,
+            mdbook_markdown::pulldown_cmark::Options::ENABLE_TABLES,
+            options,
+        )
+        .map(|_| out)
     };
-    pulldown_cmark_to_cmark::cmark_with_options(
-        events.iter(),
-        &mut out,
-        mdbook_markdown::pulldown_cmark::Options::ENABLE_TABLES,
-        options,
-    )
-    .expect("writing to a String does not fail");
-    out.trim_end_matches('\n').to_owned()
+    // pulldown-cmark-to-cmark checks that a block with emphasis parses back to the same events,
+    // and fails (`Unrepresentable`) when no spelling does, as with text it cannot escape in a
+    // table cell (found by fuzzing). The same block without emphasis is written unchecked:
+    // `*missing*` shows as `missing`, and nothing panics.
+    let mut out = write(&mut events.iter())
+        .or_else(|_| {
+            write(&mut events.iter().filter(|e| {
+                !matches!(
+                    e,
+                    Event::Start(Tag::Emphasis | Tag::Strong)
+                        | Event::End(TagEnd::Emphasis | TagEnd::Strong)
+                )
+            }))
+        })
+        .unwrap_or_default();
+    out.truncate(out.trim_end_matches('\n').len());
+    out
 }
 
 /// What stands before `offset` on its line (`> ` of a blockquote, the indent of a list item).

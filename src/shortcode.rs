@@ -163,8 +163,7 @@ pub fn scan(
     let mut out = Scan::default();
     let bytes = content.as_bytes();
     let mut from = 0;
-    while let Some(found) = content[from..].find("{{") {
-        let start = from + found;
+    while let Some(start) = find_braces(content, from) {
         from = start + 2;
         let mut cursor = start + 2;
         while cursor < bytes.len() && matches!(bytes[cursor], b' ' | b'\t') {
@@ -230,6 +229,20 @@ pub fn scan(
         }
     }
     out
+}
+
+/// The first `{{` at or after `from`. Looks for `{` with memchr, which is faster than a
+/// substring search in text that has few braces.
+fn find_braces(content: &str, from: usize) -> Option<usize> {
+    let bytes = content.as_bytes();
+    let mut at = from;
+    loop {
+        let brace = at + content.get(at..)?.find('{')?;
+        if bytes.get(brace + 1) == Some(&b'{') {
+            return Some(brace);
+        }
+        at = brace + 1;
+    }
 }
 
 fn parse(

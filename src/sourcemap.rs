@@ -12,6 +12,7 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 use regex::Regex;
 
@@ -99,8 +100,12 @@ pub struct SourceMap {
     escapes: Vec<usize>,
     /// The chapter's name for positions measured on the content.
     label: PathBuf,
-    content_lines: Option<LineIndex>,
+    /// The content's line starts, built on first use (only chapters with findings need them).
+    content_lines: OnceLock<LineIndex>,
     note: Option<String>,
+    /// Whether positions are measured on the files as written: always, except when the content
+    /// no longer matches the chapter's file (or there is none).
+    exact: bool,
 }
 
 /// What [`SourceMap::build`] needs to know about a chapter's file.
@@ -124,33 +129,20 @@ impl SourceMap {
         expand: &dyn Fn(&str) -> Option<String>,
     ) -> SourceMap {
         let Some(text) = file.text else {
-            return SourceMap::on_content(content, file.display, None);
+            return SourceMap::on_content(file.display, None);
         };
-        let chapter = SourceFile::new(file.display.clone(), text);
-        if chapter.text == content {
-            return SourceMap {
-                files: vec![chapter],
-                segments: vec![Segment {
-                    content_start: 0,
-                    origin: Origin::File {
-                        file: 0,
-                        offset: 0,
-                        included_by: None,
-                    },
-                }],
-                escapes: Vec::new(),
-                label: file.display,
-                content_lines: None,
-                note: None,
-            };
+        if text.strip_prefix('\u{feff}').unwrap_or(&text) == content {
+            return SourceMap::same_as_file(file.display);
         }
+        let chapter = SourceFile::new(file.display.clone(), text);
         let mut map = SourceMap {
             files: vec![chapter],
             segments: Vec::new(),
             escapes: Vec::new(),
             label: file.display.clone(),
-            content_lines: None,
+            content_lines: OnceLock::new(),
             note: None,
+            exact: true,
         };
         if map
             .align(content, file.base_dir, file.display_of, expand)
@@ -160,13 +152,32 @@ impl SourceMap {
                 "position in the chapter as preprocessed; it no longer matches `{}`",
                 file.display.display()
             );
-            return SourceMap::on_content(content, file.display, Some(note));
+            return SourceMap::on_content(file.display, Some(note));
         }
         map
     }
 
-    /// A map that measures positions on the content itself.
-    pub fn on_content(content: &str, label: PathBuf, note: Option<String>) -> SourceMap {
+    /// The map of a chapter whose content is its file (`display`) as written, the usual case
+    /// (no includes, no escapes): positions are measured on the content, which is exact, and no
+    /// copy of the file is kept.
+    pub fn same_as_file(display: PathBuf) -> SourceMap {
+        SourceMap {
+            files: Vec::new(),
+            segments: vec![Segment {
+                content_start: 0,
+                origin: Origin::Content,
+            }],
+            escapes: Vec::new(),
+            label: display,
+            content_lines: OnceLock::new(),
+            note: None,
+            exact: true,
+        }
+    }
+
+    /// A map that measures positions on the content itself (the content is given to
+    /// [`SourceMap::locate`]).
+    pub fn on_content(label: PathBuf, note: Option<String>) -> SourceMap {
         SourceMap {
             files: Vec::new(),
             segments: vec![Segment {
@@ -175,8 +186,9 @@ impl SourceMap {
             }],
             escapes: Vec::new(),
             label,
-            content_lines: Some(LineIndex::new(content)),
+            content_lines: OnceLock::new(),
             note,
+            exact: false,
         }
     }
 
@@ -331,14 +343,16 @@ impl SourceMap {
 
     /// Whether positions are exact (measured on the files as written).
     pub fn is_exact(&self) -> bool {
-        self.content_lines.is_none()
+        self.exact
     }
 
-    /// The text of the chapter's own file, when it was read and matched.
-    pub fn chapter_text(&self) -> Option<&str> {
-        self.is_exact()
-            .then(|| self.files.first().map(|f| f.text.as_str()))
-            .flatten()
+    /// The text of the chapter's own file, when it was read and matched (`content` itself when
+    /// the two are the same).
+    pub fn chapter_text<'a>(&'a self, content: &'a str) -> Option<&'a str> {
+        if !self.is_exact() {
+            return None;
+        }
+        Some(self.files.first().map_or(content, |f| f.text.as_str()))
     }
 
     /// Where `range` of the content (shown as `content`) was written.
@@ -376,10 +390,7 @@ impl SourceMap {
                 self.location_in(0, *directive, 1, note)
             }
             Origin::Content => {
-                let lines = self
-                    .content_lines
-                    .as_ref()
-                    .expect("content map has its lines");
+                let lines = self.content_lines.get_or_init(|| LineIndex::new(content));
                 let (line, column) = lines.line_col(content, range.start);
                 let line_range = lines.line_range(content, line);
                 location(

@@ -2,6 +2,7 @@
 //! that the target page will not have; with `source-root` set, also a link that leaves the book
 //! to a file that does not exist.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::{Context, Draft};
@@ -33,7 +34,33 @@ const GENERATED_PAGES: &[&str] = &[
     "searchindex.json",
 ];
 
-pub(super) fn resolve(cx: &Context<'_>, from: usize, dest: &str) -> Target {
+/// The chapters by the paths a link can name them with: the source path (`key`) and the path
+/// mdBook renders them at. Built once per check, so resolving a link is a hash lookup.
+pub(super) struct Pages {
+    by_path: HashMap<String, usize>,
+}
+
+impl Pages {
+    pub(super) fn new(cx: &Context<'_>) -> Pages {
+        let mut by_path = HashMap::with_capacity(cx.chapters.len() * 2);
+        // The first chapter either path names wins, as a scan in book order would find.
+        for (number, chapter) in cx.chapters.iter().enumerate() {
+            by_path.entry(chapter.key.clone()).or_insert(number);
+            if let Some(path) = chapter.path {
+                by_path
+                    .entry(links::components(path).join("/"))
+                    .or_insert(number);
+            }
+        }
+        Pages { by_path }
+    }
+
+    fn lookup(&self, key: &str) -> Option<usize> {
+        self.by_path.get(key).copied()
+    }
+}
+
+pub(super) fn resolve(cx: &Context<'_>, pages: &Pages, from: usize, dest: &str) -> Target {
     if links::is_external(dest) {
         return Target::External;
     }
@@ -80,13 +107,7 @@ pub(super) fn resolve(cx: &Context<'_>, from: usize, dest: &str) -> Target {
         };
     }
     let normal = links::components(&joined).join("/");
-    let lookup = |key: &str| {
-        cx.chapters.iter().position(|c| {
-            c.key == key
-                || c.path
-                    .is_some_and(|p| links::components(p).join("/") == key)
-        })
-    };
+    let lookup = |key: &str| pages.lookup(key);
     if normal.ends_with(".md") {
         return Target::Page {
             chapter: lookup(&normal),
@@ -143,10 +164,11 @@ pub(super) fn percent_decode(text: &str) -> String {
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let keys: Vec<&str> = cx.chapters.iter().map(|c| c.key.as_str()).collect();
+    let pages = Pages::new(cx);
     for (number, chapter) in cx.chapters.iter().enumerate() {
         for link in &chapter.index.links {
             let range = link.range.clone();
-            match resolve(cx, number, &link.dest) {
+            match resolve(cx, &pages, number, &link.dest) {
                 Target::External => {}
                 Target::Page {
                     chapter: None,

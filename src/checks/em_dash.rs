@@ -6,7 +6,12 @@ const HELP: &str = "write a comma, a colon, parentheses or two sentences instead
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for (number, chapter) in cx.chapters.iter().enumerate() {
-        for run in &chapter.index.text {
+        // Most chapters have no U+2014 at all: then only runs rendered differently can hold one.
+        let literal_in_chapter = chapter.content.contains('\u{2014}');
+        for run in chapter.index.text() {
+            if !literal_in_chapter && run.rendered.is_none() {
+                continue;
+            }
             let written = &chapter.content[run.range.clone()];
             let mut literal = false;
             for (i, dash) in written.match_indices('\u{2014}') {
@@ -22,10 +27,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                     .help(HELP),
                 );
             }
-            let rendered_dash = run
-                .rendered
-                .as_deref()
-                .is_some_and(|r| r.contains('\u{2014}'));
+            let rendered_dash = run.rendered.is_some_and(|r| r.contains('\u{2014}'));
             if literal || !rendered_dash {
                 continue;
             }

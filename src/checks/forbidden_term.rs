@@ -3,11 +3,14 @@
 //! case-insensitive, anywhere in the chapter (prose, code spans and blocks, link targets), as the
 //! plan's `grep -niE` does: `internal/provider/kvm` is caught.
 
+use std::collections::HashMap;
+
 use regex::Regex;
 
 use super::{Context, Draft};
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    let mut patterns: HashMap<String, Option<Regex>> = HashMap::new();
     for (number, chapter) in cx.chapters.iter().enumerate() {
         let mut terms: Vec<(String, bool)> = cx
             .config
@@ -28,7 +31,13 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         terms.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
         let alternatives: Vec<String> =
             terms.iter().map(|(t, _)| regex::escape(t.trim())).collect();
-        let Ok(pattern) = Regex::new(&format!("(?i)(?:{})", alternatives.join("|"))) else {
+        // Chapters with the same terms (every contract chapter bans the same provider names)
+        // share one compiled pattern.
+        let source = format!("(?i)(?:{})", alternatives.join("|"));
+        let compiled = patterns
+            .entry(source)
+            .or_insert_with_key(|source| Regex::new(source).ok());
+        let Some(pattern) = compiled.as_ref() else {
             continue;
         };
         let text = chapter.content;

@@ -1,26 +1,44 @@
 //! `line-reference`: a source line reference such as `provider.go:120` or `:12-30`, in prose and
 //! in code spans, as the plan's `grep -nE '\.go:[0-9]+|:[0-9]+-[0-9]+'` finds them.
 
+use std::cell::OnceCell;
 use std::ops::Range;
 
 use regex::Regex;
 
 use super::{Context, Draft};
+use crate::config::DEFAULT_LINE_REFERENCE_PATTERNS;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
-    // Validated when the configuration was read; compiled once per build.
-    let patterns: Vec<Regex> = cx
-        .config
-        .line_reference_patterns
-        .iter()
-        .filter_map(|p| Regex::new(p).ok())
-        .collect();
+    // Validated when the configuration was read; compiled once per build, when first needed
+    // (the default patterns are Unicode-aware and cost more to compile than most books take
+    // to search).
+    let patterns = OnceCell::new();
+    let patterns = || -> &Vec<Regex> {
+        patterns.get_or_init(|| {
+            cx.config
+                .line_reference_patterns
+                .iter()
+                .filter_map(|p| Regex::new(p).ok())
+                .collect()
+        })
+    };
+    // Text that cannot hold a match of the default patterns is not searched: a search per range
+    // costs more than this scan, and compiling the patterns more than most books take.
+    let prefilter = cx.config.line_reference_patterns == DEFAULT_LINE_REFERENCE_PATTERNS;
+    let may_match = |text: &str| !prefilter || may_hold_default(text);
     for (number, chapter) in cx.chapters.iter().enumerate() {
+        if !may_match(chapter.content) {
+            continue;
+        }
         let spans = chapter.index.code_spans.iter().map(|c| c.range.clone());
         for range in chapter.index.prose_ranges().into_iter().chain(spans) {
             let text = &chapter.content[range.clone()];
+            if !may_match(text) {
+                continue;
+            }
             let mut found: Vec<Range<usize>> = Vec::new();
-            for pattern in &patterns {
+            for pattern in patterns() {
                 for m in pattern.find_iter(text) {
                     if !in_url(text, m.start()) {
                         found.push(range.start + m.start()..range.start + m.end());
@@ -44,6 +62,42 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     }
 }
 
+/// Whether `text` may hold a match of the default patterns: both need a `:` followed by a
+/// digit, the first with `.` and one to five ASCII letters right before it (`provider.go:120`),
+/// the second with digits, `-` and a digit after it (`:12-30`).
+fn may_hold_default(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    // `find` with a `char` looks for the byte with memchr.
+    while let Some(colon) = text[from..].find(':').map(|i| from + i) {
+        from = colon + 1;
+        if !bytes.get(colon + 1).is_some_and(u8::is_ascii_digit) {
+            continue;
+        }
+        let letters = bytes[..colon]
+            .iter()
+            .rev()
+            .take(6)
+            .take_while(|b| b.is_ascii_alphabetic())
+            .count();
+        if (1..=5).contains(&letters) && colon > letters && bytes[colon - letters - 1] == b'.' {
+            return true;
+        }
+        let digits = bytes[colon + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if bytes.get(colon + 1 + digits) == Some(&b'-')
+            && bytes
+                .get(colon + 2 + digits)
+                .is_some_and(u8::is_ascii_digit)
+        {
+            return true;
+        }
+    }
+    false
+}
+
 /// Whether the match at `at` is part of a URL (`https://host:8080/...`).
 fn in_url(text: &str, at: usize) -> bool {
     let token_start = text[..at].rfind(char::is_whitespace).map_or(0, |i| i + 1);
@@ -51,4 +105,62 @@ fn in_url(text: &str, at: usize) -> bool {
         .split(char::is_whitespace)
         .next()
         .is_some_and(|token| token.contains("://"))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::LazyLock;
+
+    use super::*;
+    use regex::Regex;
+
+    static DEFAULTS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+        DEFAULT_LINE_REFERENCE_PATTERNS
+            .iter()
+            .map(|p| Regex::new(p).unwrap())
+            .collect()
+    });
+
+    #[test]
+    fn the_prefilter_passes_every_text_the_default_patterns_match() {
+        let patterns = &*DEFAULTS;
+        let matching = [
+            "provider.go:120",
+            ":12-30",
+            "x.md:1-2",
+            "a:b:3-4",
+            "é.go:9",
+            "see gc.go:40-52.",
+            "a.ABCDE:7",
+            "x :1-2 y",
+        ];
+        for text in matching {
+            assert!(patterns.iter().any(|p| p.is_match(text)), "{text}");
+            assert!(may_hold_default(text), "{text}");
+        }
+        let other = [
+            "no colon at all",
+            "a: b c:",
+            "time: 10m",
+            "host:8080",
+            "a.abcdef:1",
+            ":12",
+            "http://x:80/a",
+            "12:30",
+            ":1-x",
+        ];
+        for text in other {
+            assert!(!may_hold_default(text), "{text}");
+            assert!(!patterns.iter().any(|p| p.is_match(text)), "{text}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_prefilter_never_hides_a_match(text in "[a-zA-Z.:0-9/ é-]{0,24}") {
+            if DEFAULTS.iter().any(|p| p.is_match(&text)) {
+                proptest::prop_assert!(may_hold_default(&text), "{}", text);
+            }
+        }
+    }
 }

@@ -305,11 +305,24 @@ pub fn find(name: &str) -> Option<&'static CheckInfo> {
 
 /// Runs every check.
 pub fn run_all(cx: &Context<'_>) -> Vec<Draft> {
-    let mut drafts = Vec::new();
-    for check in REGISTRY {
-        (check.run)(cx, &mut drafts);
-    }
-    drafts
+    // The checks are independent readers: they run on several threads, and their drafts are
+    // put together in the order of the registry, as one thread would have pushed them.
+    let work = cx
+        .chapters
+        .iter()
+        .map(|chapter| chapter.content.len())
+        .sum();
+    let per_check = crate::parallel::map(
+        REGISTRY,
+        work,
+        || (),
+        |(), _, check| {
+            let mut drafts = Vec::new();
+            (check.run)(cx, &mut drafts);
+            drafts
+        },
+    );
+    per_check.into_iter().flatten().collect()
 }
 
 /// Reports the model's problems that belong to `check`.

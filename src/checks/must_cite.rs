@@ -113,7 +113,7 @@ fn cites_shared_layer(cx: &Context<'_>, chapter: &Chapter<'_>, unit: &Range<usiz
         .code_spans
         .iter()
         .filter(|c| unit.contains(&c.range.start))
-        .map(|c| c.text.as_str());
+        .map(|c| &*c.text);
     let links = chapter
         .index
         .links

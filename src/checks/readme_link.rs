@@ -1,17 +1,23 @@
 //! `readme-link`: a link to a chapter's `README.md`, which mdBook renders as `index.html` while
 //! the link becomes `README.html`, a page that does not exist (mdBook issue 984).
 
-use super::dangling_link::{Target, resolve};
+use super::dangling_link::{Pages, Target, resolve};
 use super::{Context, Draft};
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    let pages = Pages::new(cx);
     for (number, chapter) in cx.chapters.iter().enumerate() {
         for link in &chapter.index.links {
+            // The finding needs `README.md` (any case) written in the link: skip the rest
+            // without resolving them.
+            if !mentions_readme(&link.dest) {
+                continue;
+            }
             let Target::Page {
                 chapter: Some(_),
                 path,
                 ..
-            } = resolve(cx, number, &link.dest)
+            } = resolve(cx, &pages, number, &link.dest)
             else {
                 continue;
             };
@@ -29,4 +35,11 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             }
         }
     }
+}
+
+/// Whether `dest` holds `README.md` in any ASCII case.
+fn mentions_readme(dest: &str) -> bool {
+    dest.as_bytes()
+        .windows("README.md".len())
+        .any(|w| w.eq_ignore_ascii_case(b"README.md"))
 }

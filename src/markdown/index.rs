@@ -4,7 +4,7 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use mdbook_markdown::pulldown_cmark::{Event, LinkType, Tag, TagEnd};
+use mdbook_markdown::pulldown_cmark::{CowStr, Event, InlineStr, LinkType, Tag, TagEnd};
 use mdbook_markdown::{MarkdownOptions, new_cmark_parser};
 use regex::Regex;
 
@@ -64,8 +64,9 @@ pub struct Link {
 pub struct CodeSpan {
     /// Backticks included.
     pub range: Range<usize>,
-    /// The code, as rendered.
-    pub text: String,
+    /// The code, as rendered; short code (most of it: names and paths) is held inline,
+    /// without an allocation of its own.
+    pub text: CowStr<'static>,
 }
 
 /// Raw HTML, a block or an inline tag or comment.
@@ -77,14 +78,14 @@ pub struct HtmlChunk {
     pub block: bool,
 }
 
-/// A run of prose text outside code and raw HTML.
+/// A run of prose text outside code and raw HTML (see [`ChapterIndex::text`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TextRun {
+pub struct TextRun<'a> {
     /// The bytes as written.
     pub range: Range<usize>,
     /// The rendered text where it differs from the bytes as written (smart punctuation,
     /// entities, backslash escapes); `None` where they are the same.
-    pub rendered: Option<Box<str>>,
+    pub rendered: Option<&'a str>,
 }
 
 /// One cell of a table.
@@ -136,8 +137,11 @@ pub struct ChapterIndex {
     pub code_blocks: Vec<Range<usize>>,
     /// Raw HTML.
     pub html: Vec<HtmlChunk>,
-    /// Prose text outside code and HTML.
-    pub text: Vec<TextRun>,
+    /// Prose text outside code and HTML, run by run (see [`ChapterIndex::text`]): the ranges,
+    /// and apart, the few runs whose rendered text differs from the bytes, by their position in
+    /// `text` (a book has millions of runs, nearly all rendered as written).
+    text: Vec<Range<usize>>,
+    rendered: Vec<(usize, Box<str>)>,
     /// Paragraphs.
     pub paragraphs: Vec<Range<usize>>,
     /// List items (nested items are listed after their parent).
@@ -147,8 +151,6 @@ pub struct ChapterIndex {
     /// Every block element (paragraphs, headings, lists, items, quotes, code, HTML, tables,
     /// footnote definitions), outer before inner.
     pub blocks: Vec<Range<usize>>,
-    /// Code spans, code blocks and raw HTML together: text that is shown verbatim.
-    verbatim: Vec<Range<usize>>,
 }
 
 /// An element that takes an id from the shared per-page set.
@@ -192,19 +194,35 @@ fn first_group<'h>(caps: &regex::Captures<'h>) -> Option<regex::Match<'h>> {
 impl ChapterIndex {
     /// Parses `text` once with mdBook's parser and `options`.
     pub fn parse(text: &str, options: &MarkdownOptions) -> ChapterIndex {
-        Builder::default().run(text, options)
+        ChapterIndex::parse_with(text, options, true)
+    }
+
+    /// Parses `text` once, recording [`ChapterIndex::tables`] only when `tables` is true.
+    ///
+    /// Tables are the largest part of an index (every cell keeps its events), and only the
+    /// chapters that can define something with a table need them; the rest of the index is the
+    /// same either way.
+    pub fn parse_with(text: &str, options: &MarkdownOptions, tables: bool) -> ChapterIndex {
+        Builder {
+            tables,
+            ..Builder::default()
+        }
+        .run(text, options)
     }
 
     /// Whether `offset` lies inside a code span, a code block or raw HTML.
     pub fn is_verbatim(&self, offset: usize) -> bool {
-        let i = self.verbatim.partition_point(|r| r.start <= offset);
-        i > 0 && offset < self.verbatim[i - 1].end
+        self.verbatim_at(offset).is_some()
     }
 
     /// The verbatim range (code or raw HTML) that contains `offset`, if any.
+    ///
+    /// Code spans, code blocks and raw HTML never overlap, and each list is in document order,
+    /// so each is searched by bisection.
     pub fn verbatim_at(&self, offset: usize) -> Option<Range<usize>> {
-        let i = self.verbatim.partition_point(|r| r.start <= offset);
-        (i > 0 && offset < self.verbatim[i - 1].end).then(|| self.verbatim[i - 1].clone())
+        containing(&self.code_spans, |c| &c.range, offset)
+            .or_else(|| containing(&self.code_blocks, |r| r, offset))
+            .or_else(|| containing(&self.html, |h| &h.range, offset))
     }
 
     /// The heading that contains `offset`, if any.
@@ -217,13 +235,24 @@ impl ChapterIndex {
     /// by smart punctuation is still seen whole.
     pub fn prose_ranges(&self) -> Vec<Range<usize>> {
         let mut out: Vec<Range<usize>> = Vec::new();
-        for run in &self.text {
+        for range in &self.text {
             match out.last_mut() {
-                Some(last) if last.end == run.range.start => last.end = run.range.end,
-                _ => out.push(run.range.clone()),
+                Some(last) if last.end == range.start => last.end = range.end,
+                _ => out.push(range.clone()),
             }
         }
         out
+    }
+
+    /// The runs of prose text outside code and raw HTML, in document order.
+    pub fn text(&self) -> impl Iterator<Item = TextRun<'_>> {
+        let mut rendered = self.rendered.iter().peekable();
+        self.text.iter().enumerate().map(move |(i, range)| TextRun {
+            range: range.clone(),
+            rendered: rendered
+                .next_if(|(at, _)| *at == i)
+                .map(|(_, text)| &**text),
+        })
     }
 
     /// The innermost list item that contains `offset`, if any.
@@ -239,6 +268,36 @@ impl ChapterIndex {
     pub fn paragraph_at(&self, offset: usize) -> Option<Range<usize>> {
         let i = self.paragraphs.partition_point(|r| r.start <= offset);
         (i > 0 && offset < self.paragraphs[i - 1].end).then(|| self.paragraphs[i - 1].clone())
+    }
+
+    /// Gives back everything but [`ChapterIndex::headings`] and [`ChapterIndex::tables`]: the
+    /// bulk of an index (prose text, code, links, blocks) is read while checking, and a book's
+    /// indexes are its largest data after the book itself.
+    pub fn keep_headings_and_tables(&mut self) {
+        let ChapterIndex {
+            headings: _,
+            tables: _,
+            anchors,
+            links,
+            code_spans,
+            code_blocks,
+            html,
+            text,
+            rendered,
+            paragraphs,
+            items,
+            blocks,
+        } = self;
+        *anchors = HashSet::new();
+        *links = Vec::new();
+        *code_spans = Vec::new();
+        *code_blocks = Vec::new();
+        *html = Vec::new();
+        *text = Vec::new();
+        *rendered = Vec::new();
+        *paragraphs = Vec::new();
+        *items = Vec::new();
+        *blocks = Vec::new();
     }
 }
 
@@ -260,6 +319,8 @@ struct Builder {
     footnote_stack: Vec<Option<String>>,
     footnote_numbers: HashMap<String, (usize, u32)>,
     defined_footnotes: HashSet<String>,
+    /// Whether tables are recorded.
+    tables: bool,
     table: Option<Table>,
     cell: Option<TableCell>,
 }
@@ -294,9 +355,11 @@ impl Builder {
                 if let Some(cell) = &mut self.cell {
                     cell.text.push_str(&text);
                 }
-                let rendered =
-                    (source.get(range.clone()) != Some(&*text)).then(|| text.as_ref().into());
-                self.index.text.push(TextRun { range, rendered });
+                if source.get(range.clone()) != Some(&*text) {
+                    let at = self.index.text.len();
+                    self.index.rendered.push((at, text.as_ref().into()));
+                }
+                self.index.text.push(range);
             }
             Event::Code(code) => {
                 // An image's content all goes into its `alt` attribute, which is not text.
@@ -315,10 +378,9 @@ impl Builder {
                         cell.first_code = Some(code.to_string());
                     }
                 }
-                self.index.verbatim.push(range.clone());
                 self.index.code_spans.push(CodeSpan {
                     range,
-                    text: code.into_string(),
+                    text: compact(code),
                 });
             }
             Event::Html(html) => {
@@ -326,7 +388,6 @@ impl Builder {
             }
             Event::InlineHtml(html) => {
                 self.raw_html(&html, range.start);
-                self.index.verbatim.push(range.clone());
                 self.index.html.push(HtmlChunk {
                     range,
                     block: false,
@@ -394,12 +455,10 @@ impl Builder {
             Tag::Image { .. } => self.image_depth += 1,
             Tag::CodeBlock(_) => {
                 self.code_block_depth += 1;
-                self.index.verbatim.push(range.clone());
                 self.index.code_blocks.push(range);
             }
             Tag::HtmlBlock => {
                 self.html_block_depth += 1;
-                self.index.verbatim.push(range.clone());
                 self.index.html.push(HtmlChunk { range, block: true });
             }
             Tag::Paragraph => self.index.paragraphs.push(range),
@@ -427,7 +486,7 @@ impl Builder {
                     self.footnote_stack.push(None);
                 }
             }
-            Tag::Table(_) => {
+            Tag::Table(_) if self.tables => {
                 self.table = Some(Table {
                     range,
                     rows: Vec::new(),
@@ -441,7 +500,7 @@ impl Builder {
                     });
                 }
             }
-            Tag::TableCell => {
+            Tag::TableCell if self.table.is_some() => {
                 let trimmed = trim_range(source, range);
                 self.cell = Some(TableCell {
                     range: trimmed,
@@ -579,8 +638,41 @@ impl Builder {
             number += 1;
             !dropped.contains(&(number - 1))
         });
-        self.index.verbatim.sort_by_key(|r| r.start);
+        // Every chapter's index lives until the book is rendered: give back what the lists
+        // grew past their length.
+        let index = &mut self.index;
+        index.headings.shrink_to_fit();
+        index.links.shrink_to_fit();
+        index.code_spans.shrink_to_fit();
+        index.code_blocks.shrink_to_fit();
+        index.html.shrink_to_fit();
+        index.text.shrink_to_fit();
+        index.rendered.shrink_to_fit();
+        index.paragraphs.shrink_to_fit();
+        index.items.shrink_to_fit();
+        index.tables.shrink_to_fit();
+        index.blocks.shrink_to_fit();
         self.index
+    }
+}
+
+/// The range of the item of `list` (in document order, without overlaps) that contains
+/// `offset`, if any.
+fn containing<T>(
+    list: &[T],
+    range: impl Fn(&T) -> &Range<usize>,
+    offset: usize,
+) -> Option<Range<usize>> {
+    let i = list.partition_point(|item| range(item).start <= offset);
+    let last = range(list.get(i.checked_sub(1)?)?);
+    (offset < last.end).then(|| last.clone())
+}
+
+/// `text` as an owned string, inline when it is short enough.
+fn compact(text: CowStr<'_>) -> CowStr<'static> {
+    match InlineStr::try_from(&*text) {
+        Ok(inline) => CowStr::Inlined(inline),
+        Err(_) => CowStr::Boxed(text.into_string().into_boxed_str()),
     }
 }
 
@@ -643,9 +735,9 @@ mod tests {
         let index = parse("# A -- B --- C\n\nx --- y\n");
         assert_eq!(index.headings[0].id, "a--b--c");
         let dash = index
-            .text
-            .iter()
-            .rfind(|t| t.rendered.as_deref() == Some("—"))
+            .text()
+            .filter(|t| t.rendered == Some("—"))
+            .last()
             .unwrap();
         assert_eq!(dash.range, 18..21);
         let mut plain = MarkdownOptions::default();
@@ -677,6 +769,22 @@ mod tests {
     }
 
     #[test]
+    fn verbatim_lookups_agree_with_one_sorted_list() {
+        let text = "a `x` <b>y</b> `z`\n\n```\ncode\n```\n\n<div>\nhtml\n</div>\n\n- `i` <!-- c -->\n\n    indented\n\n> `q` <i>j</i>\n";
+        let index = parse(text);
+        let mut all: Vec<Range<usize>> = index.code_spans.iter().map(|c| c.range.clone()).collect();
+        all.extend(index.code_blocks.iter().cloned());
+        all.extend(index.html.iter().map(|h| h.range.clone()));
+        all.sort_by_key(|r| r.start);
+        assert!(all.windows(2).all(|w| w[0].end <= w[1].start), "{all:?}");
+        for offset in 0..=text.len() {
+            let i = all.partition_point(|r| r.start <= offset);
+            let expected = (i > 0 && offset < all[i - 1].end).then(|| all[i - 1].clone());
+            assert_eq!(index.verbatim_at(offset), expected, "{offset}");
+        }
+    }
+
+    #[test]
     fn tables_keep_cells() {
         let text = "| Profile | Meaning |\n|---|---|\n| `a` | first *one* |\n";
         let index = parse(text);
@@ -686,5 +794,21 @@ mod tests {
         assert_eq!(table.rows[1].cells[0].first_code.as_deref(), Some("a"));
         assert_eq!(&text[table.rows[1].cells[1].range.clone()], "first *one*");
         assert_eq!(table.rows[1].cells[1].text, "first one");
+    }
+
+    #[test]
+    fn tables_can_be_left_out() {
+        let text =
+            "# T\n\n| Profile | Meaning |\n|---|---|\n| `a` | [first](#t) *one* |\n\nx `b`\n";
+        let with = parse(text);
+        let without = ChapterIndex::parse_with(text, &MarkdownOptions::default(), false);
+        assert_eq!(with.tables.len(), 1);
+        assert!(without.tables.is_empty());
+        assert_eq!(with.headings, without.headings);
+        assert_eq!(with.anchors, without.anchors);
+        assert_eq!(with.links, without.links);
+        assert_eq!(with.code_spans, without.code_spans);
+        assert!(with.text().eq(without.text()));
+        assert_eq!(with.blocks, without.blocks);
     }
 }

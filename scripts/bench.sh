@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# The benchmark of BENCHMARKS.md, in one command. Installs what it needs (hyperfine, ripgrep,
+# GNU time and the Go 1.19 sources from Debian; mdBook 0.5.4 into target/tools), writes every
+# input under target/bench/ (deterministic, rewritten on each run), and prints medians and ratios
+# measured in this run; the summary is also written to target/bench/results.md.
+#
+#   scripts/bench.sh                  everything (a few minutes)
+#   BENCH_RUNS=20 scripts/bench.sh    more runs per command (default 10)
+#   BENCH_CALLGRIND=0 ...             skip the instruction counts (valgrind, when installed)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+runs=${BENCH_RUNS:-10}
+out=target/bench
+go_src=/usr/share/go-1.19/src
+mkdir -p "$out"
+
+# --- tools -----------------------------------------------------------------------------------
+missing=()
+command -v hyperfine >/dev/null || missing+=(hyperfine)
+command -v rg >/dev/null || missing+=(ripgrep)
+[ -x /usr/bin/time ] || missing+=(time)
+[ -d "$go_src" ] || missing+=(golang-1.19-src)
+if ((${#missing[@]})); then
+  echo "installing ${missing[*]}" >&2
+  apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+MDBOOK_VERSION=0.5.4
+tools="$PWD/target/tools"
+if ! "$tools/bin/mdbook" --version 2>/dev/null | grep -qx "mdbook v$MDBOOK_VERSION"; then
+  echo "installing mdBook $MDBOOK_VERSION into $tools (a few minutes, once)" >&2
+  cargo install mdbook --version "$MDBOOK_VERSION" --locked --root "$tools"
+fi
+cargo build --release --locked --quiet --bin mdbook-contract \
+  --example bench_gen --example floor_serde --example floor_parse
+bin=target/release
+ours=$bin/mdbook-contract
+
+# hyperfine's CSV export has one row per command, the median (seconds) in its fourth column.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+ms() { awk -v s="$1" 'BEGIN { printf "%.1f", s * 1000 }'; }
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
+bench() { # name, then hyperfine's commands
+  local name=$1
+  shift
+  hyperfine --style basic --runs "${runs}" --warmup 2 --export-csv "$out/$name.csv" "$@" >"$out/$name.log" 2>&1 ||
+    { cat "$out/$name.log" >&2; exit 1; }
+}
+results=$out/results.md
+: >"$results"
+say() { echo "$*" | tee -a "$results"; }
+
+say "## Machine"
+say ""
+say "- $(nproc) cores: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
+say "- load before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
+say "- $runs runs per command (medians), $(awk -F'"' '/^version/ { print "mdbook-contract " $2; exit }' Cargo.toml), $(rustc --version)"
+say ""
+
+# --- 1. preprocess vs the floor --------------------------------------------------------------
+say "## Preprocess vs the floor"
+say ""
+say "| chapters | Markdown | input JSON | floor (a) serde | floor (b) + parse | ours | ours / (b) | ours, 1 thread | ours s/MB |"
+say "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+declare -A per_mb
+for n in 10 100 1000; do
+  json=$out/input-$n.json
+  $bin/examples/bench_gen contract "$n" "$out/book-$n" "$json"
+  md_bytes=$(find "$out/book-$n/src" -name '*.md' ! -name SUMMARY.md -printf '%s\n' | awk '{ s += $1 } END { print s }')
+  json_bytes=$(stat -c %s "$json")
+  cat "$json" >/dev/null # warm the page cache
+  bench "pre-$n" -n serde -n parse -n ours -n ours-1-thread \
+    "$bin/examples/floor_serde < $json > /dev/null" \
+    "$bin/examples/floor_parse < $json > /dev/null" \
+    "$ours < $json > /dev/null 2>&1" \
+    "MDBOOK_CONTRACT_THREADS=1 $ours < $json > /dev/null 2>&1"
+  csv=$out/pre-$n.csv
+  a=$(awk -F, 'NR == 2 { print $4 }' "$csv")
+  b=$(awk -F, 'NR == 3 { print $4 }' "$csv")
+  o=$(awk -F, 'NR == 4 { print $4 }' "$csv")
+  o1=$(awk -F, 'NR == 5 { print $4 }' "$csv")
+  per_mb[$n]=$(awk -v t="$o" -v b="$md_bytes" 'BEGIN { printf "%.5f", t / (b / 1e6) }')
+  say "| $n | $(mb "$md_bytes") MB | $(mb "$json_bytes") MB | $(ms "$a") ms | $(ms "$b") ms | $(ms "$o") ms | **$(ratio "$o" "$b")x** | $(ms "$o1") ms | ${per_mb[$n]} |"
+done
+say ""
+say "Linearity: time per MB at 1,000 chapters / at 10 chapters = **$(ratio "${per_mb[1000]}" "${per_mb[10]}")** (100 vs 10: $(ratio "${per_mb[100]}" "${per_mb[10]}"))."
+say ""
+
+# --- 4. memory (here, since the inputs are there) --------------------------------------------
+json=$out/input-1000.json
+json_bytes=$(stat -c %s "$json")
+rss_kb=0
+for _ in 1 2 3; do
+  /usr/bin/time -v -o "$out/time-v.txt" "$ours" <"$json" >/dev/null 2>"$out/ours-1000.err"
+  kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$out/time-v.txt")
+  ((kb > rss_kb)) && rss_kb=$kb
+done
+floor_kb=0
+for _ in 1 2 3; do
+  /usr/bin/time -v -o "$out/time-v.txt" $bin/examples/floor_serde <"$json" >/dev/null
+  kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$out/time-v.txt")
+  ((kb > floor_kb)) && floor_kb=$kb
+done
+say "## Memory"
+say ""
+say "Peak RSS at 1,000 chapters (largest of 3 runs): ours $(mb $((rss_kb * 1024))) MB, floor (a) $(mb $((floor_kb * 1024))) MB; input JSON $(mb "$json_bytes") MB: ours / input = **$(ratio $((rss_kb * 1024)) "$json_bytes")x**."
+say ""
+
+# --- instruction counts (not disturbed by other load) ----------------------------------------
+if [ "${BENCH_CALLGRIND:-1}" != 0 ] && command -v valgrind >/dev/null; then
+  json=$out/input-100.json
+  count() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null <"$json" |
+    awk '/Collected/ { print $NF }'; }
+  ia=$(count $bin/examples/floor_serde)
+  ib=$(count $bin/examples/floor_parse)
+  io=$(count "$ours")
+  say "## Instructions (callgrind, 100 chapters, all threads)"
+  say ""
+  say "| floor (a) | floor (b) | ours | ours / (b) |"
+  say "|---:|---:|---:|---:|"
+  say "| $(mb "$ia") M | $(mb "$ib") M | $(mb "$io") M | **$(ratio "$io" "$ib")x** |"
+  say ""
+fi
+
+# --- 2. source index vs grep -----------------------------------------------------------------
+lists=$out/golists
+$bin/examples/bench_gen go "$go_src" "$out/gobook" "$lists" >/dev/null
+cat >"$out/grep-loop.sh" <<EOF
+#!/usr/bin/env bash
+# The plan's method: one grep per cited word, one test per cited path.
+while read -r word; do grep -rqw --include='*.go' -- "\$word" $go_src || echo "missing \$word"; done <$lists/words.txt
+while read -r path; do test -e "$go_src/\$path" || echo "missing \$path"; done <$lists/paths.txt
+EOF
+chmod +x "$out/grep-loop.sh"
+"$ours" check "$out/gobook" >/dev/null # fails the script if a citation is not found
+rg -q -g '*.go' zzz-warm-the-cache "$go_src" || true
+bench go -n ours -n grep-loop -n ripgrep \
+  "$ours check $out/gobook --format short" \
+  "$out/grep-loop.sh" \
+  "rg -wF -f $lists/words.txt -g '*.go' -o -N --no-filename $go_src | sort -u > /dev/null"
+o=$(awk -F, 'NR == 2 { print $4 }' "$out/go.csv")
+g=$(awk -F, 'NR == 3 { print $4 }' "$out/go.csv")
+r=$(awk -F, 'NR == 4 { print $4 }' "$out/go.csv")
+go_mb=$(du -sb "$go_src" | cut -f1)
+say "## Source index vs grep ($(wc -l <"$lists/words.txt") words of 200 symbols, 100 paths, $(mb "$go_mb") MB of Go sources)"
+say ""
+say "| ours (\`check\`) | grep loop | one ripgrep pass | ours / ripgrep | grep loop / ours |"
+say "|---:|---:|---:|---:|---:|"
+say "| $(ms "$o") ms | $(ms "$g") ms | $(ms "$r") ms | **$(ratio "$o" "$r")x** | $(ratio "$g" "$o")x |"
+say ""
+
+# --- 3. whole build --------------------------------------------------------------------------
+# The book of this repository, built with the preprocessor, without it, with a preprocessor
+# that does nothing (floor (a) again: what running any preprocessor costs), and without one but
+# from chapters the preprocessor has already expanded (what rendering its output costs).
+for variant in with without null; do
+  dir=$out/build-$variant
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  cp -r book "$dir/book"
+  if [ $variant = with ]; then
+    cp book.toml "$dir/book.toml"
+  else
+    # book.toml without the [preprocessor.contract] tables.
+    awk '/^\[/ { skip = ($0 ~ /^\[preprocessor\.contract[].]/) } !skip' book.toml >"$dir/book.toml"
+  fi
+  if [ $variant = null ]; then
+    printf '\n[preprocessor.null]\ncommand = "%s"\n' "$PWD/$bin/examples/floor_serde" >>"$dir/book.toml"
+  fi
+done
+$bin/examples/bench_gen expand . "$out/build-expanded"
+export PATH="$PWD/$bin:$tools/bin:$PATH"
+build_runs=$((runs * 3))
+runs=$build_runs bench build -n with -n without -n null -n expanded \
+  "mdbook build $out/build-with" \
+  "mdbook build $out/build-without" \
+  "mdbook build $out/build-null" \
+  "mdbook build $out/build-expanded"
+w=$(awk -F, 'NR == 2 { print $4 }' "$out/build.csv")
+wo=$(awk -F, 'NR == 3 { print $4 }' "$out/build.csv")
+wn=$(awk -F, 'NR == 4 { print $4 }' "$out/build.csv")
+we=$(awk -F, 'NR == 5 { print $4 }' "$out/build.csv")
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", (a / b - 1) * 100 }'; }
+# The preprocessor alone on the same book, through the protocol.
+$bin/examples/bench_gen json . "$out/input-repo.json"
+bench repo -n ours -n parse \
+  "$ours < $out/input-repo.json > /dev/null 2>&1" \
+  "$bin/examples/floor_parse < $out/input-repo.json > /dev/null"
+ro=$(awk -F, 'NR == 2 { print $4 }' "$out/repo.csv")
+rp=$(awk -F, 'NR == 3 { print $4 }' "$out/repo.csv")
+say "## Whole build (\`mdbook build\` of this repository's book, $build_runs runs)"
+say ""
+say "| with the preprocessor | without | with one that does nothing | without, from expanded chapters | added by ours | added by any |"
+say "|---:|---:|---:|---:|---:|---:|"
+say "| $(ms "$w") ms | $(ms "$wo") ms | $(ms "$wn") ms | $(ms "$we") ms | **$(pct "$w" "$wo")** | $(pct "$wn" "$wo") |"
+say ""
+say "The preprocessor alone on this book (protocol, $(mb "$(stat -c %s "$out/input-repo.json")") MB of JSON): $(ms "$ro") ms; floor (b) $(ms "$rp") ms."
+say ""
+say "load after the run: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "(written to $results; hyperfine's logs and CSVs are beside it)" >&2

@@ -1,0 +1,110 @@
+//! Per-chapter work spread over the machine's cores, results in input order.
+//!
+//! Reading chapters, running the checks and rendering shortcodes are each a map over
+//! independent items (chapters, or checks), so [`map`] runs them on scoped threads that take the
+//! next item from a shared counter, and puts the results back in the order of the items: the
+//! output never depends on the number of threads. Books under [`PARALLEL_FROM`] bytes of
+//! Markdown stay on the calling thread; `MDBOOK_CONTRACT_THREADS` sets the number of threads
+//! whatever the size (`1`: all on the calling thread), for measuring.
+
+use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Below this many bytes of Markdown, a second thread costs more than it saves (starting it,
+/// its own allocator arena, cold caches): on 2 cores, threads pay from about 10 MB.
+pub const PARALLEL_FROM: usize = 8 << 20;
+
+/// The number of threads for `work` bytes of Markdown: `MDBOOK_CONTRACT_THREADS` when that is a
+/// positive number, else one below [`PARALLEL_FROM`], else one per core this process may use.
+pub fn threads(work: usize) -> usize {
+    let configured = std::env::var("MDBOOK_CONTRACT_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<NonZeroUsize>().ok());
+    if let Some(threads) = configured {
+        return threads.get();
+    }
+    if work < PARALLEL_FROM {
+        return 1;
+    }
+    std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
+}
+
+/// `f` applied to every item, on up to [`threads`]`(work)` threads, `work` being the bytes of
+/// Markdown the items stand for; `init` makes each thread's state (a cache, say), which `f`
+/// gets mutably.
+pub fn map<T, S, R>(
+    items: &[T],
+    work: usize,
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, usize, &T) -> R + Sync,
+) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+{
+    let threads = threads(work).min(items.len());
+    if threads <= 1 {
+        let mut state = init();
+        return items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| f(&mut state, i, item))
+            .collect();
+    }
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut state = init();
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(i) else {
+                return done;
+            };
+            done.push((i, f(&mut state, i, item)));
+        }
+    };
+    let mut slots: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let mut place = |done: Vec<(usize, R)>| {
+            for (i, result) in done {
+                slots[i] = Some(result);
+            }
+        };
+        place(work());
+        for helper in helpers {
+            match helper.join() {
+                Ok(done) => place(done),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+    });
+    slots
+        .into_iter()
+        .map(|slot| slot.expect("every item is taken by one thread"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_keep_the_order_of_the_items() {
+        let items: Vec<usize> = (0..1000).collect();
+        for work in [0, PARALLEL_FROM] {
+            let squares = map(
+                &items,
+                work,
+                || 0usize,
+                |calls, i, x| {
+                    *calls += 1;
+                    assert_eq!(i, *x);
+                    x * x
+                },
+            );
+            assert_eq!(squares, items.iter().map(|x| x * x).collect::<Vec<_>>());
+        }
+        assert!(map(&[] as &[u8], PARALLEL_FROM, || (), |_, _, x| *x).is_empty());
+    }
+}
