@@ -36,6 +36,7 @@ pub fn relative(from: &Path, to: &Path) -> String {
 /// A link destination from `from` to `anchor` in the chapter at `to`: just `#anchor` within one
 /// chapter.
 pub fn to_anchor(from: &Path, to: &Path, anchor: &str) -> String {
+    let anchor = encode(anchor);
     if components(from) == components(to) {
         format!("#{anchor}")
     } else {
@@ -45,8 +46,9 @@ pub fn to_anchor(from: &Path, to: &Path, anchor: &str) -> String {
 
 /// Percent-encodes what a Markdown link destination cannot hold bare: spaces and ASCII control
 /// characters (a tab, say), brackets, `#`, `|` (which would split a table cell) and `%` itself
-/// (so a file named `a%20b.md` is not taken for `a b.md`).
-fn encode(path: &str) -> String {
+/// (so a file named `a%20b.md` is not taken for `a b.md`). Fragments are encoded the same way:
+/// browsers match a fragment against ids after decoding it.
+pub fn encode(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for ch in path.chars() {
         if ch.is_ascii_control() || matches!(ch, ' ' | '(' | ')' | '<' | '>' | '#' | '|' | '%') {

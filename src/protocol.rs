@@ -1,17 +1,20 @@
 //! mdBook's preprocessor protocol: `[context, book]` as JSON on standard input, the book as JSON
 //! on standard output.
 //!
-//! The mdBook version is read from the raw JSON and checked against [`SUPPORTED`] before the
+//! The mdBook version is read from the context and checked against [`SUPPORTED`] before the
 //! book is deserialised, so a host of another major version gets one sentence, not a serde
 //! error about a missing field.
 
+use std::cell::RefCell;
+use std::fmt;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use anyhow::{Context as _, Result, bail};
 use mdbook_preprocessor::PreprocessorContext;
 use mdbook_preprocessor::book::Book;
-use serde_json::value::RawValue;
+use serde::Deserializer as _;
+use serde::de::{self, SeqAccess, Visitor};
 
 use crate::Outcome;
 use crate::diagnostic::Format;
@@ -23,25 +26,65 @@ const HELP: &str = "this program is meant to be run by mdBook as the `contract` 
 see https://rust-lang.github.io/mdBook/for_developers/preprocessors.html";
 
 /// Reads `[context, book]` from `input`, checking the mdBook version first.
+///
+/// One pass over the input: the context (small) is read as a plain value and its version
+/// checked before the book (large) is deserialised from the same stream.
 pub fn parse_input(input: &[u8]) -> Result<(PreprocessorContext, Book)> {
-    let (raw_context, raw_book): (&RawValue, &RawValue) = serde_json::from_slice(input)
-        .with_context(|| {
+    let refused = RefCell::new(None);
+    let mut reader = serde_json::Deserializer::from_slice(input);
+    let read = reader
+        .deserialize_seq(InputVisitor { refused: &refused })
+        .and_then(|parsed| reader.end().map(|()| parsed));
+    match (read, refused.into_inner()) {
+        (Ok(parsed), _) => Ok(parsed),
+        (Err(_), Some(reason)) => Err(reason),
+        (Err(error), None) => Err(error).with_context(|| {
             format!("could not read `[context, book]` from standard input ({HELP})")
+        }),
+    }
+}
+
+/// Reads `[context, book]`; a refusal (wrong mdBook version, a bad context) is put in
+/// `refused` so that it reaches the user as written, without serde's position suffix.
+struct InputVisitor<'a> {
+    refused: &'a RefCell<Option<anyhow::Error>>,
+}
+
+impl<'de> Visitor<'de> for InputVisitor<'_> {
+    type Value = (PreprocessorContext, Book);
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("`[context, book]`")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let refuse = |reason: anyhow::Error| {
+            *self.refused.borrow_mut() = Some(reason);
+            de::Error::custom("refused")
+        };
+        let context: serde_json::Value = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+        let Some(version) = context
+            .get("mdbook_version")
+            .and_then(serde_json::Value::as_str)
+        else {
+            return Err(refuse(anyhow::anyhow!(
+                "the context on standard input has no `mdbook_version` string ({HELP})"
+            )));
+        };
+        check_version(version).map_err(refuse)?;
+        let context: PreprocessorContext = serde_json::from_value(context).map_err(|error| {
+            refuse(
+                anyhow::Error::new(error)
+                    .context("could not read the preprocessor context from standard input"),
+            )
         })?;
-    let context: serde_json::Value = serde_json::from_str(raw_context.get())
-        .context("could not read the preprocessor context from standard input")?;
-    let Some(version) = context
-        .get("mdbook_version")
-        .and_then(serde_json::Value::as_str)
-    else {
-        bail!("the context on standard input has no `mdbook_version` string ({HELP})");
-    };
-    check_version(version)?;
-    let context: PreprocessorContext = serde_json::from_str(raw_context.get())
-        .context("could not read the preprocessor context from standard input")?;
-    let book: Book = serde_json::from_str(raw_book.get())
-        .context("could not read the book from standard input")?;
-    Ok((context, book))
+        let book: Book = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(1, &self))?;
+        Ok((context, book))
+    }
 }
 
 /// Fails with one sentence unless `version` is in [`SUPPORTED`].

@@ -59,36 +59,22 @@ struct Renderer<'a> {
 impl Renderer<'_> {
     fn shortcode(&self, number: usize, shortcode: &Shortcode) -> String {
         let chapter = &self.chapters[number];
-        if shortcode.kind == Kind::Axis
-            && let Some(axis) = self.model.axis(&shortcode.args[0].text)
-        {
-            let key = (
-                self.dest(number, axis.chapter, &axis.anchor),
-                axis.code.clone(),
-            );
-            let mut cache = self.axis_links.borrow_mut();
-            if let Some(markdown) = cache.get(&key) {
-                return markdown.clone();
-            }
-            let markdown = to_markdown(&link(key.0.clone(), vec![code(&key.1)]));
-            cache.insert(key, markdown.clone());
-            return markdown;
-        }
-        let events = match shortcode.kind {
-            Kind::Axis => None,
+        let markdown = match shortcode.kind {
+            Kind::Axis => self
+                .model
+                .axis(&shortcode.args[0].text)
+                .map(|axis| self.axis_link(number, axis)),
             Kind::Profile => self.claim(number, shortcode),
             Kind::Answers => self
                 .model
                 .axis(&shortcode.args[0].text)
-                .map(|axis| self.answers(number, axis)),
-            Kind::AxisTable => Some(self.axis_table(number)),
-            Kind::ProfileMatrix => Some(self.profile_matrix(number)),
+                .map(|axis| to_markdown(&self.answers(number, axis))),
+            Kind::AxisTable => Some(to_markdown(&self.axis_table(number))),
+            Kind::ProfileMatrix => Some(to_markdown(&self.profile_matrix(number))),
         };
-        let written = &chapter.content[shortcode.range.clone()];
-        let Some(events) = events else {
-            return to_markdown(&[Event::Code(CowStr::from(written.to_owned()))]);
+        let Some(markdown) = markdown else {
+            return code_span(&chapter.content[shortcode.range.clone()]);
         };
-        let markdown = to_markdown(&events);
         if shortcode.kind.is_block() {
             indent_continuation(
                 &markdown,
@@ -110,41 +96,62 @@ impl Renderer<'_> {
             );
             (links::components(from) != links::components(to)).then(|| links::relative(from, to))
         });
+        let anchor = links::encode(anchor);
         match path {
             None => format!("#{anchor}"),
             Some(path) => format!("{path}#{anchor}"),
         }
     }
 
-    fn axis_link(&self, from: usize, axis: &Axis) -> Events {
+    /// The events of a link to `axis`, for the tables.
+    fn axis_link_events(&self, from: usize, axis: &Axis) -> Events {
         link(
             self.dest(from, axis.chapter, &axis.anchor),
             vec![code(&axis.code)],
         )
     }
 
-    fn claim(&self, from: usize, shortcode: &Shortcode) -> Option<Events> {
+    /// The Markdown of a link to `axis` from chapter `from`, written once per destination.
+    fn axis_link(&self, from: usize, axis: &Axis) -> String {
+        let key = (
+            self.dest(from, axis.chapter, &axis.anchor),
+            axis.code.clone(),
+        );
+        let mut cache = self.axis_links.borrow_mut();
+        if let Some(markdown) = cache.get(&key) {
+            return markdown.clone();
+        }
+        let markdown = to_markdown(&link(key.0.clone(), vec![code(&key.1)]));
+        cache.insert(key, markdown.clone());
+        markdown
+    }
+
+    /// A claim: the axis link (written by pulldown-cmark-to-cmark, once per destination), the
+    /// profile and the evidence as code spans. A book has a claim per provider and axis, so this
+    /// is the most frequent shortcode, and it is put together from those pieces rather than
+    /// written as a whole (see [`code_span`]).
+    fn claim(&self, from: usize, shortcode: &Shortcode) -> Option<String> {
         let claim = self.model.claim_at(from, shortcode.range.start)?;
         let axis = self.model.axis(&claim.axis.0)?;
-        let mut events = self.axis_link(from, axis);
-        events.push(text(": "));
+        let mut out = self.axis_link(from, axis);
+        out.push_str(": ");
         if claim.is_unknown() {
-            events.extend(strong("unknown"));
-            events.push(text(", not verified yet"));
-            return Some(events);
+            out.push_str("<strong>unknown</strong>, not verified yet");
+            return Some(out);
         }
         axis.profile(&claim.profile.0)?;
-        events.push(code(&claim.profile.0));
+        out.push_str(&code_span(&claim.profile.0));
         if !claim.evidence.is_empty() {
-            events.push(text(" ("));
-            push_joined(
-                &mut events,
-                claim.evidence.iter().map(|e| vec![code(e)]),
-                ", ",
-            );
-            events.push(text(")"));
+            out.push_str(" (");
+            for (i, evidence) in claim.evidence.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&code_span(evidence));
+            }
+            out.push(')');
         }
-        Some(events)
+        Some(out)
     }
 
     /// The events of cell `column` of `axis`'s profile row `row`, shown in chapter `to`.
@@ -212,7 +219,7 @@ impl Renderer<'_> {
                     ))
                 });
             rows.push(vec![
-                self.axis_link(from, axis),
+                self.axis_link_events(from, axis),
                 profile_cell,
                 tolerated,
                 entry.unwrap_or_else(|| emphasis("none")),
@@ -239,7 +246,7 @@ impl Renderer<'_> {
         }
         let mut rows = Vec::new();
         for axis in self.model.unique_axes() {
-            let mut row = vec![self.axis_link(from, axis)];
+            let mut row = vec![self.axis_link_events(from, axis)];
             for (p, _) in providers.iter().enumerate() {
                 let claim = self.model.claims_of(p, &axis.code).next();
                 row.push(match claim {
@@ -278,19 +285,24 @@ fn code(s: &str) -> Event<'static> {
     Event::Code(CowStr::from(s.to_owned()))
 }
 
+/// `<strong>s</strong>` as inline HTML. Markdown emphasis would do as well, but
+/// pulldown-cmark-to-cmark re-parses every block with emphasis to validate its delimiters, which
+/// makes a large matrix several times slower to write; inline HTML needs no such check and
+/// renders the same in both renderers.
 fn strong(s: &str) -> Events {
     vec![
-        Event::Start(Tag::Strong),
+        Event::InlineHtml(CowStr::Borrowed("<strong>")),
         text(s),
-        Event::End(TagEnd::Strong),
+        Event::InlineHtml(CowStr::Borrowed("</strong>")),
     ]
 }
 
+/// `<em>s</em>` as inline HTML (see [`strong`]).
 fn emphasis(s: &str) -> Events {
     vec![
-        Event::Start(Tag::Emphasis),
+        Event::InlineHtml(CowStr::Borrowed("<em>")),
         text(s),
-        Event::End(TagEnd::Emphasis),
+        Event::InlineHtml(CowStr::Borrowed("</em>")),
     ]
 }
 
@@ -379,6 +391,25 @@ fn rebase(events: &[Event<'static>], from: &Path, to: &Path) -> Events {
         .collect()
 }
 
+/// `text` as an inline code span, by CommonMark's rules: a fence of one backtick more than the
+/// longest run of backticks inside, and a space inside each end when the text starts or ends
+/// with a backtick, or starts and ends with a space (which the parser would strip). `text` is
+/// one line; the tests parse the result back.
+fn code_span(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for ch in text.chars() {
+        run = if ch == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = text.starts_with('`')
+        || text.ends_with('`')
+        || (text.len() >= 2 && text.starts_with(' ') && text.ends_with(' ') && text.trim() != "");
+    let pad = if pad { " " } else { "" };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
 fn to_markdown(events: &[Event<'static>]) -> String {
     let write = |events: &mut dyn Iterator<Item = &Event<'static>>| {
         let mut out = String::new();
@@ -446,6 +477,38 @@ fn indent_continuation(markdown: &str, first_line_prefix: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
+    fn parsed_code(markdown: &str) -> Vec<String> {
+        mdbook_markdown::new_cmark_parser(markdown, &Default::default())
+            .filter_map(|event| match event {
+                Event::Code(code) => Some(code.into_string()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn code_spans_survive_backticks_and_spaces() {
+        for text in [
+            "a", "`", "a`b", "``x``", " a ", " ", "  ", "`a", "a`", "Pkg.Func", "a|b",
+        ] {
+            assert_eq!(
+                parsed_code(&format!("x {} y", code_span(text))),
+                [text],
+                "{text:?}"
+            );
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn code_spans_parse_back_to_their_text(text in "[^\\n\\r]{1,40}") {
+            let markdown = format!("before {} after", code_span(&text));
+            prop_assert_eq!(parsed_code(&markdown), vec![text]);
+        }
+    }
+
     use super::*;
 
     #[test]
