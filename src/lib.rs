@@ -233,7 +233,10 @@ pub fn reports_for_renderer(ctx: &PreprocessorContext) -> bool {
     if let Some(allowed) = restricted {
         renderers.retain(|r| allowed.contains(r));
     }
+    // A renderer the book does not list (`mdbook test` runs preprocessors for its own) is a run
+    // of its own: it prints.
     renderers.first().is_none_or(|first| *first == ctx.renderer)
+        || !renderers.contains(&ctx.renderer)
 }
 
 /// The preprocessor, for use in-process with `mdbook_driver::MDBook::with_preprocessor`.
@@ -262,5 +265,27 @@ impl Preprocessor for ContractPreprocessor {
 
     fn supports_renderer(&self, _renderer: &str) -> Result<bool> {
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mdbook_preprocessor::config::Config as BookConfig;
+
+    fn context(toml: &str, renderer: &str) -> PreprocessorContext {
+        let config: BookConfig = toml.parse().expect("valid book.toml");
+        PreprocessorContext::new(PathBuf::from("/book"), config, renderer.to_owned())
+    }
+
+    #[test]
+    fn findings_print_on_the_first_listed_renderer_and_on_unlisted_ones() {
+        let two = "[output.html]\n[output.markdown]\n";
+        assert!(reports_for_renderer(&context(two, "html")));
+        assert!(!reports_for_renderer(&context(two, "markdown")));
+        assert!(reports_for_renderer(&context(two, "test")));
+        assert!(reports_for_renderer(&context("", "html")));
+        let restricted = "[output.html]\n[output.markdown]\n[preprocessor.contract]\nrenderers = [\"markdown\"]\n";
+        assert!(reports_for_renderer(&context(restricted, "markdown")));
     }
 }
