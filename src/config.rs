@@ -85,8 +85,8 @@ pub const KNOWN_KEYS: &[(&str, &str)] = &[
 /// The default patterns of `line-reference`: a file name followed by a line number, and a bare
 /// `:12-30` line range, as the plan's verification grep finds them.
 pub const DEFAULT_LINE_REFERENCE_PATTERNS: &[&str] = &[
-    r"\b[\w./-]+\.[A-Za-z]{1,5}:[0-9]+(?:-[0-9]+)?\b",
-    r":[0-9]+-[0-9]+\b",
+    r#"[^\s:()\[\]<>"'`,;|]+\.[A-Za-z]{1,5}:[0-9]+(?:-[0-9]+)?(?-u:\b)"#,
+    r":[0-9]+-[0-9]+(?-u:\b)",
 ];
 
 /// The validated configuration.
