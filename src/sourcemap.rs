@@ -162,16 +162,8 @@ impl SourceMap {
     /// copy of the file is kept.
     pub fn same_as_file(display: PathBuf) -> SourceMap {
         SourceMap {
-            files: Vec::new(),
-            segments: vec![Segment {
-                content_start: 0,
-                origin: Origin::Content,
-            }],
-            escapes: Vec::new(),
-            label: display,
-            content_lines: OnceLock::new(),
-            note: None,
             exact: true,
+            ..SourceMap::on_content(display, None)
         }
     }
 

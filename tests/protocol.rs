@@ -19,11 +19,10 @@
 
 mod common;
 
-use std::io::Write as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
-use common::{APPENDIX, CONTRACT, Fixture, TEMPLATE, binary, contract_book};
+use common::{APPENDIX, CONTRACT, Fixture, TEMPLATE, binary, contract_book, run_binary};
 use mdbook_preprocessor::book::Book;
 use serde_json::Value;
 
@@ -39,40 +38,9 @@ const BAD_AT: &str = "src/extra.md:3:13";
 /// Where the contract book's `unknown-claim` warning is, relative to the book root.
 const WARNING_AT: &str = "src/appendix/existing.md:16:48";
 
-/// Runs `command` to the end with `stdin` as its standard input; returns the exit code, standard
-/// output and standard error.
-fn run(command: &mut Command, stdin: &[u8]) -> (i32, String, String) {
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the mdbook-contract binary starts");
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    let input = stdin.to_vec();
-    // Written from a thread so that a child that answers before it has read everything cannot
-    // deadlock the test; a child that hangs up early is judged by its exit code and messages.
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let output = child
-        .wait_with_output()
-        .expect("the mdbook-contract binary runs to the end");
-    writer.join().expect("the stdin writer thread finishes");
-    let code = output
-        .status
-        .code()
-        .expect("the binary exits with a code, not by a signal");
-    (
-        code,
-        String::from_utf8(output.stdout).expect("standard output is UTF-8"),
-        String::from_utf8(output.stderr).expect("standard error is UTF-8"),
-    )
-}
-
 /// Runs the binary with no arguments (the preprocessor protocol) on `input`.
 fn run_protocol(input: &[u8]) -> (i32, String, String) {
-    run(&mut Command::new(binary()), input)
+    run_binary(&mut Command::new(binary()), input)
 }
 
 /// Runs `mdbook-contract ARGS...` in `dir` with the extra environment variables `env`.
@@ -82,7 +50,7 @@ fn run_cli(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, Str
     for (key, value) in env {
         command.env(key, value);
     }
-    run(&mut command, b"")
+    run_binary(&mut command, b"")
 }
 
 /// `mdbook-contract check . --format FORMAT` in the book at `dir`.

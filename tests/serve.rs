@@ -15,9 +15,8 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use common::{Fixture, binary, contract_book};
 use mdbook_driver::MDBook;
@@ -168,25 +167,7 @@ fn a_serve_build_succeeds_with_errors_and_writes_nothing_under_src() {
 
 /// Runs the binary through the protocol on `input`; returns the exit code, stdout and stderr.
 fn run_protocol(input: &[u8]) -> (i32, String, String) {
-    let mut child = Command::new(binary())
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let output = child.wait_with_output().expect("the binary runs");
-    writer.join().expect("the writer finishes");
-    (
-        output.status.code().expect("an exit code, not a signal"),
-        String::from_utf8(output.stdout).expect("UTF-8 stdout"),
-        String::from_utf8(output.stderr).expect("UTF-8 stderr"),
-    )
+    common::run_binary(Command::new(binary()).env("NO_COLOR", "1"), input)
 }
 
 /// The content of the chapter read from `src/<path>`.

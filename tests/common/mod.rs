@@ -4,7 +4,9 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 use mdbook_contract::diagnostic::{Finding, Report};
 use mdbook_driver::MDBook;
@@ -202,3 +204,34 @@ Create returns at once: {{#profile create-return submit internal/provider/pods C
 
 {{#profile readiness provisioning-window}} and {{#profile create-return unknown}}.
 "#;
+
+/// Runs `command` to the end with `stdin` as its standard input; returns the exit code, standard
+/// output and standard error.
+pub fn run_binary(command: &mut Command, stdin: &[u8]) -> (i32, String, String) {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the mdbook-contract binary starts");
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let input = stdin.to_vec();
+    // Written from a thread so that a child that answers before it has read everything cannot
+    // deadlock the test; a child that hangs up early is judged by its exit code and messages.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let output = child
+        .wait_with_output()
+        .expect("the mdbook-contract binary runs to the end");
+    writer.join().expect("the stdin writer thread finishes");
+    let code = output
+        .status
+        .code()
+        .expect("the binary exits with a code, not by a signal");
+    (
+        code,
+        String::from_utf8(output.stdout).expect("standard output is UTF-8"),
+        String::from_utf8(output.stderr).expect("standard error is UTF-8"),
+    )
+}
