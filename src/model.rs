@@ -1,6 +1,6 @@
 //! The contract as the book states it: axes, profiles, providers, claims and answer sites.
 //!
-//! [`Model::collect`] reads every chapter's [`ChapterIndex`] and shortcodes once, in document
+//! [`Model::collect`] reads every chapter's [`ChapterIndex`](crate::markdown::ChapterIndex) and shortcodes once, in document
 //! order, and records what is written, duplicates and dangling names included; deciding what is
 //! wrong with it is the job of `checks`, and turning it into Markdown the job of `render`. What
 //! cannot even be recorded (an `.axis` heading without a code, a claim outside any provider)

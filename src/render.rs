@@ -4,7 +4,7 @@
 //! range; nothing outside those ranges changes. What is generated (links, lists, tables) is
 //! built as pulldown-cmark events and written by pulldown-cmark-to-cmark, so escaping inside
 //! cells and link text is right by construction; only claims, the most frequent shortcode, are
-//! put together from a link written that way and code spans ([`code_span`]). Cells taken from a `Profile` table are its own
+//! put together from a link written that way and code spans (`code_span`). Cells taken from a `Profile` table are its own
 //! events, with relative links rebased when they are shown in another chapter. Rendering
 //! reports nothing: a shortcode that names something unknown is shown as written, in a code
 //! span, and the checks say why.

@@ -4,7 +4,7 @@
 //! blocks, raw HTML) and what is escaped with a backslash, and parses each occurrence into a
 //! [`Shortcode`], a malformed one, or a directive of some other preprocessor (kept for the
 //! `leftover-directive` check). To add a shortcode, add a [`Kind`] and its arity in
-//! [`Kind::parse_args`]; the model and the renderer then say what it means.
+//! `Kind::arity_ok` and `Kind::usage`; the model and the renderer then say what it means.
 
 use std::ops::Range;
 
