@@ -1,7 +1,7 @@
 //! The chapters of a book as this preprocessor reads them.
 //!
 //! [`read_chapters`] walks the book in document order and gives each chapter with content one
-//! [`Chapter`]: its paths, its role key, the one [`ChapterIndex`](crate::markdown::ChapterIndex) of its content and its
+//! [`Chapter`]: its paths, its role key, the one [`ChapterIndex`] of its content and its
 //! shortcodes. The [`SourceMap`] back to the author's files is built on first use only, since
 //! only chapters with shortcodes or findings need it. [`BookFiles`] knows where the files are.
 
