@@ -34,10 +34,7 @@ fn em_dash_fires_on_the_character_on_smart_dashes_and_on_entities() {
         positions(&report, "em-dash"),
         ["src/extra.md:3:3", "src/extra.md:5:3", "src/extra.md:5:15"]
     );
-    let messages: Vec<&str> = of(&report, "em-dash")
-        .iter()
-        .map(|f| f.message.as_str())
-        .collect();
+    let messages = messages(&report, "em-dash");
     assert!(
         messages[1].contains("`---` becomes an em-dash"),
         "{messages:?}"
@@ -109,10 +106,7 @@ fn dangling_link_fires_on_missing_chapters_and_anchors() {
             "src/extra.md:6:1",
         ]
     );
-    let messages: Vec<&str> = of(&report, "dangling-link")
-        .iter()
-        .map(|f| f.message.as_str())
-        .collect();
+    let messages = messages(&report, "dangling-link");
     assert!(
         messages[1].contains("no anchor `#readines`; did you mean `readiness`?"),
         "{messages:?}"

@@ -133,6 +133,14 @@ pub fn of<'a>(report: &'a Report, check: &str) -> Vec<&'a Finding> {
         .collect()
 }
 
+/// The messages of the findings of `check`, in order.
+pub fn messages<'a>(report: &'a Report, check: &str) -> Vec<&'a str> {
+    of(report, check)
+        .iter()
+        .map(|f| f.message.as_str())
+        .collect()
+}
+
 /// The path of the built binary.
 pub fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_mdbook-contract")
