@@ -21,6 +21,10 @@ use crate::markdown::splice::Patch;
 use crate::model::{Axis, Claim, Model};
 use crate::shortcode::{Kind, Shortcode};
 
+mod write;
+
+use write::to_markdown;
+
 type Events = Vec<Event<'static>>;
 
 /// The patches of every chapter, indexed like `chapters`.
@@ -409,40 +413,6 @@ fn code_span(text: &str) -> String {
         || (text.len() >= 2 && text.starts_with(' ') && text.ends_with(' ') && text.trim() != "");
     let pad = if pad { " " } else { "" };
     format!("{fence}{pad}{text}{pad}{fence}")
-}
-
-fn to_markdown(events: &[Event<'static>]) -> String {
-    let write = |events: &mut dyn Iterator<Item = &Event<'static>>| {
-        let mut out = String::new();
-        let options = pulldown_cmark_to_cmark::Options {
-            list_token: '-',
-            ..Default::default()
-        };
-        pulldown_cmark_to_cmark::cmark_with_options(
-            events,
-            &mut out,
-            mdbook_markdown::pulldown_cmark::Options::ENABLE_TABLES,
-            options,
-        )
-        .map(|_| out)
-    };
-    // pulldown-cmark-to-cmark checks that a block with emphasis parses back to the same events,
-    // and fails (`Unrepresentable`) when no spelling does, as with text it cannot escape in a
-    // table cell (found by fuzzing). The same block without emphasis is written unchecked:
-    // `*missing*` shows as `missing`, and nothing panics.
-    let mut out = write(&mut events.iter())
-        .or_else(|_| {
-            write(&mut events.iter().filter(|e| {
-                !matches!(
-                    e,
-                    Event::Start(Tag::Emphasis | Tag::Strong)
-                        | Event::End(TagEnd::Emphasis | TagEnd::Strong)
-                )
-            }))
-        })
-        .unwrap_or_default();
-    out.truncate(out.trim_end_matches('\n').len());
-    out
 }
 
 /// What stands before `offset` on its line (`> ` of a blockquote, the indent of a list item).
