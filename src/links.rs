@@ -50,14 +50,25 @@ pub fn to_anchor(from: &Path, to: &Path, anchor: &str) -> String {
 /// browsers match a fragment against ids after decoding it.
 pub fn encode(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
-    for ch in path.chars() {
-        if ch.is_ascii_control() || matches!(ch, ' ' | '(' | ')' | '<' | '>' | '#' | '|' | '%') {
-            out.push_str(&format!("%{:02X}", u32::from(ch)));
-        } else {
-            out.push(ch);
-        }
-    }
+    encode_into(&mut out, path);
     out
+}
+
+/// [`encode`], appended to `out`.
+pub fn encode_into(out: &mut String, path: &str) {
+    let mut rest = path;
+    while let Some(i) = rest.find(|ch: char| {
+        ch.is_ascii_control() || matches!(ch, ' ' | '(' | ')' | '<' | '>' | '#' | '|' | '%')
+    }) {
+        out.push_str(&rest[..i]);
+        let byte = rest.as_bytes()[i];
+        const HEX: &[u8; 16] = b"0123456789ABCDEF";
+        out.push('%');
+        out.push(char::from(HEX[usize::from(byte >> 4)]));
+        out.push(char::from(HEX[usize::from(byte & 15)]));
+        rest = &rest[i + 1..];
+    }
+    out.push_str(rest);
 }
 
 /// Whether a link destination leaves the book's own files: it has a scheme (`https:`,

@@ -25,7 +25,8 @@ mod write;
 
 use write::to_markdown;
 
-type Events = Vec<Event<'static>>;
+/// Events borrow from the model and the chapters; only link destinations are built.
+type Events<'e> = Vec<Event<'e>>;
 
 /// The patches of every chapter, indexed like `chapters`.
 pub fn patches(chapters: &[Chapter<'_>], model: &Model) -> Vec<Vec<Patch>> {
@@ -33,8 +34,8 @@ pub fn patches(chapters: &[Chapter<'_>], model: &Model) -> Vec<Vec<Patch>> {
     let renderer = || Renderer {
         chapters,
         model,
-        axis_links: RefCell::default(),
         paths: RefCell::default(),
+        axis_links: RefCell::default(),
     };
     let work = chapters.iter().map(|chapter| chapter.content.len()).sum();
     crate::parallel::map(chapters, work, renderer, |renderer, number, chapter| {
@@ -53,15 +54,27 @@ pub fn patches(chapters: &[Chapter<'_>], model: &Model) -> Vec<Vec<Patch>> {
 struct Renderer<'a> {
     chapters: &'a [Chapter<'a>],
     model: &'a Model,
-    /// `{{#axis}}` links already written, by destination and code. A book links the same few
-    /// axes from many chapters, and writing Markdown costs far more than a lookup; the
-    /// Markdown of a link depends on nothing else.
-    axis_links: RefCell<HashMap<(String, String), String>>,
-    /// The relative path between two chapters (`None` within one page), by their numbers.
-    paths: RefCell<HashMap<(usize, usize), Option<String>>>,
+    /// The relative paths between chapters, worked out once per pair.
+    paths: RefCell<Paths>,
+    /// `{{#axis}}` links already written, by path (see [`Paths`]) and axis code. A book links
+    /// the same few axes from many chapters, and writing Markdown costs far more than a lookup;
+    /// the Markdown of a link depends on nothing else.
+    axis_links: RefCell<HashMap<(usize, &'a str), String>>,
 }
 
-impl Renderer<'_> {
+/// Relative paths between chapters, each distinct one held once: chapters in one folder link
+/// another chapter by the same path, so a link's Markdown can be cached by path.
+#[derive(Default)]
+struct Paths {
+    /// The path from one chapter to another, by their numbers: an index into `paths`.
+    by_pair: HashMap<(usize, usize), usize>,
+    /// The index of each path in `paths`.
+    ids: HashMap<Option<String>, usize>,
+    /// `None` within one page (a link to an anchor only), else the relative path.
+    paths: Vec<Option<String>>,
+}
+
+impl<'a> Renderer<'a> {
     fn shortcode(&self, number: usize, shortcode: &Shortcode) -> String {
         let chapter = &self.chapters[number];
         let markdown = match shortcode.kind {
@@ -90,44 +103,59 @@ impl Renderer<'_> {
         }
     }
 
-    /// [`links::to_anchor`] from chapter `from` to `anchor` in chapter `to`, with the path
-    /// between the two chapters worked out once per pair.
-    fn dest(&self, from: usize, to: usize, anchor: &str) -> String {
+    /// The index in [`Paths`] of the path from chapter `from` to chapter `to`.
+    fn path_id(&self, from: usize, to: usize) -> usize {
         let mut paths = self.paths.borrow_mut();
-        let path = paths.entry((from, to)).or_insert_with(|| {
-            let (from, to) = (
-                self.chapters[from].link_path(),
-                self.chapters[to].link_path(),
-            );
-            (links::components(from) != links::components(to)).then(|| links::relative(from, to))
-        });
-        let anchor = links::encode(anchor);
-        match path {
-            None => format!("#{anchor}"),
-            Some(path) => format!("{path}#{anchor}"),
+        if let Some(id) = paths.by_pair.get(&(from, to)) {
+            return *id;
         }
+        let (from_path, to_path) = (
+            self.chapters[from].link_path(),
+            self.chapters[to].link_path(),
+        );
+        let path = (links::components(from_path) != links::components(to_path))
+            .then(|| links::relative(from_path, to_path));
+        let Paths {
+            by_pair,
+            ids,
+            paths,
+        } = &mut *paths;
+        let id = *ids.entry(path).or_insert_with_key(|path| {
+            paths.push(path.clone());
+            paths.len() - 1
+        });
+        by_pair.insert((from, to), id);
+        id
+    }
+
+    /// [`links::to_anchor`] from chapter `from` to `anchor` in chapter `to`.
+    fn dest(&self, from: usize, to: usize, anchor: &str) -> String {
+        let id = self.path_id(from, to);
+        let paths = self.paths.borrow();
+        let path = paths.paths[id].as_deref().unwrap_or("");
+        let mut dest = String::with_capacity(path.len() + 1 + anchor.len());
+        dest.push_str(path);
+        dest.push('#');
+        links::encode_into(&mut dest, anchor);
+        dest
     }
 
     /// The events of a link to `axis`, for the tables.
-    fn axis_link_events(&self, from: usize, axis: &Axis) -> Events {
+    fn axis_link_events(&self, from: usize, axis: &'a Axis) -> Events<'a> {
         link(
             self.dest(from, axis.chapter, &axis.anchor),
             vec![code(&axis.code)],
         )
     }
 
-    /// The Markdown of a link to `axis` from chapter `from`, written once per destination.
-    fn axis_link(&self, from: usize, axis: &Axis) -> String {
-        let key = (
-            self.dest(from, axis.chapter, &axis.anchor),
-            axis.code.clone(),
-        );
-        let mut cache = self.axis_links.borrow_mut();
-        if let Some(markdown) = cache.get(&key) {
+    /// The Markdown of a link to `axis` from chapter `from`, written once per path.
+    fn axis_link(&self, from: usize, axis: &'a Axis) -> String {
+        let key = (self.path_id(from, axis.chapter), axis.code.as_str());
+        if let Some(markdown) = self.axis_links.borrow().get(&key) {
             return markdown.clone();
         }
-        let markdown = to_markdown(&link(key.0.clone(), vec![code(&key.1)]));
-        cache.insert(key, markdown.clone());
+        let markdown = to_markdown(&self.axis_link_events(from, axis));
+        self.axis_links.borrow_mut().insert(key, markdown.clone());
         markdown
     }
 
@@ -139,20 +167,21 @@ impl Renderer<'_> {
         let claim = self.model.claim_at(from, shortcode.range.start)?;
         let axis = self.model.axis(&claim.axis.0)?;
         let mut out = self.axis_link(from, axis);
+        out.reserve(64);
         out.push_str(": ");
         if claim.is_unknown() {
             out.push_str("<strong>unknown</strong>, not verified yet");
             return Some(out);
         }
         axis.profile(&claim.profile.0)?;
-        out.push_str(&code_span(&claim.profile.0));
+        push_code_span(&mut out, &claim.profile.0);
         if !claim.evidence.is_empty() {
             out.push_str(" (");
             for (i, evidence) in claim.evidence.iter().enumerate() {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                out.push_str(&code_span(evidence));
+                push_code_span(&mut out, evidence);
             }
             out.push(')');
         }
@@ -160,7 +189,13 @@ impl Renderer<'_> {
     }
 
     /// The events of cell `column` of `axis`'s profile row `row`, shown in chapter `to`.
-    fn cell(&self, axis: &Axis, row: usize, column: Option<usize>, to: usize) -> Option<Events> {
+    fn cell(
+        &self,
+        axis: &Axis,
+        row: usize,
+        column: Option<usize>,
+        to: usize,
+    ) -> Option<Events<'a>> {
         let table = &self.chapters[axis.chapter].index.tables[axis.table?];
         let cell = table.rows.get(row)?.cells.get(column?)?;
         if cell.events.is_empty() {
@@ -173,7 +208,7 @@ impl Renderer<'_> {
         ))
     }
 
-    fn answers(&self, from: usize, axis: &Axis) -> Events {
+    fn answers(&self, from: usize, axis: &'a Axis) -> Events<'a> {
         let mut events = vec![Event::Start(Tag::List(None))];
         for profile in &axis.profiles {
             events.push(Event::Start(Tag::Item));
@@ -198,8 +233,8 @@ impl Renderer<'_> {
         events
     }
 
-    fn axis_table(&self, from: usize) -> Events {
-        let mut rows: Vec<Vec<Events>> = Vec::new();
+    fn axis_table(&self, from: usize) -> Events<'a> {
+        let mut rows: Vec<Vec<Events<'a>>> = Vec::new();
         for axis in self.model.unique_axes() {
             let profiles = axis.profiles.iter().map(|p| vec![code(&p.name)]);
             let mut profile_cell = Vec::new();
@@ -236,7 +271,7 @@ impl Renderer<'_> {
         table(header, rows)
     }
 
-    fn profile_matrix(&self, from: usize) -> Events {
+    fn profile_matrix(&self, from: usize) -> Events<'a> {
         let providers = &self.model.providers;
         let mut header = vec![vec![text("Axis")]];
         for provider in providers {
@@ -264,7 +299,7 @@ impl Renderer<'_> {
         table(header, rows)
     }
 
-    fn matrix_cell(&self, from: usize, claim: &Claim) -> Events {
+    fn matrix_cell(&self, from: usize, claim: &'a Claim) -> Events<'a> {
         let dest = self.dest(from, claim.chapter, &claim.section_anchor);
         if claim.is_unknown() {
             return link(dest, strong("unknown"));
@@ -282,19 +317,19 @@ impl Renderer<'_> {
     }
 }
 
-fn text(s: &str) -> Event<'static> {
-    Event::Text(CowStr::from(s.to_owned()))
+fn text(s: &str) -> Event<'_> {
+    Event::Text(CowStr::Borrowed(s))
 }
 
-fn code(s: &str) -> Event<'static> {
-    Event::Code(CowStr::from(s.to_owned()))
+fn code(s: &str) -> Event<'_> {
+    Event::Code(CowStr::Borrowed(s))
 }
 
 /// `<strong>s</strong>` as inline HTML. Markdown emphasis would do as well, but
 /// pulldown-cmark-to-cmark re-parses every block with emphasis to validate its delimiters, which
 /// makes a large matrix several times slower to write; inline HTML needs no such check and
 /// renders the same in both renderers.
-fn strong(s: &str) -> Events {
+fn strong(s: &str) -> Events<'_> {
     vec![
         Event::InlineHtml(CowStr::Borrowed("<strong>")),
         text(s),
@@ -303,7 +338,7 @@ fn strong(s: &str) -> Events {
 }
 
 /// `<em>s</em>` as inline HTML (see [`strong`]).
-fn emphasis(s: &str) -> Events {
+fn emphasis(s: &str) -> Events<'_> {
     vec![
         Event::InlineHtml(CowStr::Borrowed("<em>")),
         text(s),
@@ -311,7 +346,7 @@ fn emphasis(s: &str) -> Events {
     ]
 }
 
-fn link(dest: String, inner: Events) -> Events {
+fn link(dest: String, inner: Events<'_>) -> Events<'_> {
     let mut events = vec![Event::Start(Tag::Link {
         link_type: LinkType::Inline,
         dest_url: CowStr::from(dest),
@@ -323,7 +358,11 @@ fn link(dest: String, inner: Events) -> Events {
     events
 }
 
-fn push_joined(out: &mut Events, parts: impl Iterator<Item = Events>, separator: &str) {
+fn push_joined<'e>(
+    out: &mut Events<'e>,
+    parts: impl Iterator<Item = Events<'e>>,
+    separator: &'e str,
+) {
     for (i, part) in parts.enumerate() {
         if i > 0 {
             out.push(text(separator));
@@ -332,7 +371,7 @@ fn push_joined(out: &mut Events, parts: impl Iterator<Item = Events>, separator:
     }
 }
 
-fn table(header: Vec<Events>, rows: Vec<Vec<Events>>) -> Events {
+fn table<'e>(header: Vec<Events<'e>>, rows: Vec<Vec<Events<'e>>>) -> Events<'e> {
     let mut events = vec![
         Event::Start(Tag::Table(vec![Alignment::None; header.len()])),
         Event::Start(Tag::TableHead),
@@ -357,7 +396,7 @@ fn table(header: Vec<Events>, rows: Vec<Vec<Events>>) -> Events {
 }
 
 /// Relative links of `events`, written in the chapter at `from`, made to work in `to`.
-fn rebase(events: &[Event<'static>], from: &Path, to: &Path) -> Events {
+fn rebase(events: &[Event<'static>], from: &Path, to: &Path) -> Events<'static> {
     if links::components(from) == links::components(to) {
         return events.to_vec();
     }
@@ -401,18 +440,31 @@ fn rebase(events: &[Event<'static>], from: &Path, to: &Path) -> Events {
 /// with a backtick, or starts and ends with a space (which the parser would strip). `text` is
 /// one line; the tests parse the result back.
 fn code_span(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    push_code_span(&mut out, text);
+    out
+}
+
+/// [`code_span`], appended to `out`.
+fn push_code_span(out: &mut String, text: &str) {
     let mut longest = 0;
     let mut run = 0;
-    for ch in text.chars() {
-        run = if ch == '`' { run + 1 } else { 0 };
+    for byte in text.bytes() {
+        run = if byte == b'`' { run + 1 } else { 0 };
         longest = longest.max(run);
     }
-    let fence = "`".repeat(longest + 1);
     let pad = text.starts_with('`')
         || text.ends_with('`')
         || (text.len() >= 2 && text.starts_with(' ') && text.ends_with(' ') && text.trim() != "");
-    let pad = if pad { " " } else { "" };
-    format!("{fence}{pad}{text}{pad}{fence}")
+    out.extend(std::iter::repeat_n('`', longest + 1));
+    if pad {
+        out.push(' ');
+    }
+    out.push_str(text);
+    if pad {
+        out.push(' ');
+    }
+    out.extend(std::iter::repeat_n('`', longest + 1));
 }
 
 /// What stands before `offset` on its line (`> ` of a blockquote, the indent of a list item).
