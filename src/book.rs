@@ -244,23 +244,19 @@ fn read_chapter<'a>(
     }
 }
 
-/// Applies `edit` to every chapter [`read_chapters`] returned, in the same order.
-pub fn for_each_read_chapter_mut(book: &mut Book, mut edit: impl FnMut(usize, &mut BookChapter)) {
-    fn walk(
-        items: &mut [BookItem],
-        next: &mut usize,
-        edit: &mut dyn FnMut(usize, &mut BookChapter),
-    ) {
+/// The content of every chapter [`read_chapters`] returned, in the same order, to edit.
+pub fn read_contents_mut(book: &mut Book) -> Vec<&mut String> {
+    fn walk<'b>(items: &'b mut [BookItem], out: &mut Vec<&'b mut String>) {
         for item in items {
             if let BookItem::Chapter(chapter) = item {
                 if !(chapter.path.is_none() && chapter.content.is_empty()) {
-                    edit(*next, chapter);
-                    *next += 1;
+                    out.push(&mut chapter.content);
                 }
-                walk(&mut chapter.sub_items, next, edit);
+                walk(&mut chapter.sub_items, out);
             }
         }
     }
-    let mut next = 0;
-    walk(&mut book.items, &mut next, &mut edit);
+    let mut out = Vec::new();
+    walk(&mut book.items, &mut out);
+    out
 }

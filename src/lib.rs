@@ -38,7 +38,7 @@ use mdbook_preprocessor::book::Book;
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 use serde::de::IgnoredAny;
 
-use crate::book::{BookFiles, for_each_read_chapter_mut, read_chapters};
+use crate::book::{BookFiles, read_chapters, read_contents_mut};
 use crate::checks::Draft;
 use crate::config::{Config, Severity};
 use crate::diagnostic::{Finding, Report};
@@ -107,10 +107,13 @@ pub fn process(
         }
         (patches, report)
     };
-    for_each_read_chapter_mut(&mut book, |number, chapter| {
+    // Spliced in parallel too, each chapter's old content freed as soon as its new one is made.
+    let mut contents = read_contents_mut(&mut book);
+    let work = contents.iter().map(|content| content.len()).sum();
+    parallel::for_each_mut(&mut contents, work, |number, content| {
         let edits = &patches[number];
         if !edits.is_empty() {
-            chapter.content = splice::apply(&chapter.content, edits).into_owned();
+            **content = splice::apply(content, edits).into_owned();
         }
     });
     Ok(Outcome { book, report })

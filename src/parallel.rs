@@ -1,6 +1,6 @@
 //! Per-chapter work spread over the machine's cores, results in input order.
 //!
-//! Reading chapters, running the checks and rendering shortcodes are each a map over
+//! Reading chapters, running the checks, rendering shortcodes and splicing are each a map over
 //! independent items (chapters, or checks), so [`map`] runs them on scoped threads that take the
 //! next item from a shared counter, and puts the results back in the order of the items: the
 //! output never depends on the number of threads. Books under [`PARALLEL_FROM`] bytes of
@@ -9,6 +9,7 @@
 
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 /// Below this many bytes of Markdown, a second thread costs more than it saves (starting it,
 /// its own allocator arena, cold caches): on 2 cores, threads pay from about 10 MB.
@@ -85,6 +86,28 @@ where
         .collect()
 }
 
+/// `f` applied to every item in place, on up to [`threads`]`(work)` threads (see [`map`]).
+pub fn for_each_mut<T: Send>(items: &mut [T], work: usize, f: impl Fn(usize, &mut T) + Sync) {
+    if threads(work) <= 1 {
+        for (i, item) in items.iter_mut().enumerate() {
+            f(i, item);
+        }
+        return;
+    }
+    // Each item is taken by one thread only; the lock, taken once per item, is how the borrow
+    // checker is told so.
+    let items: Vec<Mutex<&mut T>> = items.iter_mut().map(Mutex::new).collect();
+    map(
+        &items,
+        work,
+        || (),
+        |(), i, item| {
+            let mut item = item.lock().unwrap_or_else(PoisonError::into_inner);
+            f(i, &mut item);
+        },
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,5 +129,17 @@ mod tests {
             assert_eq!(squares, items.iter().map(|x| x * x).collect::<Vec<_>>());
         }
         assert!(map(&[] as &[u8], PARALLEL_FROM, || (), |_, _, x| *x).is_empty());
+    }
+
+    #[test]
+    fn every_item_is_edited_once_in_place() {
+        for work in [0, PARALLEL_FROM] {
+            let mut items: Vec<usize> = (0..1000).collect();
+            for_each_mut(&mut items, work, |i, x| {
+                assert_eq!(i, *x);
+                *x *= 2;
+            });
+            assert_eq!(items, (0..1000).map(|x| x * 2).collect::<Vec<_>>());
+        }
     }
 }
