@@ -5,6 +5,7 @@
 //! shortcodes. The [`SourceMap`] back to the author's files is built on first use only, since
 //! only chapters with shortcodes or findings need it. [`BookFiles`] knows where the files are.
 
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
@@ -153,15 +154,13 @@ fn build_map(
     };
     let display = files.display_chapter(source_path);
     let absolute = files.src_dir().join(source_path);
-    let bytes = std::fs::read(&absolute).ok();
-    if let Some(bytes) = &bytes {
-        let unmarked = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
-        if unmarked == content.as_bytes() {
-            // The usual case, found without checking the file for UTF-8: the content is.
-            return SourceMap::same_as_file(display);
-        }
+    if file_is(&absolute, content.as_bytes()) {
+        // The usual case, found without keeping or decoding the file.
+        return SourceMap::same_as_file(display);
     }
-    let text = bytes.and_then(|bytes| String::from_utf8(bytes).ok());
+    let text = std::fs::read(&absolute)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok());
     let base_dir = absolute.parent().map(Path::to_path_buf).unwrap_or_default();
     let chapter_path = path.unwrap_or(source_path).to_path_buf();
     let display_of = |p: &Path| files.display(p);
@@ -176,6 +175,56 @@ fn build_map(
         },
         &expand,
     )
+}
+
+/// Whether the file at `path` holds `content` (after a byte order mark, which mdBook drops).
+///
+/// Compared a block at a time, with a stop at the first difference: a book's chapter files are
+/// as large as the book, and reading each into a new buffer only to compare it cost more than
+/// the comparison (the buffer's pages are fresh each time).
+fn file_is(path: &Path, content: &[u8]) -> bool {
+    const BOM: &[u8] = "\u{feff}".as_bytes();
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut block = vec![0u8; 64 << 10];
+    let mut rest = content;
+    let mut first = true;
+    loop {
+        let filled = match read_block(&mut file, &mut block) {
+            Ok(filled) => filled,
+            Err(_) => return false,
+        };
+        let mut read = &block[..filled];
+        if first {
+            first = false;
+            read = read.strip_prefix(BOM).unwrap_or(read);
+        }
+        if filled == 0 {
+            return rest.is_empty();
+        }
+        let Some(expected) = rest.get(..read.len()) else {
+            return false;
+        };
+        if expected != read {
+            return false;
+        }
+        rest = &rest[read.len()..];
+    }
+}
+
+/// Fills `block` from `file` as far as the file goes; the number of bytes read.
+fn read_block(file: &mut std::fs::File, block: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < block.len() {
+        match file.read(&mut block[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(filled)
 }
 
 /// Reads every chapter of `book` that has content or a path, in document order, on several
@@ -259,4 +308,37 @@ pub fn read_contents_mut(book: &mut Book) -> Vec<&mut String> {
     let mut out = Vec::new();
     walk(&mut book.items, &mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_its_content_only_byte_for_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.md");
+        // Larger than one block, with the difference placed in the second block.
+        let long = "x".repeat(100_000) + "end";
+        let cases: [(&[u8], &str, bool); 9] = [
+            (b"abc", "abc", true),
+            (b"", "", true),
+            (b"\xef\xbb\xbfabc", "abc", true),
+            (b"\xef\xbb\xbf", "", true),
+            (b"abc", "abd", false),
+            (b"abc", "ab", false),
+            (b"ab", "abc", false),
+            (long.as_bytes(), &long, true),
+            (long.as_bytes(), &long[..long.len() - 1], false),
+        ];
+        for (file, content, same) in cases {
+            std::fs::write(&path, file).unwrap();
+            assert_eq!(file_is(&path, content.as_bytes()), same, "{content:?}");
+        }
+        let mut changed = long.clone().into_bytes();
+        changed[70_000] = b'y';
+        std::fs::write(&path, &changed).unwrap();
+        assert!(!file_is(&path, long.as_bytes()));
+        assert!(!file_is(&dir.path().join("missing.md"), b""));
+    }
 }
