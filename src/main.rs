@@ -68,9 +68,23 @@ fn protocol() -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut stdout = std::io::BufWriter::with_capacity(64 << 10, book_output());
     let code = mdbook_contract::protocol::run(input, &mut stdout, &mut stderr);
     ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
+/// Where the book is written. `Stdout` is line-buffered: it would search every block of the
+/// book (as large as the book itself, and one line of JSON) for a newline. On Unix the book is
+/// written to a duplicate of the descriptor instead, which writes each block as it is.
+fn book_output() -> Box<dyn Write> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() {
+            return Box::new(std::fs::File::from(fd));
+        }
+    }
+    Box::new(std::io::stdout().lock())
 }
 
 fn check(book_dir: &std::path::Path, format: OutputFormat) -> ExitCode {

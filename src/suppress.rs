@@ -34,6 +34,11 @@ impl Suppressions {
         let mut out = Suppressions::default();
         for chunk in &index.html {
             let html = &content[chunk.range.clone()];
+            // `contract:` is a literal of the pattern: without it, the regex (compiled on first
+            // use) cannot match, and is not compiled for a book that has no such comment.
+            if !html.contains("contract:") {
+                continue;
+            }
             for caps in ALLOW.captures_iter(html) {
                 let whole = caps.get(0).expect("group 0 always matches");
                 let comment = chunk.range.start + whole.start()..chunk.range.start + whole.end();
