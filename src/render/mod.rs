@@ -2,10 +2,11 @@
 //!
 //! [`patches`] turns every well-formed shortcode of every chapter into a [`Patch`] of its byte
 //! range; nothing outside those ranges changes. What is generated (links, lists, tables) is
-//! built as pulldown-cmark events and written by pulldown-cmark-to-cmark, so escaping inside
-//! cells and link text is right by construction; only claims, the most frequent shortcode, are
-//! put together from a link written that way and code spans (`code_span`). Cells taken from a `Profile` table are its own
-//! events, with relative links rebased when they are shown in another chapter. Rendering
+//! built as pulldown-cmark events and written by [`write`]: pulldown-cmark-to-cmark, so escaping
+//! inside cells and link text is right by construction, or a fast path proptested to write the
+//! same bytes. Claims, the most frequent shortcode, are put together from a cached link and code
+//! spans (`code_span`). Cells taken from a `Profile` table are its own events, with relative
+//! links rebased when they are shown in another chapter. Rendering
 //! reports nothing: a shortcode that names something unknown is shown as written, in a code
 //! span, and the checks say why.
 
@@ -23,7 +24,7 @@ use crate::shortcode::{Kind, Shortcode};
 
 mod write;
 
-use write::to_markdown;
+use write::{push_code_span, to_markdown};
 
 /// Events borrow from the model and the chapters; only link destinations are built.
 type Events<'e> = Vec<Event<'e>>;
@@ -159,8 +160,8 @@ impl<'a> Renderer<'a> {
         markdown
     }
 
-    /// A claim: the axis link (written by pulldown-cmark-to-cmark, once per destination), the
-    /// profile and the evidence as code spans. A book has a claim per provider and axis, so this
+    /// A claim: the axis link (written once per path), the profile and the evidence as code
+    /// spans. A book has a claim per provider and axis, so this
     /// is the most frequent shortcode, and it is put together from those pieces rather than
     /// written as a whole (see [`code_span`]).
     fn claim(&self, from: usize, shortcode: &Shortcode) -> Option<String> {
@@ -435,36 +436,11 @@ fn rebase(events: &[Event<'static>], from: &Path, to: &Path) -> Events<'static> 
         .collect()
 }
 
-/// `text` as an inline code span, by CommonMark's rules: a fence of one backtick more than the
-/// longest run of backticks inside, and a space inside each end when the text starts or ends
-/// with a backtick, or starts and ends with a space (which the parser would strip). `text` is
-/// one line; the tests parse the result back.
+/// `text` as an inline code span (see [`push_code_span`]).
 fn code_span(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     push_code_span(&mut out, text);
     out
-}
-
-/// [`code_span`], appended to `out`.
-fn push_code_span(out: &mut String, text: &str) {
-    let mut longest = 0;
-    let mut run = 0;
-    for byte in text.bytes() {
-        run = if byte == b'`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    let pad = text.starts_with('`')
-        || text.ends_with('`')
-        || (text.len() >= 2 && text.starts_with(' ') && text.ends_with(' ') && text.trim() != "");
-    out.extend(std::iter::repeat_n('`', longest + 1));
-    if pad {
-        out.push(' ');
-    }
-    out.push_str(text);
-    if pad {
-        out.push(' ');
-    }
-    out.extend(std::iter::repeat_n('`', longest + 1));
 }
 
 /// What stands before `offset` on its line (`> ` of a blockquote, the indent of a list item).
@@ -514,7 +490,19 @@ mod tests {
     #[test]
     fn code_spans_survive_backticks_and_spaces() {
         for text in [
-            "a", "`", "a`b", "``x``", " a ", " ", "  ", "`a", "a`", "Pkg.Func", "a|b",
+            "a",
+            "`",
+            "a`b",
+            "``x``",
+            " a ",
+            " ",
+            "  ",
+            "`a",
+            "a`",
+            "Pkg.Func",
+            "a|b",
+            " \t ",
+            " \u{3000} ",
         ] {
             assert_eq!(
                 parsed_code(&format!("x {} y", code_span(text))),
