@@ -2,6 +2,7 @@
 //! that the target page will not have; with `source-root` set, also a link that leaves the book
 //! to a file that does not exist.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -10,14 +11,14 @@ use crate::links;
 use crate::suggest;
 
 /// Where a link leads.
-pub(super) enum Target {
+pub(super) enum Target<'d> {
     /// Another site, or mail.
     External,
     /// A chapter (or a page that is not one), perhaps with a fragment.
     Page {
         chapter: Option<usize>,
         path: String,
-        fragment: Option<String>,
+        fragment: Option<Cow<'d, str>>,
     },
     /// A file inside `src` that is not a page.
     File { path: String },
@@ -38,6 +39,8 @@ const GENERATED_PAGES: &[&str] = &[
 /// mdBook renders them at. Built once per check, so resolving a link is a hash lookup.
 pub(super) struct Pages {
     by_path: HashMap<String, usize>,
+    /// Each chapter's folder, the base of its relative links.
+    folders: Vec<String>,
 }
 
 impl Pages {
@@ -52,7 +55,18 @@ impl Pages {
                     .or_insert(number);
             }
         }
-        Pages { by_path }
+        let folders = cx
+            .chapters
+            .iter()
+            .map(|chapter| {
+                chapter
+                    .link_path()
+                    .parent()
+                    .map(|folder| folder.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            })
+            .collect();
+        Pages { by_path, folders }
     }
 
     fn lookup(&self, key: &str) -> Option<usize> {
@@ -60,7 +74,14 @@ impl Pages {
     }
 }
 
-pub(super) fn resolve(cx: &Context<'_>, pages: &Pages, from: usize, dest: &str) -> Target {
+/// Where the link `dest` in chapter `from` leads. Runs once per link of the book: the path is
+/// normalised on strings, with no `Path` or per-component allocation.
+pub(super) fn resolve<'d>(
+    cx: &Context<'_>,
+    pages: &Pages,
+    from: usize,
+    dest: &'d str,
+) -> Target<'d> {
     if links::is_external(dest) {
         return Target::External;
     }
@@ -78,19 +99,12 @@ pub(super) fn resolve(cx: &Context<'_>, pages: &Pages, from: usize, dest: &str) 
         };
     }
     let decoded = percent_decode(path);
-    let (base, relative) = match decoded.strip_prefix('/') {
-        Some(rest) => (PathBuf::new(), rest.to_owned()),
-        None => (
-            chapter
-                .link_path()
-                .parent()
-                .map(Path::to_path_buf)
-                .unwrap_or_default(),
-            decoded.clone(),
-        ),
+    // A leading `/` is the root of `src`; anything else starts in the chapter's folder.
+    let (folder, relative) = match decoded.strip_prefix('/') {
+        Some(rest) => ("", rest),
+        None => (pages.folders[from].as_str(), &*decoded),
     };
-    let joined = base.join(&relative);
-    if escapes(&joined) {
+    let Some(normal) = normalise(folder, relative) else {
         let on_disk = chapter.source_path.map_or_else(
             || cx.files.src_dir(),
             |p| {
@@ -103,20 +117,18 @@ pub(super) fn resolve(cx: &Context<'_>, pages: &Pages, from: usize, dest: &str) 
             },
         );
         return Target::Outside {
-            path: on_disk.join(&decoded),
+            path: on_disk.join(&*decoded),
         };
-    }
-    let normal = links::components(&joined).join("/");
-    let lookup = |key: &str| pages.lookup(key);
+    };
     if normal.ends_with(".md") {
         return Target::Page {
-            chapter: lookup(&normal),
+            chapter: pages.lookup(&normal),
             path: normal,
             fragment,
         };
     }
     if let Some(stem) = normal.strip_suffix(".html") {
-        let chapter = lookup(&format!("{stem}.md"));
+        let chapter = pages.lookup(&format!("{stem}.md"));
         return Target::Page {
             chapter,
             path: normal,
@@ -126,24 +138,40 @@ pub(super) fn resolve(cx: &Context<'_>, pages: &Pages, from: usize, dest: &str) 
     Target::File { path: normal }
 }
 
-/// Whether `path` climbs above its starting folder at any point.
-fn escapes(path: &Path) -> bool {
-    let mut depth = 0i32;
-    for component in path.components() {
-        match component {
-            std::path::Component::ParentDir => depth -= 1,
-            std::path::Component::Normal(_) => depth += 1,
-            _ => {}
-        }
-        if depth < 0 {
-            return true;
+/// `relative` (split at `/`) taken from `folder` (a path of this system), with `.` and `..`
+/// worked out and `/` between the parts: `None` when a `..` climbs above the starting folder
+/// at any point, as `a/../../b` does.
+fn normalise(folder: &str, relative: &str) -> Option<String> {
+    let mut normal = String::with_capacity(folder.len() + relative.len());
+    let parts = folder
+        .split(std::path::is_separator)
+        .chain(relative.split('/'));
+    for part in parts {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if normal.is_empty() {
+                    return None;
+                }
+                let cut = normal.rfind('/').unwrap_or(0);
+                normal.truncate(cut);
+            }
+            part => {
+                if !normal.is_empty() {
+                    normal.push('/');
+                }
+                normal.push_str(part);
+            }
         }
     }
-    false
+    Some(normal)
 }
 
-/// Decodes `%XX` escapes; invalid ones stay as written.
-pub(super) fn percent_decode(text: &str) -> String {
+/// Decodes `%XX` escapes; invalid ones stay as written. Borrows when there is none.
+pub(super) fn percent_decode(text: &str) -> Cow<'_, str> {
+    if !text.contains('%') {
+        return Cow::Borrowed(text);
+    }
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -159,7 +187,7 @@ pub(super) fn percent_decode(text: &str) -> String {
         out.push(bytes[i]);
         i += 1;
     }
-    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
+    String::from_utf8(out).map_or(Cow::Borrowed(text), Cow::Owned)
 }
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
@@ -206,7 +234,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                     if fragment.is_empty()
                         || fragment == "top"
                         || fragment.starts_with("mdbook-")
-                        || anchors.contains(&fragment)
+                        || anchors.contains(fragment.as_ref())
                     {
                         continue;
                     }
@@ -248,5 +276,46 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_normalised_from_the_chapter_folder() {
+        assert_eq!(normalise("", "a.md").as_deref(), Some("a.md"));
+        assert_eq!(normalise("p", "a.md").as_deref(), Some("p/a.md"));
+        assert_eq!(normalise("p/q", "../a.md").as_deref(), Some("p/a.md"));
+        assert_eq!(
+            normalise("p", "./x//y/./z.md").as_deref(),
+            Some("p/x/y/z.md")
+        );
+        assert_eq!(normalise("p", "../a.md").as_deref(), Some("a.md"));
+        assert_eq!(normalise("", "/a.md").as_deref(), Some("a.md"));
+        assert_eq!(
+            normalise("p/q/r", "../../s/../t.md").as_deref(),
+            Some("p/t.md")
+        );
+    }
+
+    #[test]
+    fn climbing_above_the_start_at_any_point_escapes() {
+        assert_eq!(normalise("", "../a.md"), None);
+        assert_eq!(normalise("p", "../../a.md"), None);
+        // Back inside by the end, but above the start on the way.
+        assert_eq!(normalise("", "../p/a.md"), None);
+        assert_eq!(normalise("p", "../../p/a.md"), None);
+    }
+
+    #[test]
+    fn percent_escapes_are_decoded_and_borrowed_when_absent() {
+        assert!(matches!(percent_decode("a b"), Cow::Borrowed("a b")));
+        assert_eq!(percent_decode("a%20b"), "a b");
+        assert_eq!(percent_decode("100%"), "100%");
+        assert_eq!(percent_decode("%zz"), "%zz");
+        // Bytes that are not UTF-8 leave the text as written.
+        assert_eq!(percent_decode("%ff"), "%ff");
     }
 }

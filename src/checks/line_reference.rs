@@ -67,10 +67,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
 /// the second with digits, `-` and a digit after it (`:12-30`).
 fn may_hold_default(text: &str) -> bool {
     let bytes = text.as_bytes();
-    let mut from = 0;
-    // `find` with a `char` looks for the byte with memchr.
-    while let Some(colon) = text[from..].find(':').map(|i| from + i) {
-        from = colon + 1;
+    for colon in memchr::memchr_iter(b':', bytes) {
         if !bytes.get(colon + 1).is_some_and(u8::is_ascii_digit) {
             continue;
         }
