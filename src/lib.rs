@@ -18,6 +18,7 @@ pub mod checks;
 pub mod citation;
 pub mod config;
 pub mod diagnostic;
+pub mod json;
 pub mod links;
 pub mod markdown;
 pub mod model;

@@ -143,7 +143,7 @@ pub fn run(input: Vec<u8>, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i3
         finish(&ctx, outcome, stderr)
     });
     match result {
-        Ok(book) => match serde_json::to_writer(&mut *stdout, &book) {
+        Ok(book) => match crate::json::write_book(&mut *stdout, book) {
             Ok(()) => {
                 let _ = stdout.flush();
                 0
