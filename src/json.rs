@@ -1,12 +1,14 @@
-//! The book written back to mdBook as JSON, byte for byte what `serde_json::to_writer` writes,
-//! with the chapters' contents escaped eight bytes at a time.
+//! The book written back to mdBook as JSON, byte for byte what `serde_json::to_writer` writes
+//! for the book with its patches applied, without applying them in memory first.
 //!
-//! Chapter contents are nearly all of a book's bytes, and serde_json escapes a string one byte
-//! at a time through a table. [`write_book`] takes the contents out of the book, lets
-//! serde_json write everything else (so the shape of mdBook's types stays serde's business),
-//! and a [`Formatter`] puts each content back where its now empty string is written: the value
-//! of the only `"content"` key of mdBook's types, met in the order [`take_contents`] took them.
-//! Escapes themselves are still written by serde_json's [`CompactFormatter`].
+//! Chapter contents are nearly all of a book's bytes. [`write_book`] takes the contents out of
+//! the book, lets serde_json write everything else (so the shape of mdBook's types stays
+//! serde's business), and a [`Formatter`] puts each content back where its now empty string is
+//! written: the value of the only `"content"` key of mdBook's types, met in the order
+//! [`take_contents`] took them. A content is written with its patches spliced in as it goes,
+//! so a rendered book is never built as a second copy of the book; and escaped eight bytes at a
+//! time, where serde_json looks up one byte at a time in a table. Escapes themselves are still
+//! written by serde_json's [`CompactFormatter`].
 //!
 //! To extend: nothing here knows mdBook's types beyond the `content` key; a new string field
 //! needs nothing, a second `content` key would fail the tests that compare with serde_json.
@@ -17,9 +19,17 @@ use mdbook_preprocessor::book::{Book, BookItem};
 use serde::Serialize as _;
 use serde_json::ser::{CharEscape, CompactFormatter, Formatter};
 
-/// Writes `book` as `serde_json::to_writer` would.
-pub fn write_book(writer: impl Write, mut book: Book) -> serde_json::Result<()> {
-    let contents = take_contents(&mut book.items);
+use crate::markdown::splice::Patch;
+
+/// Writes `book` with `patches` applied as `serde_json::to_writer` would. `patches` holds the
+/// patches of each chapter with content, in the order of [`crate::book::read_chapters`] (as
+/// [`crate::Prepared::patches`] does); chapters past its end have none.
+pub fn write_book(
+    writer: impl Write,
+    mut book: Book,
+    patches: &[Vec<Patch>],
+) -> serde_json::Result<()> {
+    let contents = take_contents(&mut book.items, patches);
     let mut unwritten = contents.iter();
     let formatter = ContentFormatter {
         contents: &mut unwritten,
@@ -38,26 +48,40 @@ pub fn write_book(writer: impl Write, mut book: Book) -> serde_json::Result<()> 
     Ok(())
 }
 
-/// Every chapter's content, emptied in the book, in the order serde writes them: a chapter's
-/// `content` field comes before its `sub_items`.
-fn take_contents(items: &mut [BookItem]) -> Vec<String> {
-    fn walk(items: &mut [BookItem], out: &mut Vec<String>) {
+/// Every chapter's content, emptied in the book, with its patches, in the order serde writes
+/// them: a chapter's `content` field comes before its `sub_items`. A draft chapter (no path, no
+/// content) has no patches and no number in `patches`, as in [`crate::book::read_chapters`].
+fn take_contents<'p>(
+    items: &mut [BookItem],
+    patches: &'p [Vec<Patch>],
+) -> Vec<(String, &'p [Patch])> {
+    fn walk<'p>(
+        items: &mut [BookItem],
+        patches: &mut std::slice::Iter<'p, Vec<Patch>>,
+        out: &mut Vec<(String, &'p [Patch])>,
+    ) {
         for item in items {
             if let BookItem::Chapter(chapter) = item {
-                out.push(std::mem::take(&mut chapter.content));
-                walk(&mut chapter.sub_items, out);
+                let draft = chapter.path.is_none() && chapter.content.is_empty();
+                let edits = if draft {
+                    &[][..]
+                } else {
+                    patches.next().map_or(&[][..], Vec::as_slice)
+                };
+                out.push((std::mem::take(&mut chapter.content), edits));
+                walk(&mut chapter.sub_items, patches, out);
             }
         }
     }
     let mut out = Vec::new();
-    walk(items, &mut out);
+    walk(items, &mut patches.iter(), &mut out);
     out
 }
 
 /// serde_json's compact output, with the next taken content written into the value of each
 /// `"content"` key.
-struct ContentFormatter<'f, 'c> {
-    contents: &'f mut std::slice::Iter<'c, String>,
+struct ContentFormatter<'f, 'c, 'p> {
+    contents: &'f mut std::slice::Iter<'c, (String, &'p [Patch])>,
     /// The key being written, while `in_key`.
     key: String,
     in_key: bool,
@@ -67,7 +91,7 @@ struct ContentFormatter<'f, 'c> {
     in_content: bool,
 }
 
-impl Formatter for ContentFormatter<'_, '_> {
+impl Formatter for ContentFormatter<'_, '_, '_> {
     fn begin_object_key<W: ?Sized + Write>(
         &mut self,
         writer: &mut W,
@@ -92,10 +116,17 @@ impl Formatter for ContentFormatter<'_, '_> {
 
     fn end_string<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
         if std::mem::take(&mut self.in_content) {
-            let content = self.contents.next().ok_or_else(|| {
+            let (content, patches) = self.contents.next().ok_or_else(|| {
                 io::Error::other("the book has more `content` fields than chapters")
             })?;
-            write_escaped(writer, content)?;
+            // As `splice::apply` would: the text between patches, then each patch's text.
+            let mut copied = 0;
+            for patch in *patches {
+                write_escaped(writer, &content[copied..patch.range.start])?;
+                write_escaped(writer, &patch.text)?;
+                copied = patch.range.end;
+            }
+            write_escaped(writer, &content[copied..])?;
         }
         CompactFormatter.end_string(writer)
     }
@@ -191,7 +222,7 @@ mod tests {
 
     fn ours(book: &Book) -> String {
         let mut out = Vec::new();
-        write_book(&mut out, book.clone()).unwrap();
+        write_book(&mut out, book.clone(), &[]).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -226,6 +257,64 @@ mod tests {
             ),
         ]);
         assert_eq!(ours(&book), serde_json::to_string(&book).unwrap());
+    }
+
+    #[test]
+    fn patches_are_spliced_as_splice_apply_splices_them_draft_chapters_skipped() {
+        let patch = |range: std::ops::Range<usize>, text: &str| Patch {
+            range,
+            text: text.to_owned(),
+        };
+        let book = Book::new_with_items(vec![
+            chapter(
+                "one",
+                "a {{#x}} b {{#y}}",
+                vec![
+                    BookItem::Chapter(Chapter::new_draft("draft", Vec::new())),
+                    chapter("two", "\"quoted\" {{#z}}\n", Vec::new()),
+                ],
+            ),
+            BookItem::Chapter(Chapter::new_draft("draft", Vec::new())),
+            chapter("three", "untouched", Vec::new()),
+            chapter("four", "past the end of the patches", Vec::new()),
+        ]);
+        let patches = vec![
+            vec![
+                patch(0..0, "<panel>\n"),
+                patch(2..8, "[x](x.md)"),
+                patch(11..17, ""),
+            ],
+            vec![patch(9..15, "\"z\"\t")],
+            Vec::new(),
+        ];
+        // What `Prepared::apply` does, by hand.
+        fn walk(items: &mut [BookItem], patches: &[Vec<Patch>], number: &mut usize) {
+            for item in items {
+                if let BookItem::Chapter(chapter) = item {
+                    if !(chapter.path.is_none() && chapter.content.is_empty()) {
+                        if let Some(edits) = patches.get(*number) {
+                            chapter.content =
+                                crate::markdown::splice::apply(&chapter.content, edits)
+                                    .into_owned();
+                        }
+                        *number += 1;
+                    }
+                    walk(&mut chapter.sub_items, patches, number);
+                }
+            }
+        }
+        let mut spliced = book.clone();
+        let mut number = 0;
+        walk(&mut spliced.items, &patches, &mut number);
+        assert_eq!(number, 4);
+        let mut out = Vec::new();
+        write_book(&mut out, book, &patches).unwrap();
+        let expected = serde_json::to_string(&spliced).unwrap();
+        assert!(
+            expected.contains("<panel>\\na [x](x.md) b \""),
+            "{expected}"
+        );
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
     }
 
     #[test]

@@ -59,11 +59,53 @@ pub struct Outcome {
 
 /// Runs the whole pipeline over `book`. Paths in findings are shown under `display_root`
 /// (empty: relative to the book root).
-pub fn process(
-    ctx: &PreprocessorContext,
-    mut book: Book,
-    display_root: PathBuf,
-) -> Result<Outcome> {
+pub fn process(ctx: &PreprocessorContext, book: Book, display_root: PathBuf) -> Result<Outcome> {
+    Ok(prepare(ctx, book, display_root)?.apply())
+}
+
+/// The book as it came in, the patches that render its shortcodes, and what the checks found:
+/// everything [`process`] does but the splicing, which [`Prepared::apply`] does, or which
+/// [`Prepared::write_json`] does on the way out without building the patched book.
+#[derive(Debug)]
+pub struct Prepared {
+    /// The book as it came in.
+    pub book: Book,
+    /// The patches of each chapter with content, in the order of [`book::read_chapters`].
+    pub patches: Vec<Vec<splice::Patch>>,
+    /// The findings, in document order.
+    pub report: Report,
+}
+
+impl Prepared {
+    /// The book with every shortcode rendered.
+    pub fn apply(self) -> Outcome {
+        let Prepared {
+            mut book,
+            patches,
+            report,
+        } = self;
+        // Spliced in parallel, each chapter's old content freed as soon as its new one is made.
+        let mut contents = read_contents_mut(&mut book);
+        let work = contents.iter().map(|content| content.len()).sum();
+        parallel::for_each_mut(&mut contents, work, |number, content| {
+            let edits = &patches[number];
+            if !edits.is_empty() {
+                **content = splice::apply(content, edits).into_owned();
+            }
+        });
+        Outcome { book, report }
+    }
+
+    /// Writes the book with every shortcode rendered as JSON, byte for byte what
+    /// `serde_json::to_writer` writes for `self.apply().book`, splicing each chapter as it is
+    /// written instead of into a copy of the book.
+    pub fn write_json(self, writer: impl std::io::Write) -> serde_json::Result<()> {
+        json::write_book(writer, self.book, &self.patches)
+    }
+}
+
+/// [`process`] up to the patches.
+pub fn prepare(ctx: &PreprocessorContext, book: Book, display_root: PathBuf) -> Result<Prepared> {
     let config = Config::from_book_config(&ctx.config)?;
     let options = parse_options(&ctx.config);
     let files = BookFiles::new(ctx, display_root);
@@ -108,16 +150,11 @@ pub fn process(
         }
         (patches, report)
     };
-    // Spliced in parallel too, each chapter's old content freed as soon as its new one is made.
-    let mut contents = read_contents_mut(&mut book);
-    let work = contents.iter().map(|content| content.len()).sum();
-    parallel::for_each_mut(&mut contents, work, |number, content| {
-        let edits = &patches[number];
-        if !edits.is_empty() {
-            **content = splice::apply(content, edits).into_owned();
-        }
-    });
-    Ok(Outcome { book, report })
+    Ok(Prepared {
+        book,
+        patches,
+        report,
+    })
 }
 
 /// Fails when book.toml names a chapter the book does not have (a typo there would silently
@@ -264,7 +301,8 @@ impl Preprocessor for ContractPreprocessor {
 
     fn run(&self, ctx: &PreprocessorContext, book: Book) -> Result<Book> {
         let outcome = process(ctx, book, PathBuf::new())?;
-        protocol::finish(ctx, outcome, &mut std::io::stderr())
+        protocol::finish(ctx, &outcome.report, &mut std::io::stderr())?;
+        Ok(outcome.book)
     }
 
     fn supports_renderer(&self, _renderer: &str) -> Result<bool> {

@@ -16,8 +16,8 @@ use mdbook_preprocessor::book::Book;
 use serde::Deserializer as _;
 use serde::de::{self, SeqAccess, Visitor};
 
-use crate::Outcome;
 use crate::diagnostic::Format;
+use crate::diagnostic::Report;
 
 /// The mdBook versions this binary speaks the protocol of.
 pub const SUPPORTED: &str = ">=0.5.0, <0.6.0";
@@ -118,8 +118,7 @@ pub fn is_serving(ctx: &PreprocessorContext) -> bool {
 
 /// Prints the findings (on the first renderer's run only) and fails when there are errors,
 /// except under `mdbook serve`, where the pages show them instead (see [`crate::serve`]).
-pub fn finish(ctx: &PreprocessorContext, outcome: Outcome, stderr: &mut dyn Write) -> Result<Book> {
-    let Outcome { book, report } = outcome;
+pub fn finish(ctx: &PreprocessorContext, report: &Report, stderr: &mut dyn Write) -> Result<()> {
     if crate::reports_for_renderer(ctx) && !report.findings.is_empty() {
         let color = std::io::stderr().is_terminal()
             && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
@@ -128,7 +127,7 @@ pub fn finish(ctx: &PreprocessorContext, outcome: Outcome, stderr: &mut dyn Writ
     if report.has_errors() && !is_serving(ctx) {
         bail!("the contract checks found {}", report.summary());
     }
-    Ok(book)
+    Ok(())
 }
 
 /// Runs the protocol over `input`, writing the book to `stdout`; returns the exit code.
@@ -139,11 +138,12 @@ pub fn run(input: Vec<u8>, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i3
     let parsed = parse_input(&input);
     drop(input);
     let result = parsed.and_then(|(ctx, book)| {
-        let outcome = crate::process(&ctx, book, PathBuf::new())?;
-        finish(&ctx, outcome, stderr)
+        let prepared = crate::prepare(&ctx, book, PathBuf::new())?;
+        finish(&ctx, &prepared.report, stderr)?;
+        Ok(prepared)
     });
     match result {
-        Ok(book) => match crate::json::write_book(&mut *stdout, book) {
+        Ok(prepared) => match prepared.write_json(&mut *stdout) {
             Ok(()) => {
                 let _ = stdout.flush();
                 0

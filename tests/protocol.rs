@@ -23,7 +23,7 @@ use std::path::Path;
 use std::process::Command;
 
 use common::{APPENDIX, CONTRACT, Fixture, TEMPLATE, binary, contract_book, run_binary};
-use mdbook_preprocessor::book::Book;
+use mdbook_preprocessor::book::{Book, BookItem};
 use serde_json::Value;
 
 /// The supported range as the binary states it.
@@ -293,6 +293,54 @@ fn the_contract_book_renders_links_and_warns_once() {
         stderr.ends_with("mdbook-contract: 1 warning\n"),
         "the count line closes the report: {stderr}"
     );
+}
+
+/// The binary writes the rendered book without building it in memory (the patches are spliced
+/// as the JSON is written): its output must be, byte for byte, what serde_json writes for the
+/// book the in-process pipeline renders, drafts and nested chapters included, and under
+/// `mdbook serve` with the findings panel too.
+#[test]
+fn the_book_on_stdout_is_the_rendered_book_as_serde_json_writes_it() {
+    let mut files = contract_book();
+    files.push(("src/extra.md", BAD_CHAPTER));
+    files.push((
+        "src/nested/deep.md",
+        "# Deep\n\n\"{{#axis readiness}}\"\tand\u{1}\n",
+    ));
+    files.push((
+        "src/SUMMARY.md",
+        "# Summary\n\n- [Contract](contract.md)\n  - [Draft]()\n  - [Deep](nested/deep.md)\n\
+         - [Template](template.md)\n- [Later]()\n- [Existing](appendix/existing.md)\n\
+         - [Extra](extra.md)\n",
+    ));
+    let fixture = Fixture::new(&files);
+    let (ctx, book) = mdbook_contract::check::load(fixture.root(), "html").expect("book loads");
+    let drafts = book
+        .iter()
+        .filter(|item| matches!(item, BookItem::Chapter(c) if c.path.is_none()))
+        .count();
+    assert_eq!(drafts, 2, "two drafts");
+    let mut input = serde_json::to_value((&ctx, &book)).expect("the input serialises");
+    // An error finding fails a build, but not under serve, where the page shows it.
+    input[0]["config"]["output"]["html"]["live-reload-endpoint"] = Value::from("__livereload");
+    let (code, stdout, stderr) = run_protocol(&bytes(&input));
+    assert_eq!(code, 0, "{stderr}");
+
+    let (ctx, book) =
+        serde_json::from_value::<(mdbook_preprocessor::PreprocessorContext, Book)>(input)
+            .expect("the input reads back");
+    let rendered =
+        mdbook_contract::process(&ctx, book, Default::default()).expect("the pipeline runs");
+    let expected = serde_json::to_string(&rendered.book).expect("the book serialises");
+    assert!(
+        expected.contains("mdbook-contract-findings"),
+        "the panel is in: {expected}"
+    );
+    assert!(
+        expected.contains("\\\"[`readiness`](../contract.md#readiness)\\\"\\t"),
+        "{expected}"
+    );
+    assert_eq!(stdout, expected);
 }
 
 // 4. an error finding
