@@ -5,23 +5,31 @@ use super::{Context, Draft};
 const HELP: &str = "write a comma, a colon, parentheses or two sentences instead";
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    const DASH: &str = "\u{2014}";
     for (number, chapter) in cx.chapters.iter().enumerate() {
-        // Most chapters have no U+2014 at all: then only runs rendered differently can hold one.
-        let literal_in_chapter = chapter.content.contains('\u{2014}');
+        // Every U+2014 of the chapter, found once with memchr's SIMD search; most chapters have
+        // none, and then only runs rendered differently can hold one.
+        let dashes: Vec<usize> =
+            memchr::memmem::find_iter(chapter.content.as_bytes(), DASH.as_bytes()).collect();
         for run in chapter.index.text() {
-            if !literal_in_chapter && run.rendered.is_none() {
+            if dashes.is_empty() && run.rendered.is_none() {
                 continue;
             }
             let written = &chapter.content[run.range.clone()];
+            // The dashes inside this run (runs lie on character boundaries, so a dash that
+            // starts inside one ends inside it).
+            let first = dashes.partition_point(|&at| at < run.range.start);
+            let inside = dashes[first..]
+                .iter()
+                .take_while(|&&at| at < run.range.end);
             let mut literal = false;
-            for (i, dash) in written.match_indices('\u{2014}') {
+            for &start in inside {
                 literal = true;
-                let start = run.range.start + i;
                 out.push(
                     Draft::new(
                         "em-dash",
                         number,
-                        start..start + dash.len(),
+                        start..start + DASH.len(),
                         "em-dash (U+2014) in prose",
                     )
                     .help(HELP),
