@@ -166,8 +166,19 @@ impl Model {
         for (number, chapter) in chapters.iter().enumerate() {
             model.collect_headings(number, chapter, config);
         }
-        for (number, chapter) in chapters.iter().enumerate() {
-            model.collect_shortcodes(number, chapter, config);
+        // Claims and answer sites depend only on the providers found above: each chapter's are
+        // read on their own (in parallel), then appended in chapter order.
+        let work = chapters.iter().map(|chapter| chapter.content.len()).sum();
+        let found = crate::parallel::map(
+            chapters,
+            work,
+            || (),
+            |(), number, chapter| Shortcodes::of(&model.providers, number, chapter, config),
+        );
+        for found in found {
+            model.claims.extend(found.claims);
+            model.answer_sites.extend(found.answer_sites);
+            model.problems.extend(found.problems);
         }
         for (i, claim) in model.claims.iter().enumerate() {
             model
@@ -232,21 +243,6 @@ impl Model {
             .map(|(_, a)| a)
     }
 
-    fn problem(
-        &mut self,
-        check: &'static str,
-        chapter: usize,
-        range: Range<usize>,
-        message: String,
-    ) {
-        self.problems.push(Problem {
-            check,
-            chapter,
-            range,
-            message,
-        });
-    }
-
     fn collect_headings(&mut self, number: usize, chapter: &Chapter<'_>, config: &Config) {
         let headings = &chapter.index.headings;
         for (i, heading) in headings.iter().enumerate() {
@@ -260,7 +256,8 @@ impl Model {
                     None => heading.text.trim().to_owned(),
                 };
                 if name.is_empty() {
-                    self.problem(
+                    problem(
+                        &mut self.problems,
                         "malformed-section",
                         number,
                         heading.range.clone(),
@@ -295,11 +292,18 @@ impl Model {
                 config.contract.join(", "),
                 chapter.key
             );
-            self.problem("malformed-section", number, heading.range.clone(), message);
+            problem(
+                &mut self.problems,
+                "malformed-section",
+                number,
+                heading.range.clone(),
+                message,
+            );
             return;
         }
         let Some((code, code_range)) = heading.first_code.clone() else {
-            self.problem(
+            problem(
+                &mut self.problems,
                 "malformed-section",
                 number,
                 heading.range.clone(),
@@ -308,11 +312,14 @@ impl Model {
             return;
         };
         if !is_kebab(&code) {
-            self.problem(
+            problem(
+                &mut self.problems,
                 "malformed-section",
                 number,
                 code_range,
-                format!("axis code `{code}` is not kebab-case (lowercase letters, digits and single hyphens)"),
+                format!(
+                    "axis code `{code}` is not kebab-case (lowercase letters, digits and single hyphens)"
+                ),
             );
             return;
         }
@@ -330,11 +337,14 @@ impl Model {
             profiles: Vec::new(),
         };
         match table {
-            None => self.problem(
+            None => problem(
+                &mut self.problems,
                 "malformed-section",
                 number,
                 heading.range.clone(),
-                format!("axis `{code}` has no `Profile` table (a table whose first header cell is `Profile`) in its section"),
+                format!(
+                    "axis `{code}` has no `Profile` table (a table whose first header cell is `Profile`) in its section"
+                ),
             ),
             Some(t) => self.read_profiles(number, &chapter.index.tables[t], &mut axis),
         }
@@ -363,25 +373,33 @@ impl Model {
                 continue;
             };
             let Some(name) = first.first_code.clone().filter(|n| is_kebab(n)) else {
-                self.problem(
+                problem(
+                    &mut self.problems,
                     "malformed-section",
                     number,
                     first.range.clone(),
-                    format!("each row of the `Profile` table of `{}` starts with the profile name as a kebab-case code span", axis.code),
+                    format!(
+                        "each row of the `Profile` table of `{}` starts with the profile name as a kebab-case code span",
+                        axis.code
+                    ),
                 );
                 continue;
             };
             if name == UNKNOWN_PROFILE {
-                self.problem(
+                problem(
+                    &mut self.problems,
                     "malformed-section",
                     number,
                     first.range.clone(),
-                    format!("`{UNKNOWN_PROFILE}` is reserved for claims not verified yet and is accepted on every axis; remove the row"),
+                    format!(
+                        "`{UNKNOWN_PROFILE}` is reserved for claims not verified yet and is accepted on every axis; remove the row"
+                    ),
                 );
                 continue;
             }
             if axis.profile(&name).is_some() {
-                self.problem(
+                problem(
+                    &mut self.problems,
                     "malformed-section",
                     number,
                     first.range.clone(),
@@ -396,23 +414,40 @@ impl Model {
             });
         }
     }
+}
 
-    fn collect_shortcodes(&mut self, number: usize, chapter: &Chapter<'_>, config: &Config) {
+/// The claims, answer sites and problems of one chapter's shortcodes.
+#[derive(Default)]
+struct Shortcodes {
+    claims: Vec<Claim>,
+    answer_sites: Vec<AnswerSite>,
+    problems: Vec<Problem>,
+}
+
+impl Shortcodes {
+    fn of(
+        providers: &[Provider],
+        number: usize,
+        chapter: &Chapter<'_>,
+        config: &Config,
+    ) -> Shortcodes {
+        let mut found = Shortcodes::default();
         let headings = &chapter.index.headings;
         // This chapter's providers, in document order (so sorted by section start).
-        let first = self.providers.partition_point(|p| p.chapter < number);
-        let last = self.providers.partition_point(|p| p.chapter <= number);
+        let first = providers.partition_point(|p| p.chapter < number);
+        let last = providers.partition_point(|p| p.chapter <= number);
         for shortcode in &chapter.scan.shortcodes {
             let at = shortcode.range.start;
             match shortcode.kind {
                 Kind::Profile => {
-                    let before = first
-                        + self.providers[first..last].partition_point(|p| p.section.start <= at);
+                    let before =
+                        first + providers[first..last].partition_point(|p| p.section.start <= at);
                     let provider = (first..before)
                         .rev()
-                        .find(|&i| self.providers[i].section.contains(&at));
+                        .find(|&i| providers[i].section.contains(&at));
                     let Some(provider) = provider else {
-                        self.problem(
+                        problem(
+            &mut found.problems,
                             "malformed-shortcode",
                             number,
                             shortcode.range.clone(),
@@ -423,7 +458,7 @@ impl Model {
                     let before = headings.partition_point(|h| h.range.start <= at);
                     let section_anchor = headings[before - 1].id.clone();
                     let args = &shortcode.args;
-                    self.claims.push(Claim {
+                    found.claims.push(Claim {
                         provider,
                         chapter: number,
                         range: shortcode.range.clone(),
@@ -439,7 +474,8 @@ impl Model {
                             "`{{{{#answers}}}}` marks a template entry and belongs in a template chapter ({})",
                             config.template.join(", ")
                         );
-                        self.problem(
+                        problem(
+                            &mut found.problems,
                             "malformed-shortcode",
                             number,
                             shortcode.range.clone(),
@@ -449,7 +485,7 @@ impl Model {
                     }
                     let before = headings.partition_point(|h| h.range.start <= at);
                     let arg = &shortcode.args[0];
-                    self.answer_sites.push(AnswerSite {
+                    found.answer_sites.push(AnswerSite {
                         axis: (arg.text.clone(), arg.range.clone()),
                         chapter: number,
                         range: shortcode.range.clone(),
@@ -459,7 +495,23 @@ impl Model {
                 Kind::Axis | Kind::AxisTable | Kind::ProfileMatrix => {}
             }
         }
+        found
     }
+}
+
+fn problem(
+    problems: &mut Vec<Problem>,
+    check: &'static str,
+    chapter: usize,
+    range: Range<usize>,
+    message: String,
+) {
+    problems.push(Problem {
+        check,
+        chapter,
+        range,
+        message,
+    });
 }
 
 /// The range of heading `i`'s section: to the next heading of the same level or higher.

@@ -19,9 +19,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             // The dashes inside this run (runs lie on character boundaries, so a dash that
             // starts inside one ends inside it).
             let first = dashes.partition_point(|&at| at < run.range.start);
-            let inside = dashes[first..]
-                .iter()
-                .take_while(|&&at| at < run.range.end);
+            let inside = dashes[first..].iter().take_while(|&&at| at < run.range.end);
             let mut literal = false;
             for &start in inside {
                 literal = true;
