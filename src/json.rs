@@ -10,10 +10,17 @@
 //! time, where serde_json looks up one byte at a time in a table. Escapes themselves are still
 //! written by serde_json's [`CompactFormatter`].
 //!
-//! To extend: nothing here knows mdBook's types beyond the `content` key; a new string field
-//! needs nothing, a second `content` key would fail the tests that compare with serde_json.
+//! On the way in, [`split_input`] finds the context and each top-level book item of
+//! `[context, {"items": [...]}]` by a scan of the JSON's structure (strings, brackets and
+//! commas; no values are decoded), so that the items can be deserialised on several threads.
+//!
+//! To extend: nothing here knows mdBook's types beyond the `content` and `items` keys; a new
+//! string field needs nothing, a second `content` key would fail the tests that compare with
+//! serde_json, and a book object of another shape is left to serde_json whole.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
+use std::ops::Range;
 
 use mdbook_preprocessor::book::{Book, BookItem};
 use serde::Serialize as _;
@@ -214,6 +221,288 @@ fn next_escape(bytes: &[u8], from: usize) -> Option<usize> {
         .map(|i| at + i)
 }
 
+/// The parts of mdBook's input, `[context, {"items": [item, ...]}]`, as bytes of the input.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Split<'i> {
+    /// The context object.
+    pub context: &'i [u8],
+    /// The book's items, in order.
+    pub items: Vec<Item<'i>>,
+}
+
+/// One book item of the input, its sub-items split out when it has any.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Item<'i> {
+    /// The item as written when `sub_items` is empty; else the chapter with `[]` written for its
+    /// `sub_items`.
+    pub json: Cow<'i, [u8]>,
+    /// The chapter's sub-items, each split the same way.
+    pub sub_items: Vec<Item<'i>>,
+}
+
+/// The context and the book's items in `input`, when the input has the shape
+/// `[context, {"items": [...]}]` (whitespace aside); `None` for anything else, which is then for
+/// serde_json to read or to explain. The values are not checked: deserialising each part
+/// does that.
+pub fn split_input(input: &[u8]) -> Option<Split<'_>> {
+    let mut scan = Scan {
+        bytes: input,
+        at: 0,
+    };
+    scan.expect(b'[')?;
+    let context = scan.value()?;
+    scan.expect(b',')?;
+    scan.expect(b'{')?;
+    scan.whitespace();
+    if scan.string()? != b"items" {
+        return None;
+    }
+    scan.expect(b':')?;
+    let items = scan.items()?;
+    scan.expect(b'}')?;
+    scan.expect(b']')?;
+    scan.whitespace();
+    (scan.at == input.len()).then_some(Split { context, items })
+}
+
+/// The book that `items` make, each deserialised on its own, on up to
+/// [`crate::parallel::threads`]`(work)` threads; `None` if one does not read.
+pub fn read_items(items: &[Item<'_>], work: usize) -> Option<Vec<BookItem>> {
+    fn flatten<'s, 'i>(items: &'s [Item<'i>], out: &mut Vec<&'s Item<'i>>) {
+        for item in items {
+            out.push(item);
+            flatten(&item.sub_items, out);
+        }
+    }
+    fn assemble(
+        items: &[Item<'_>],
+        read: &mut impl Iterator<Item = BookItem>,
+    ) -> Option<Vec<BookItem>> {
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            let mut book_item = read.next()?;
+            if !item.sub_items.is_empty() {
+                let BookItem::Chapter(chapter) = &mut book_item else {
+                    return None;
+                };
+                chapter.sub_items = assemble(&item.sub_items, read)?;
+            }
+            out.push(book_item);
+        }
+        Some(out)
+    }
+    let mut all = Vec::new();
+    flatten(items, &mut all);
+    let read = crate::parallel::map(
+        &all,
+        work,
+        || (),
+        |(), _, item| serde_json::from_slice::<BookItem>(&item.json).ok(),
+    );
+    let read: Vec<BookItem> = read.into_iter().collect::<Option<_>>()?;
+    assemble(items, &mut read.into_iter())
+}
+
+/// What [`Scan::chapter`] found.
+enum Shape<'i> {
+    /// A chapter, with where its `sub_items` array is and its items, when it has one.
+    Chapter(Option<(Range<usize>, Vec<Item<'i>>)>),
+    /// Any other value.
+    Other,
+}
+
+/// A cursor over JSON text that knows where values end and nothing else.
+struct Scan<'i> {
+    bytes: &'i [u8],
+    at: usize,
+}
+
+impl<'i> Scan<'i> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    fn next(&mut self) -> Option<u8> {
+        let byte = self.peek()?;
+        self.at += 1;
+        Some(byte)
+    }
+
+    fn whitespace(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+            self.at += 1;
+        }
+    }
+
+    /// Skips whitespace, then `byte`.
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        self.whitespace();
+        (self.next()? == byte).then_some(())
+    }
+
+    /// Skips whitespace, then an array of book items.
+    fn items(&mut self) -> Option<Vec<Item<'i>>> {
+        self.expect(b'[')?;
+        let mut items = Vec::new();
+        self.whitespace();
+        if self.peek() == Some(b']') {
+            self.at += 1;
+            return Some(items);
+        }
+        loop {
+            items.push(self.item()?);
+            self.whitespace();
+            match self.next()? {
+                b',' => {}
+                b']' => return Some(items),
+                _ => return None,
+            }
+        }
+    }
+
+    /// Skips whitespace, then one book item: a chapter, `{"Chapter": {...}}`, with its
+    /// `sub_items` split out, anything else as written.
+    fn item(&mut self) -> Option<Item<'i>> {
+        self.whitespace();
+        let start = self.at;
+        let Shape::Chapter(sub_items) = self.chapter()? else {
+            self.at = start;
+            return Some(Item {
+                json: Cow::Borrowed(self.value()?),
+                sub_items: Vec::new(),
+            });
+        };
+        let end = self.at;
+        let Some((cut, sub_items)) = sub_items.filter(|(_, items)| !items.is_empty()) else {
+            return Some(Item {
+                json: Cow::Borrowed(&self.bytes[start..end]),
+                sub_items: Vec::new(),
+            });
+        };
+        let mut json = Vec::with_capacity(end - start - cut.len() + 2);
+        json.extend_from_slice(&self.bytes[start..cut.start]);
+        json.extend_from_slice(b"[]");
+        json.extend_from_slice(&self.bytes[cut.end..end]);
+        Some(Item {
+            json: Cow::Owned(json),
+            sub_items,
+        })
+    }
+
+    /// Reads `{"Chapter": {...}}`, finding its `sub_items` array; [`Shape::Other`] for anything
+    /// else (the cursor then anywhere), `None` for JSON that ends or breaks.
+    fn chapter(&mut self) -> Option<Shape<'i>> {
+        if self.next()? != b'{' {
+            return Some(Shape::Other);
+        }
+        self.whitespace();
+        if self.peek()? != b'"' || self.string()? != b"Chapter" {
+            return Some(Shape::Other);
+        }
+        self.expect(b':')?;
+        self.whitespace();
+        if self.peek()? != b'{' {
+            return Some(Shape::Other);
+        }
+        self.at += 1;
+        let mut sub_items = None;
+        self.whitespace();
+        if self.peek()? == b'}' {
+            self.at += 1;
+        } else {
+            loop {
+                self.whitespace();
+                let key = self.string()?;
+                self.expect(b':')?;
+                self.whitespace();
+                if key == b"sub_items" && self.peek()? == b'[' {
+                    if sub_items.is_some() {
+                        // Twice: serde_json's error, not ours.
+                        return None;
+                    }
+                    let start = self.at;
+                    let items = self.items()?;
+                    sub_items = Some((start..self.at, items));
+                } else {
+                    self.value()?;
+                }
+                self.whitespace();
+                match self.next()? {
+                    b',' => {}
+                    b'}' => break,
+                    _ => return None,
+                }
+            }
+        }
+        self.expect(b'}')?;
+        Some(Shape::Chapter(sub_items))
+    }
+
+    /// At a `"`: the string's raw bytes (escapes as written), the cursor after its end.
+    fn string(&mut self) -> Option<&'i [u8]> {
+        if self.next()? != b'"' {
+            return None;
+        }
+        let start = self.at;
+        loop {
+            // Quotes are rarer than escapes (every line of a chapter ends in `\n`): look for
+            // the next quote, then count the backslashes before it; an odd number escapes it.
+            let quote = self.at + memchr::memchr(b'"', self.bytes.get(self.at..)?)?;
+            self.at = quote + 1;
+            let backslashes = self.bytes[start..quote]
+                .iter()
+                .rev()
+                .take_while(|&&b| b == b'\\')
+                .count();
+            if backslashes % 2 == 0 {
+                return Some(&self.bytes[start..quote]);
+            }
+        }
+    }
+
+    /// Skips whitespace, then one value: its bytes, the cursor after its end.
+    fn value(&mut self) -> Option<&'i [u8]> {
+        self.whitespace();
+        let start = self.at;
+        match self.peek()? {
+            b'"' => {
+                self.string()?;
+            }
+            b'{' | b'[' => {
+                let mut depth = 0usize;
+                loop {
+                    match self.peek()? {
+                        b'"' => {
+                            self.string()?;
+                            continue;
+                        }
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                self.at += 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    self.at += 1;
+                }
+            }
+            _ => {
+                // A number, `true`, `false` or `null`: up to the next delimiter.
+                while !matches!(
+                    self.peek(),
+                    None | Some(b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t')
+                ) {
+                    self.at += 1;
+                }
+            }
+        }
+        Some(&self.bytes[start..self.at])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -338,6 +627,68 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_input_is_split_into_the_context_and_every_item() {
+        let input = br#" [ {"a": [1, {"b": "]}\\\"["}], "c": null} ,
+            {"items" : [ {"Chapter": {"content": "x\"y\\", "sub_items": [
+                "Separator", {"Chapter": {"sub_items": [], "name": "}"}}
+            ], "z": 1}}, "Separator" , {"PartTitle": "{"} ]} ] "#;
+        let split = split_input(input).expect("the shape is right");
+        assert_eq!(split.context, br#"{"a": [1, {"b": "]}\\\"["}], "c": null}"#);
+        let leaf = |json: &'static [u8]| Item {
+            json: Cow::Borrowed(json),
+            sub_items: Vec::new(),
+        };
+        assert_eq!(
+            split.items,
+            [
+                Item {
+                    json: Cow::Owned(
+                        br#"{"Chapter": {"content": "x\"y\\", "sub_items": [], "z": 1}}"#.to_vec()
+                    ),
+                    sub_items: vec![
+                        leaf(br#""Separator""#),
+                        leaf(br#"{"Chapter": {"sub_items": [], "name": "}"}}"#),
+                    ],
+                },
+                leaf(br#""Separator""#),
+                leaf(br#"{"PartTitle": "{"}"#),
+            ]
+        );
+        let empty = split_input(br#"[{}, {"items": []}]"#).expect("no items");
+        assert!(empty.items.is_empty());
+    }
+
+    #[test]
+    fn any_other_shape_is_left_to_serde_json() {
+        for input in [
+            &br#""#[..],
+            br#"[{}, {"items": []}"#,
+            br#"[{}, {"items": []}] x"#,
+            br#"[{}, {"items": [], "more": 1}]"#,
+            br#"[{}, {"item\u0073": []}]"#,
+            br#"[{}, {"items": [1 2]}]"#,
+            br#"[{}, {"items": ["unterminated]}]"#,
+            br#"[{}, {"items": [{"a": 1]}]"#,
+            br#"[{}, {"items": []}, 3]"#,
+            br#"[{}, {"items": [{"Chapter": {"sub_items": [], "sub_items": []}}]}]"#,
+            br#"[{}, {"items": [{"Chapter": {"sub_items": [1 2]}}]}]"#,
+            br#"[{}, {"items": [{"Chapter": {"name" "x"}}]}]"#,
+            br#"{"items": []}"#,
+            br#"[{"a": "\"#,
+            br#"[{"a": "\\"#,
+            br#"[{"a"#,
+            b"[",
+        ] {
+            assert_eq!(
+                split_input(input),
+                None,
+                "{}",
+                String::from_utf8_lossy(input)
+            );
+        }
+    }
+
     proptest! {
         #[test]
         fn any_content_is_escaped_as_serde_json_escapes_it(
@@ -346,6 +697,33 @@ mod tests {
         ) {
             let book = Book::new_with_items(vec![chapter(&name, &content, Vec::new())]);
             prop_assert_eq!(ours(&book), serde_json::to_string(&book).unwrap());
+        }
+
+        /// Splitting a book serde_json wrote, then reading each part, gives the same book, at
+        /// every depth.
+        #[test]
+        fn a_split_book_reads_back_the_same(
+            names in proptest::collection::vec("\\PC*", 0..4),
+            content in "(\\PC|[\\x00-\\x1f\"\\\\{}\\[\\],:])*",
+        ) {
+            let mut items: Vec<BookItem> = names
+                .iter()
+                .map(|name| {
+                    let grandchild = chapter(name, &content, Vec::new());
+                    let child = chapter(&content, name, vec![grandchild, BookItem::Separator]);
+                    chapter(name, &content, vec![child, chapter(name, "", Vec::new())])
+                })
+                .collect();
+            items.push(BookItem::Separator);
+            items.push(BookItem::PartTitle(content.clone()));
+            let book = Book::new_with_items(items);
+            let context = serde_json::json!({"root": content, "n": [1, 2.5, null, true]});
+            let input = serde_json::to_vec_pretty(&(&context, &book)).unwrap();
+            let split = split_input(&input).expect("serde_json's output splits");
+            let read: serde_json::Value = serde_json::from_slice(split.context).unwrap();
+            prop_assert_eq!(read, context);
+            let items = read_items(&split.items, 0).expect("every item reads");
+            prop_assert_eq!(Book::new_with_items(items), book);
         }
     }
 }

@@ -18,6 +18,7 @@ use serde::de::{self, SeqAccess, Visitor};
 
 use crate::diagnostic::Format;
 use crate::diagnostic::Report;
+use crate::json;
 
 /// The mdBook versions this binary speaks the protocol of.
 pub const SUPPORTED: &str = ">=0.5.0, <0.6.0";
@@ -27,9 +28,19 @@ see https://rust-lang.github.io/mdBook/for_developers/preprocessors.html";
 
 /// Reads `[context, book]` from `input`, checking the mdBook version first.
 ///
-/// One pass over the input: the context (small) is read as a plain value and its version
-/// checked before the book (large) is deserialised from the same stream.
+/// The context (small) is read as a plain value and its version checked before the book
+/// (large) is deserialised. A large input is split into the book's top-level items first
+/// ([`json::split_input`]), which are then deserialised on several threads; anything that does
+/// not split, or does not read, is read again in one pass, for serde_json's own error.
 pub fn parse_input(input: &[u8]) -> Result<(PreprocessorContext, Book)> {
+    if let Some(parsed) = parse_split(input) {
+        return Ok(parsed);
+    }
+    parse_in_one_pass(input)
+}
+
+/// [`parse_input`] without the split: one pass of serde_json over the whole input.
+fn parse_in_one_pass(input: &[u8]) -> Result<(PreprocessorContext, Book)> {
     let refused = RefCell::new(None);
     let mut reader = serde_json::Deserializer::from_slice(input);
     let read = reader
@@ -42,6 +53,33 @@ pub fn parse_input(input: &[u8]) -> Result<(PreprocessorContext, Book)> {
             format!("could not read `[context, book]` from standard input ({HELP})")
         }),
     }
+}
+
+/// `[context, book]` read from the parts [`json::split_input`] finds, the book's items (at every
+/// depth) on several threads; `None` when there is one thread (a small input, see [`crate::parallel::threads`]),
+/// or for anything that fails.
+fn parse_split(input: &[u8]) -> Option<(PreprocessorContext, Book)> {
+    if crate::parallel::threads(input.len()) < 2 {
+        return None;
+    }
+    let split = json::split_input(input)?;
+    let context = serde_json::from_slice(split.context).ok()?;
+    let context = read_context(context).ok()?;
+    let items = json::read_items(&split.items, input.len())?;
+    Some((context, Book::new_with_items(items)))
+}
+
+/// The preprocessor context, once its `mdbook_version` is found supported.
+fn read_context(context: serde_json::Value) -> Result<PreprocessorContext> {
+    let Some(version) = context
+        .get("mdbook_version")
+        .and_then(serde_json::Value::as_str)
+    else {
+        bail!("the context on standard input has no `mdbook_version` string ({HELP})");
+    };
+    check_version(version)?;
+    serde_json::from_value(context)
+        .context("could not read the preprocessor context from standard input")
 }
 
 /// Reads `[context, book]`; a refusal (wrong mdBook version, a bad context) is put in
@@ -65,21 +103,7 @@ impl<'de> Visitor<'de> for InputVisitor<'_> {
         let context: serde_json::Value = seq
             .next_element()?
             .ok_or_else(|| de::Error::invalid_length(0, &self))?;
-        let Some(version) = context
-            .get("mdbook_version")
-            .and_then(serde_json::Value::as_str)
-        else {
-            return Err(refuse(anyhow::anyhow!(
-                "the context on standard input has no `mdbook_version` string ({HELP})"
-            )));
-        };
-        check_version(version).map_err(refuse)?;
-        let context: PreprocessorContext = serde_json::from_value(context).map_err(|error| {
-            refuse(
-                anyhow::Error::new(error)
-                    .context("could not read the preprocessor context from standard input"),
-            )
-        })?;
+        let context = read_context(context).map_err(refuse)?;
         let book: Book = seq
             .next_element()?
             .ok_or_else(|| de::Error::invalid_length(1, &self))?;
@@ -179,6 +203,71 @@ mod tests {
         );
         assert!(check_version("0.6.0").is_err());
         assert!(check_version("banana").is_err());
+    }
+
+    use mdbook_preprocessor::book::BookItem;
+
+    /// A `[context, book]` input of more than [`crate::parallel::PARALLEL_FROM`] bytes, so that
+    /// [`parse_input`] splits it.
+    fn large_input(version: &str) -> serde_json::Value {
+        let ctx = PreprocessorContext::new(
+            "/book".into(),
+            mdbook_preprocessor::config::Config::default(),
+            "html".into(),
+        );
+        let mut context = serde_json::to_value(&ctx).unwrap();
+        context["mdbook_version"] = version.into();
+        let content = "Text with \"quotes\", \\ and {{#axis x}}.\n".repeat(200);
+        let mut items = Vec::new();
+        for i in 0..60 {
+            let name = format!("c{i}");
+            let mut chapter = mdbook_preprocessor::book::Chapter::new(
+                &name,
+                content.clone(),
+                format!("{name}.md"),
+                Vec::new(),
+            );
+            chapter.sub_items.push(BookItem::Separator);
+            items.push(BookItem::Chapter(chapter));
+            items.push(BookItem::PartTitle(name));
+        }
+        serde_json::json!([context, Book::new_with_items(items)])
+    }
+
+    #[test]
+    fn a_split_input_reads_as_one_pass_reads_it() {
+        let input = serde_json::to_vec_pretty(&large_input("0.5.4")).unwrap();
+        assert!(input.len() > crate::parallel::PARALLEL_FROM);
+        assert!(parse_split(&input).is_some(), "large enough to be split");
+        let (ctx, book) = parse_input(&input).unwrap();
+        let (one_ctx, one_book) = parse_in_one_pass(&input).unwrap();
+        assert_eq!(book, one_book);
+        assert_eq!(book.iter().count(), 180);
+        assert_eq!(
+            serde_json::to_value(&ctx).unwrap(),
+            serde_json::to_value(&one_ctx).unwrap()
+        );
+    }
+
+    #[test]
+    fn a_large_input_that_fails_gets_the_one_pass_message() {
+        let mut wrong_version = large_input("0.4.52");
+        let refused = format!(
+            "{:#}",
+            parse_input(&serde_json::to_vec(&wrong_version).unwrap()).unwrap_err()
+        );
+        assert!(
+            refused.contains("is being run by mdBook 0.4.52"),
+            "{refused}"
+        );
+        wrong_version[0]["mdbook_version"] = "0.5.4".into();
+        wrong_version[1]["items"][7] = serde_json::json!({"Chapter": {"name": 3}});
+        let input = serde_json::to_vec(&wrong_version).unwrap();
+        assert!(parse_split(&input).is_none());
+        let split = format!("{:#}", parse_input(&input).unwrap_err());
+        let one_pass = format!("{:#}", parse_in_one_pass(&input).unwrap_err());
+        assert_eq!(split, one_pass);
+        assert!(split.contains("line 1 column"), "{split}");
     }
 
     #[test]
