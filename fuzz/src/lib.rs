@@ -11,7 +11,11 @@
 //!   pipeline's own reading finds ([`mdbook_contract::book::read_chapters`]), since only it
 //!   knows which backslashes mdBook's `links` removed: an escape runs to the last `}}` of its
 //!   line there, so a scan that does not know them can miss a real shortcode on that line.
-//!   [`scan`] runs the scanner on its own, without that knowledge, and checks its ranges.
+//!   [`scan`] runs the scanner on its own, without that knowledge, and checks its ranges;
+//! - the protocol's JSON reads back as the book it was written from when split into items
+//!   ([`mdbook_contract::json::split_input`]), and the rendered book written as JSON with its
+//!   patches spliced on the way ([`mdbook_contract::Prepared::write_json`]) is, byte for byte,
+//!   what serde_json writes for the book with the patches applied.
 
 use std::ops::Range;
 use std::path::{Component, Path, PathBuf};
@@ -110,8 +114,17 @@ pub fn run_and_check(ctx: &PreprocessorContext, book: Book) -> usize {
         .map(|c| (c.name.clone(), c.path.clone(), c.content.clone()))
         .collect();
     let ranges = shortcode_ranges(ctx, &book, &options);
-    let outcome = mdbook_contract::process(ctx, book, PathBuf::new())
+    check_split(ctx, &book);
+    let prepared = mdbook_contract::prepare(ctx, book, PathBuf::new())
         .unwrap_or_else(|e| panic!("the pipeline fails on a valid configuration: {e:#}"));
+    let mut written = Vec::new();
+    mdbook_contract::json::write_book(&mut written, prepared.book.clone(), &prepared.patches)
+        .expect("the book is written");
+    let outcome = prepared.apply();
+    assert!(
+        written == serde_json::to_vec(&outcome.book).expect("the book serialises"),
+        "the JSON written with the patches is not serde_json's for the patched book"
+    );
     for finding in &outcome.report.findings {
         let at = &finding.location;
         assert!(
@@ -153,6 +166,18 @@ pub fn run_and_check(ctx: &PreprocessorContext, book: Book) -> usize {
         }
     }
     outcome.report.findings.len()
+}
+
+/// The protocol's input for `book`, compact and pretty, splits into the context and items that
+/// read back as `book`.
+fn check_split(ctx: &PreprocessorContext, book: &Book) {
+    let compact = serde_json::to_vec(&(ctx, book)).expect("the input serialises");
+    let pretty = serde_json::to_vec_pretty(&(ctx, book)).expect("the input serialises");
+    for input in [compact, pretty] {
+        let split = mdbook_contract::json::split_input(&input).expect("serde_json's input splits");
+        let items = mdbook_contract::json::read_items(&split.items, 0).expect("every item reads");
+        assert!(items == book.items, "the split book reads back differently");
+    }
 }
 
 /// Every chapter of `book` in document order, drafts included ([`Book::chapters`] skips them,
