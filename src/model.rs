@@ -151,8 +151,9 @@ pub struct Model {
     pub answer_sites: Vec<AnswerSite>,
     /// What could not be taken in.
     pub problems: Vec<Problem>,
-    /// Claims by provider and axis code, in document order.
-    claims_by: HashMap<(usize, String), Vec<usize>>,
+    /// Claims by provider (an index into `providers`), then by axis code, in document order;
+    /// looked up with a borrowed code.
+    claims_by: Vec<HashMap<String, Vec<usize>>>,
     /// Claims by chapter and the start of their shortcode.
     claim_at: HashMap<(usize, usize), usize>,
     /// Answer sites by axis code, in document order.
@@ -180,10 +181,10 @@ impl Model {
             model.answer_sites.extend(found.answer_sites);
             model.problems.extend(found.problems);
         }
+        model.claims_by = vec![HashMap::new(); model.providers.len()];
         for (i, claim) in model.claims.iter().enumerate() {
-            model
-                .claims_by
-                .entry((claim.provider, claim.axis.0.clone()))
+            model.claims_by[claim.provider]
+                .entry(claim.axis.0.clone())
                 .or_default()
                 .push(i);
             model.claim_at.insert((claim.chapter, claim.range.start), i);
@@ -202,7 +203,8 @@ impl Model {
     /// in document order.
     pub fn claims_of(&self, provider: usize, code: &str) -> impl Iterator<Item = &Claim> {
         self.claims_by
-            .get(&(provider, code.to_owned()))
+            .get(provider)
+            .and_then(|by_code| by_code.get(code))
             .into_iter()
             .flatten()
             .map(|&i| &self.claims[i])
