@@ -1,7 +1,8 @@
 //! Per-chapter work spread over the machine's cores, results in input order.
 //!
-//! Reading chapters, running the checks, rendering shortcodes and splicing are each a map over
-//! independent items (chapters, or checks), so [`map`] runs them on scoped threads that take the
+//! Deserialising the book's items, reading chapters, reading their claims, running the checks,
+//! rendering shortcodes and splicing are each a map over independent items (book items,
+//! chapters, or checks), so [`map`] runs them on scoped threads that take the
 //! next item from a shared counter, and puts the results back in the order of the items: the
 //! output never depends on the number of threads. Books under [`PARALLEL_FROM`] bytes of
 //! Markdown stay on the calling thread; `MDBOOK_CONTRACT_THREADS` sets the number of threads
