@@ -5,18 +5,20 @@
 //! the book, lets serde_json write everything else (so the shape of mdBook's types stays
 //! serde's business), and a [`Formatter`] puts each content back where its now empty string is
 //! written: the value of the only `"content"` key of mdBook's types, met in the order
-//! [`take_contents`] took them. A content is written with its patches spliced in as it goes,
+//! `take_contents` took them. A content is written with its patches spliced in as it goes,
 //! so a rendered book is never built as a second copy of the book; and escaped eight bytes at a
 //! time, where serde_json looks up one byte at a time in a table. Escapes themselves are still
 //! written by serde_json's [`CompactFormatter`].
 //!
-//! On the way in, [`split_input`] finds the context and each top-level book item of
-//! `[context, {"items": [...]}]` by a scan of the JSON's structure (strings, brackets and
-//! commas; no values are decoded), so that the items can be deserialised on several threads.
+//! On the way in, [`split_input`] finds the context and every book item of
+//! `[context, {"items": [...]}]`, each chapter's `sub_items` split out at every depth, by a scan
+//! of the JSON's structure (strings, brackets and commas; no values are decoded), so that
+//! [`read_items`] can deserialise the items on several threads and put the tree back together.
 //!
-//! To extend: nothing here knows mdBook's types beyond the `content` and `items` keys; a new
-//! string field needs nothing, a second `content` key would fail the tests that compare with
-//! serde_json, and a book object of another shape is left to serde_json whole.
+//! To extend: nothing here knows mdBook's types beyond the keys `items`, `Chapter`,
+//! `sub_items` and `content`; a new string field needs nothing, a second `content` key would
+//! fail the tests that compare with serde_json, and a book object of another shape is left to
+//! serde_json whole.
 
 use std::borrow::Cow;
 use std::io::{self, Write};

@@ -8,9 +8,11 @@
 //! 2. [`model::Model::collect`] reads axes, profiles, providers, claims and answer sites;
 //! 3. [`checks::run_all`] reports findings at byte ranges, which [`sourcemap`] turns into
 //!    `file:line:col` of the text as written;
-//! 4. [`render::patches`] turns each shortcode into Markdown, spliced in by byte range.
+//! 4. [`render::patches`] turns each shortcode into Markdown, spliced in by byte range: into
+//!    the book ([`Prepared::apply`]), or into the JSON as it is written ([`json`]).
 //!
-//! `main.rs` holds only the command line; [`protocol`] speaks mdBook's JSON protocol.
+//! `main.rs` holds only the command line; [`protocol`] speaks mdBook's JSON protocol, reading
+//! and writing the book through [`json`].
 
 pub mod book;
 pub mod check;
