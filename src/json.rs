@@ -250,6 +250,7 @@ pub fn split_input(input: &[u8]) -> Option<Split<'_>> {
     let mut scan = Scan {
         bytes: input,
         at: 0,
+        depth: 0,
     };
     scan.expect(b'[')?;
     let context = scan.value()?;
@@ -317,7 +318,14 @@ enum Shape<'i> {
 struct Scan<'i> {
     bytes: &'i [u8],
     at: usize,
+    /// How many `sub_items` arrays the cursor is in.
+    depth: usize,
 }
+
+/// The deepest nesting of chapters the scan follows (serde_json's own limit on nesting is 128
+/// levels of arrays and objects, about 40 of chapters); deeper input is left to serde_json, so
+/// that a book nested without end costs no stack here.
+const DEEPEST: usize = 64;
 
 impl<'i> Scan<'i> {
     fn peek(&self) -> Option<u8> {
@@ -422,8 +430,13 @@ impl<'i> Scan<'i> {
                         // Twice: serde_json's error, not ours.
                         return None;
                     }
+                    if self.depth == DEEPEST {
+                        return None;
+                    }
                     let start = self.at;
+                    self.depth += 1;
                     let items = self.items()?;
+                    self.depth -= 1;
                     sub_items = Some((start..self.at, items));
                 } else {
                     self.value()?;
@@ -689,6 +702,21 @@ mod tests {
                 String::from_utf8_lossy(input)
             );
         }
+    }
+
+    #[test]
+    fn a_book_nested_without_end_is_left_to_serde_json() {
+        let nested = |depth: usize| {
+            let mut json = String::from(r#"[{}, {"items": ["#);
+            json.push_str(&r#"{"Chapter": {"sub_items": ["#.repeat(depth));
+            json.push_str(&"]}}".repeat(depth));
+            json.push_str("]}]");
+            json
+        };
+        assert!(split_input(nested(DEEPEST).as_bytes()).is_some());
+        assert_eq!(split_input(nested(DEEPEST + 1).as_bytes()), None);
+        // Far deeper than any stack would take in recursion.
+        assert_eq!(split_input(nested(1_000_000).as_bytes()), None);
     }
 
     proptest! {
