@@ -6,9 +6,12 @@
 //! table of tens of thousands of links, and writing it that way cost more than parsing the whole
 //! book. So [`to_markdown`] first tries [`fast`], which writes the shapes generated most (a
 //! table, a bulleted list, a link alone) when they hold only what [`Inline`] takes (plain text,
-//! code spans, one-line inline HTML, inline links), with the same bytes as the reference, and
-//! hands everything else to the reference. Emphasis is not taken: the reference drops it where
-//! it finds no spelling that parses back, which the fast path could not foresee.
+//! code spans, one-line inline HTML, inline links, and in a list item emphasis around one plain
+//! text), with the same bytes as the reference, and hands everything else to the reference.
+//! The reference writes emphasis only after parsing the whole block back and finding the same
+//! events, and drops it (or spells it otherwise) where that fails, for reasons anywhere in the
+//! block (an empty item, say); so a list with emphasis is parsed back here too, exactly as the
+//! reference does it, and handed to the reference unless it passes.
 //!
 //! The bytes are the same by test, not by hope: for each shape, a proptest writes random
 //! instances both ways and compares, once with text the fast path must take and once with text
@@ -159,11 +162,13 @@ pub(super) fn list(events: &[Event<'_>]) -> Option<String> {
                     out.push('\n');
                 }
                 out.push_str("- ");
-                item = Some((Inline::new(false), 0));
+                let mut writer = Inline::new(false);
+                writer.emphasis_allowed = true;
+                item = Some((writer, 0));
             }
             Event::End(TagEnd::Item) => {
                 let (done, written) = item.take()?;
-                if done.link.is_some() || written == 0 {
+                if done.link.is_some() || done.emphasis.is_some() || written == 0 {
                     return None;
                 }
             }
@@ -174,7 +179,13 @@ pub(super) fn list(events: &[Event<'_>]) -> Option<String> {
             }
         }
     }
-    (item.is_none() && !out.is_empty()).then_some(out)
+    if item.is_some() || out.is_empty() {
+        return None;
+    }
+    let emphasis = body
+        .iter()
+        .any(|e| matches!(e, Event::Start(Tag::Emphasis | Tag::Strong)));
+    (!emphasis || parses_back(&out, events)).then_some(out)
 }
 
 /// A link alone, holding only what [`Inline`] takes.
@@ -214,6 +225,22 @@ struct Inline<'e> {
     at_start: bool,
     /// The characters of text and code spans written, by which the reference sizes a header.
     width: usize,
+    /// Whether emphasis may be written (in a list item, not in a table cell or a lone link).
+    emphasis_allowed: bool,
+    /// The delimiter of the open emphasis (`*`) or strong emphasis (`**`), and whether its one
+    /// text was written.
+    emphasis: Option<(&'static str, bool)>,
+    /// What was written last. Emphasis opens only after nothing or text, and only text follows
+    /// its end, so that no other delimiter, bracket or backtick stands next to a `*`.
+    last: Last,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Last {
+    Nothing,
+    Text,
+    Emphasis,
+    Other,
 }
 
 impl<'e> Inline<'e> {
@@ -223,11 +250,21 @@ impl<'e> Inline<'e> {
             link: None,
             at_start: true,
             width: 0,
+            emphasis_allowed: false,
+            emphasis: None,
+            last: Last::Nothing,
         }
     }
 
     /// Writes `event`; `None` for an event it does not take.
     fn write(&mut self, out: &mut String, event: &'e Event<'_>) -> Option<()> {
+        if let Some((delimiter, written)) = self.emphasis {
+            return self.write_emphasised(out, event, delimiter, written);
+        }
+        let last = std::mem::replace(&mut self.last, Last::Other);
+        if last == Last::Emphasis && !matches!(event, Event::Text(_)) {
+            return None;
+        }
         match event {
             Event::Text(text) => {
                 if !plain(text)
@@ -239,6 +276,21 @@ impl<'e> Inline<'e> {
                 out.push_str(text);
                 self.width += text.chars().count();
                 self.at_start &= text.is_empty();
+                self.last = Last::Text;
+            }
+            Event::Start(tag @ (Tag::Emphasis | Tag::Strong))
+                if self.emphasis_allowed
+                    && self.link.is_none()
+                    && matches!(last, Last::Nothing | Last::Text) =>
+            {
+                let delimiter = if matches!(tag, Tag::Emphasis) {
+                    "*"
+                } else {
+                    "**"
+                };
+                out.push_str(delimiter);
+                self.emphasis = Some((delimiter, false));
+                self.at_start = false;
             }
             Event::Code(code) => {
                 write_code(out, code, self.in_table)?;
@@ -267,6 +319,52 @@ impl<'e> Inline<'e> {
         }
         Some(())
     }
+}
+
+impl Inline<'_> {
+    /// Inside emphasis: one text that starts and ends with a letter or digit (so the `*`s
+    /// around it flank it whatever is outside), then the end.
+    fn write_emphasised(
+        &mut self,
+        out: &mut String,
+        event: &Event<'_>,
+        delimiter: &'static str,
+        written: bool,
+    ) -> Option<()> {
+        let alphanumeric = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+        match event {
+            Event::Text(text)
+                if !written
+                    && plain(text)
+                    && plain_outside_table(text)
+                    && alphanumeric(text.chars().next())
+                    && alphanumeric(text.chars().next_back()) =>
+            {
+                out.push_str(text);
+                self.emphasis = Some((delimiter, true));
+            }
+            Event::End(TagEnd::Emphasis) if written && delimiter == "*" => {
+                out.push_str(delimiter);
+                self.emphasis = None;
+                self.last = Last::Emphasis;
+            }
+            Event::End(TagEnd::Strong) if written && delimiter == "**" => {
+                out.push_str(delimiter);
+                self.emphasis = None;
+                self.last = Last::Emphasis;
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+}
+
+/// Whether `markdown` parses back to `events`, compared as pulldown-cmark-to-cmark compares
+/// them before it keeps a block with emphasis (text merged, the reference's parser options).
+fn parses_back(markdown: &str, events: &[Event<'_>]) -> bool {
+    use mdbook_markdown::pulldown_cmark::{Options, Parser, TextMergeStream};
+    let parsed = TextMergeStream::new(Parser::new_ext(markdown, Options::ENABLE_TABLES));
+    parsed.eq(TextMergeStream::new(events.iter().cloned()))
 }
 
 /// Text the reference writes as it is inside a table cell: no character it escapes or encodes
@@ -477,8 +575,41 @@ mod tests {
         })
     }
 
+    /// Emphasis or strong emphasis around one text: when `plain`, a text the fast path takes
+    /// there (a letter or digit at each end).
+    fn any_emphasis(plain: bool) -> impl Strategy<Value = Vec<Event<'static>>> {
+        let inner = if plain {
+            prop::sample::select(vec!["when", "x y", "é", "a, b", "Obliges"])
+                .prop_map(str::to_owned)
+                .boxed()
+        } else {
+            any_text(false)
+        };
+        (any::<bool>(), inner).prop_map(|(strong, text)| {
+            let (start, end) = if strong {
+                (Tag::Strong, TagEnd::Strong)
+            } else {
+                (Tag::Emphasis, TagEnd::Emphasis)
+            };
+            vec![
+                Event::Start(start),
+                Event::Text(CowStr::from(text)),
+                Event::End(end),
+            ]
+        })
+    }
+
+    /// The events of a list item: those of a cell, with emphasis between them.
+    fn any_item(plain: bool) -> impl Strategy<Value = Vec<Event<'static>>> {
+        prop::collection::vec(
+            prop_oneof![3 => any_cell(plain), 1 => any_emphasis(plain)],
+            1..4,
+        )
+        .prop_map(|parts| parts.concat())
+    }
+
     fn any_list(plain: bool) -> impl Strategy<Value = Vec<Event<'static>>> {
-        prop::collection::vec(any_cell(plain), 1..4).prop_map(|items| {
+        prop::collection::vec(any_item(plain), 1..4).prop_map(|items| {
             let mut events = vec![Event::Start(Tag::List(None))];
             for item in items {
                 events.push(Event::Start(Tag::Item));
@@ -510,15 +641,21 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
-        /// Lists of plain items take the fast path (unless an item is empty), and it writes
-        /// what the reference writes; with any text, it does whenever it takes them.
+        /// Lists of plain items without emphasis take the fast path (unless an item is empty),
+        /// and it writes what the reference writes; with emphasis, or with any text, it does
+        /// whenever it takes them.
         #[test]
         fn fast_lists_match_the_reference(plain in any_list(true), any in any_list(false)) {
             let empty_item = plain.windows(2).any(|w| {
                 matches!(w, [Event::Start(Tag::Item), Event::End(TagEnd::Item)])
             });
+            let emphasis = plain
+                .iter()
+                .any(|e| matches!(e, Event::Start(Tag::Emphasis | Tag::Strong)));
             let fast = list(&plain);
-            prop_assert_eq!(fast.is_some(), !empty_item, "{:?}", plain);
+            if !emphasis {
+                prop_assert_eq!(fast.is_some(), !empty_item, "{:?}", plain);
+            }
             if let Some(fast) = fast {
                 prop_assert_eq!(fast, reference(&plain));
             }
@@ -553,6 +690,47 @@ mod tests {
                 prop_assert_eq!(fast, reference(&events));
             }
         }
+    }
+
+    /// An answer list as `{{#answers}}` writes it, with emphasis in a meaning cell, takes the
+    /// fast path and writes what the reference writes.
+    #[test]
+    fn an_answer_list_with_emphasis_takes_the_fast_path() {
+        let mut events = vec![Event::Start(Tag::List(None))];
+        for (profile, strong) in [("immediate", false), ("bounded", true)] {
+            events.extend([
+                Event::Start(Tag::Item),
+                Event::Start(Tag::Link {
+                    link_type: LinkType::Inline,
+                    dest_url: CowStr::Borrowed("contract.md#readiness"),
+                    title: CowStr::Borrowed(""),
+                    id: CowStr::Borrowed(""),
+                }),
+                Event::Code(CowStr::Borrowed(profile)),
+                Event::End(TagEnd::Link),
+                Event::Text(CowStr::Borrowed(": always ")),
+                Event::Start(if strong { Tag::Strong } else { Tag::Emphasis }),
+                Event::Text(CowStr::Borrowed("when")),
+                Event::End(if strong {
+                    TagEnd::Strong
+                } else {
+                    TagEnd::Emphasis
+                }),
+                Event::Text(CowStr::Borrowed(" bounded. ")),
+                Event::InlineHtml(CowStr::Borrowed("<em>")),
+                Event::Text(CowStr::Borrowed("Obliges:")),
+                Event::InlineHtml(CowStr::Borrowed("</em>")),
+                Event::Text(CowStr::Borrowed(" Get answers at once")),
+                Event::End(TagEnd::Item),
+            ]);
+        }
+        events.push(Event::End(TagEnd::List(false)));
+        let fast = list(&events).expect("the fast path takes it");
+        assert_eq!(fast, reference(&events));
+        assert!(
+            fast.contains(": always *when* bounded.") && fast.contains("**when**"),
+            "{fast}"
+        );
     }
 
     #[test]
