@@ -241,11 +241,9 @@ pub fn read_chapters<'a>(
         let BookItem::Chapter(chapter) = item else {
             continue;
         };
-        if chapter.path.is_none() && chapter.content.is_empty() {
-            // A draft chapter: nothing to read, nothing rendered.
-            continue;
+        if is_read(chapter) {
+            list.push(chapter);
         }
-        list.push(chapter);
     }
     let work = list.iter().map(|chapter| chapter.content.len()).sum();
     crate::parallel::map(
@@ -293,12 +291,19 @@ fn read_chapter<'a>(
     }
 }
 
+/// Whether [`read_chapters`] reads `chapter`: every chapter but a draft without content, which
+/// has nothing to read and nothing rendered. Whatever numbers chapters as [`read_chapters`]
+/// does (the patches of [`crate::Prepared`], say) counts the chapters this accepts.
+pub fn is_read(chapter: &BookChapter) -> bool {
+    !(chapter.path.is_none() && chapter.content.is_empty())
+}
+
 /// The content of every chapter [`read_chapters`] returned, in the same order, to edit.
 pub fn read_contents_mut(book: &mut Book) -> Vec<&mut String> {
     fn walk<'b>(items: &'b mut [BookItem], out: &mut Vec<&'b mut String>) {
         for item in items {
             if let BookItem::Chapter(chapter) = item {
-                if !(chapter.path.is_none() && chapter.content.is_empty()) {
+                if is_read(chapter) {
                     out.push(&mut chapter.content);
                 }
                 walk(&mut chapter.sub_items, out);

@@ -58,8 +58,9 @@ pub fn write_book(
 }
 
 /// Every chapter's content, emptied in the book, with its patches, in the order serde writes
-/// them: a chapter's `content` field comes before its `sub_items`. A draft chapter (no path, no
-/// content) has no patches and no number in `patches`, as in [`crate::book::read_chapters`].
+/// them: a chapter's `content` field comes before its `sub_items`. A chapter that
+/// [`crate::book::is_read`] refuses (a draft without content) has no patches and no number in
+/// `patches`.
 fn take_contents<'p>(
     items: &mut [BookItem],
     patches: &'p [Vec<Patch>],
@@ -71,11 +72,10 @@ fn take_contents<'p>(
     ) {
         for item in items {
             if let BookItem::Chapter(chapter) = item {
-                let draft = chapter.path.is_none() && chapter.content.is_empty();
-                let edits = if draft {
-                    &[][..]
-                } else {
+                let edits = if crate::book::is_read(chapter) {
                     patches.next().map_or(&[][..], Vec::as_slice)
+                } else {
+                    &[][..]
                 };
                 out.push((std::mem::take(&mut chapter.content), edits));
                 walk(&mut chapter.sub_items, patches, out);
@@ -175,8 +175,7 @@ impl Formatter for ContentFormatter<'_, '_, '_> {
 fn write_escaped<W: ?Sized + Write>(writer: &mut W, text: &str) -> io::Result<()> {
     let bytes = text.as_bytes();
     let mut run = 0;
-    let mut at = 0;
-    while let Some(escape_at) = next_escape(bytes, at) {
+    while let Some(escape_at) = next_escape(bytes, run) {
         if run < escape_at {
             writer.write_all(&bytes[run..escape_at])?;
         }
@@ -192,8 +191,7 @@ fn write_escaped<W: ?Sized + Write>(writer: &mut W, text: &str) -> io::Result<()
             _ => CharEscape::AsciiControl(byte),
         };
         CompactFormatter.write_char_escape(writer, escape)?;
-        at = escape_at + 1;
-        run = at;
+        run = escape_at + 1;
     }
     writer.write_all(&bytes[run..])
 }
@@ -217,7 +215,8 @@ fn next_escape(bytes: &[u8], from: usize) -> Option<usize> {
         }
         at += 8;
     }
-    bytes[at.min(bytes.len())..]
+    bytes
+        .get(at..)?
         .iter()
         .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
         .map(|i| at + i)
@@ -595,7 +594,7 @@ mod tests {
         fn walk(items: &mut [BookItem], patches: &[Vec<Patch>], number: &mut usize) {
             for item in items {
                 if let BookItem::Chapter(chapter) = item {
-                    if !(chapter.path.is_none() && chapter.content.is_empty()) {
+                    if crate::book::is_read(chapter) {
                         if let Some(edits) = patches.get(*number) {
                             chapter.content =
                                 crate::markdown::splice::apply(&chapter.content, edits)

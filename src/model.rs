@@ -449,7 +449,7 @@ impl Shortcodes {
                         .find(|&i| providers[i].section.contains(&at));
                     let Some(provider) = provider else {
                         problem(
-            &mut found.problems,
+                            &mut found.problems,
                             "malformed-shortcode",
                             number,
                             shortcode.range.clone(),

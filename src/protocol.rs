@@ -29,9 +29,10 @@ see https://rust-lang.github.io/mdBook/for_developers/preprocessors.html";
 /// Reads `[context, book]` from `input`, checking the mdBook version first.
 ///
 /// The context (small) is read as a plain value and its version checked before the book
-/// (large) is deserialised. A large input is split into the book's top-level items first
-/// ([`json::split_input`]), which are then deserialised on several threads; anything that does
-/// not split, or does not read, is read again in one pass, for serde_json's own error.
+/// (large) is deserialised. An input of [`SPLIT_FROM`] bytes or more is split into the book's
+/// items first, at every depth ([`json::split_input`]), which are then deserialised on several
+/// threads; anything that does not split, or does not read, is read again in one pass, for
+/// serde_json's own error.
 pub fn parse_input(input: &[u8]) -> Result<(PreprocessorContext, Book)> {
     if let Some(parsed) = parse_split(input, crate::parallel::threads(input.len())) {
         return Ok(parsed);
@@ -62,8 +63,8 @@ fn parse_in_one_pass(input: &[u8]) -> Result<(PreprocessorContext, Book)> {
 pub const SPLIT_FROM: usize = 4 << 20;
 
 /// `[context, book]` read from the parts [`json::split_input`] finds, the book's items (at every
-/// depth) on several threads; `None` when there is one thread (a small input, see [`crate::parallel::threads`]),
-/// or for anything that fails.
+/// depth) on several threads; `None` below [`SPLIT_FROM`] bytes or for fewer than two
+/// `threads` (see [`crate::parallel::threads`]), or for anything that fails.
 fn parse_split(input: &[u8], threads: usize) -> Option<(PreprocessorContext, Book)> {
     if input.len() < SPLIT_FROM || threads < 2 {
         return None;
@@ -246,6 +247,12 @@ mod tests {
         assert!(input.len() > SPLIT_FROM);
         assert!(parse_split(&input, 2).is_some(), "large enough to be split");
         assert!(parse_split(&input, 1).is_none(), "not split for one thread");
+        let small =
+            serde_json::to_vec(&serde_json::json!([large_input("0.5.4")[0], Book::new()])).unwrap();
+        assert!(
+            parse_split(&small, 2).is_none(),
+            "not split below SPLIT_FROM"
+        );
         let (ctx, book) = parse_input(&input).unwrap();
         let (one_ctx, one_book) = parse_in_one_pass(&input).unwrap();
         assert_eq!(book, one_book);

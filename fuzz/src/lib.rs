@@ -205,7 +205,7 @@ fn shortcode_ranges(
     all_chapters(book)
         .into_iter()
         .map(|c| {
-            if c.path.is_none() && c.content.is_empty() {
+            if !mdbook_contract::book::is_read(c) {
                 return Vec::new();
             }
             let chapter = read

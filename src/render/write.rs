@@ -319,9 +319,7 @@ impl<'e> Inline<'e> {
         }
         Some(())
     }
-}
 
-impl Inline<'_> {
     /// Inside emphasis: one text that starts and ends with a letter or digit (so the `*`s
     /// around it flank it whatever is outside), then the end.
     fn write_emphasised(
@@ -343,12 +341,9 @@ impl Inline<'_> {
                 out.push_str(text);
                 self.emphasis = Some((delimiter, true));
             }
-            Event::End(TagEnd::Emphasis) if written && delimiter == "*" => {
-                out.push_str(delimiter);
-                self.emphasis = None;
-                self.last = Last::Emphasis;
-            }
-            Event::End(TagEnd::Strong) if written && delimiter == "**" => {
+            Event::End(end @ (TagEnd::Emphasis | TagEnd::Strong))
+                if written && (*end == TagEnd::Strong) == (delimiter == "**") =>
+            {
                 out.push_str(delimiter);
                 self.emphasis = None;
                 self.last = Last::Emphasis;
