@@ -7,6 +7,9 @@
 #   scripts/bench.sh                  everything (a few minutes)
 #   BENCH_RUNS=20 scripts/bench.sh    more runs per command (default 10)
 #   BENCH_CALLGRIND=0 ...             skip the instruction counts (valgrind, when installed)
+#   BENCH_REAL_BOOK=DIR ...           also time `mdbook build` of a real book (a checkout of, say,
+#                                     rust-lang/book): with this preprocessor and with one that does
+#                                     nothing, the book's own preprocessors left out
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,8 +34,7 @@ if ! "$tools/bin/mdbook" --version 2>/dev/null | grep -qx "mdbook v$MDBOOK_VERSI
   echo "installing mdBook $MDBOOK_VERSION into $tools (a few minutes, once)" >&2
   cargo install mdbook --version "$MDBOOK_VERSION" --locked --root "$tools"
 fi
-cargo build --release --locked --quiet --bin mdbook-contract \
-  --example bench_gen --example floor_serde --example floor_parse
+cargo build --release --locked --quiet -p mdbook-contract -p mdbook-contract-bench
 bin=target/release
 ours=$bin/mdbook-contract
 
@@ -86,13 +88,13 @@ say "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 declare -A per_mb
 for n in 10 100 1000; do
   json=$out/input-$n.json
-  $bin/examples/bench_gen contract "$n" "$out/book-$n" "$json"
+  $bin/bench_gen contract "$n" "$out/book-$n" "$json"
   md_bytes=$(find "$out/book-$n/src" -name '*.md' ! -name SUMMARY.md -printf '%s\n' | awk '{ s += $1 } END { print s }')
   json_bytes=$(stat -c %s "$json")
   cat "$json" >/dev/null # warm the page cache
   bench "pre-$n" -n serde -n parse -n ours -n ours-1-thread \
-    "$bin/examples/floor_serde < $json > /dev/null" \
-    "$bin/examples/floor_parse < $json > /dev/null" \
+    "$bin/floor_serde < $json > /dev/null" \
+    "$bin/floor_parse < $json > /dev/null" \
     "$ours < $json > /dev/null 2>&1" \
     "MDBOOK_CONTRACT_THREADS=1 $ours < $json > /dev/null 2>&1"
   csv=$out/pre-$n.csv
@@ -102,7 +104,7 @@ for n in 10 100 1000; do
   o1=$(awk -F, 'NR == 5 { print $4 }' "$csv")
   per_mb[$n]=$(awk -v t="$o" -v b="$md_bytes" 'BEGIN { printf "%.5f", t / (b / 1e6) }')
   pairs=$((n == 1000 ? runs : runs * 3))
-  p=$(paired "$ours" "$bin/examples/floor_parse" "$json" "$pairs")
+  p=$(paired "$ours" "$bin/floor_parse" "$json" "$pairs")
   say "| $n | $(mb "$md_bytes") MB | $(mb "$json_bytes") MB | $(ms "$a") ms | $(ms "$b") ms | $(ms "$o") ms | **$(ratio "$o" "$b")x** | **${p}x** ($pairs pairs) | $(ms "$o1") ms | ${per_mb[$n]} |"
 done
 say ""
@@ -110,23 +112,23 @@ say "Linearity: time per MB at 1,000 chapters / at 10 chapters = **$(ratio "${pe
 say ""
 
 # --- 4. memory (here, since the inputs are there) --------------------------------------------
-json=$out/input-1000.json
+json=$out/input-100.json
 json_bytes=$(stat -c %s "$json")
 rss_kb=0
 for _ in 1 2 3; do
-  /usr/bin/time -v -o "$out/time-v.txt" "$ours" <"$json" >/dev/null 2>"$out/ours-1000.err"
+  /usr/bin/time -v -o "$out/time-v.txt" "$ours" <"$json" >/dev/null 2>"$out/ours-100.err"
   kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$out/time-v.txt")
   ((kb > rss_kb)) && rss_kb=$kb
 done
 floor_kb=0
 for _ in 1 2 3; do
-  /usr/bin/time -v -o "$out/time-v.txt" $bin/examples/floor_serde <"$json" >/dev/null
+  /usr/bin/time -v -o "$out/time-v.txt" $bin/floor_serde <"$json" >/dev/null
   kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$out/time-v.txt")
   ((kb > floor_kb)) && floor_kb=$kb
 done
 say "## Memory"
 say ""
-say "Peak RSS at 1,000 chapters (largest of 3 runs): ours $(mb $((rss_kb * 1024))) MB, floor (a) $(mb $((floor_kb * 1024))) MB; input JSON $(mb "$json_bytes") MB: ours / input = **$(ratio $((rss_kb * 1024)) "$json_bytes")x**."
+say "Peak RSS at 100 chapters (largest of 3 runs): ours $(mb $((rss_kb * 1024))) MB, floor (a) $(mb $((floor_kb * 1024))) MB; input JSON $(mb "$json_bytes") MB: ours / input = **$(ratio $((rss_kb * 1024)) "$json_bytes")x**."
 say ""
 
 # --- instruction counts (not disturbed by other load) ----------------------------------------
@@ -134,8 +136,8 @@ if [ "${BENCH_CALLGRIND:-1}" != 0 ] && command -v valgrind >/dev/null; then
   json=$out/input-100.json
   count() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null <"$json" |
     awk '/Collected/ { print $NF }'; }
-  ia=$(count $bin/examples/floor_serde)
-  ib=$(count $bin/examples/floor_parse)
+  ia=$(count $bin/floor_serde)
+  ib=$(count $bin/floor_parse)
   io=$(count "$ours")
   say "## Instructions (callgrind, 100 chapters, all threads)"
   say ""
@@ -147,7 +149,7 @@ fi
 
 # --- 2. source index vs grep -----------------------------------------------------------------
 lists=$out/golists
-$bin/examples/bench_gen go "$go_src" "$out/gobook" "$lists" >/dev/null
+$bin/bench_gen go "$go_src" "$out/gobook" "$lists" >/dev/null
 cat >"$out/grep-loop.sh" <<EOF
 #!/usr/bin/env bash
 # The plan's method: one grep per cited word, one test per cited path.
@@ -188,10 +190,10 @@ for variant in with without null; do
     awk '/^\[/ { skip = ($0 ~ /^\[preprocessor\.contract[].]/) } !skip' book.toml >"$dir/book.toml"
   fi
   if [ $variant = null ]; then
-    printf '\n[preprocessor.null]\ncommand = "%s"\n' "$PWD/$bin/examples/floor_serde" >>"$dir/book.toml"
+    printf '\n[preprocessor.null]\ncommand = "%s"\n' "$PWD/$bin/floor_serde" >>"$dir/book.toml"
   fi
 done
-$bin/examples/bench_gen expand . "$out/build-expanded"
+$bin/bench_gen expand . "$out/build-expanded"
 export PATH="$PWD/$bin:$tools/bin:$PATH"
 build_runs=$((runs * 3))
 runs=$build_runs bench build -n with -n without -n null -n expanded \
@@ -205,10 +207,10 @@ wn=$(awk -F, 'NR == 4 { print $4 }' "$out/build.csv")
 we=$(awk -F, 'NR == 5 { print $4 }' "$out/build.csv")
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", (a / b - 1) * 100 }'; }
 # The preprocessor alone on the same book, through the protocol.
-$bin/examples/bench_gen json . "$out/input-repo.json"
+$bin/bench_gen json . "$out/input-repo.json"
 bench repo -n ours -n parse \
   "$ours < $out/input-repo.json > /dev/null 2>&1" \
-  "$bin/examples/floor_parse < $out/input-repo.json > /dev/null"
+  "$bin/floor_parse < $out/input-repo.json > /dev/null"
 ro=$(awk -F, 'NR == 2 { print $4 }' "$out/repo.csv")
 rp=$(awk -F, 'NR == 3 { print $4 }' "$out/repo.csv")
 say "## Whole build (\`mdbook build\` of this repository's book, $build_runs runs)"
@@ -219,5 +221,39 @@ say "| $(ms "$w") ms | $(ms "$wo") ms | $(ms "$wn") ms | $(ms "$we") ms | **$(pc
 say ""
 say "The preprocessor alone on this book (protocol, $(mb "$(stat -c %s "$out/input-repo.json")") MB of JSON): $(ms "$ro") ms; floor (b) $(ms "$rp") ms."
 say ""
+# --- 5. whole build of a real book -------------------------------------------------------------
+# A real book has no shortcodes: what the preprocessor adds there is reading and checking. The
+# book's own preprocessors are left out of both variants (they are not this project's code);
+# the checks whose findings a book written in another style trips over (`em-dash`,
+# `line-reference`) are turned off, so that the build succeeds as it would for an adopter.
+if [ -n "${BENCH_REAL_BOOK:-}" ]; then
+  real=$out/real
+  rm -rf "$real"
+  mkdir -p "$real"
+  for variant in with null; do
+    dir=$real/$variant
+    cp -r "$BENCH_REAL_BOOK" "$dir"
+    rm -rf "$dir/.git"
+    awk '/^\[/ { skip = ($0 ~ /^\[preprocessor\./) } !skip' "$BENCH_REAL_BOOK/book.toml" >"$dir/book.toml"
+    if [ $variant = with ]; then
+      printf '\n[preprocessor.contract]\ncommand = "%s"\n\n[preprocessor.contract.checks]\nem-dash = "off"\nline-reference = "off"\n' "$PWD/$ours" >>"$dir/book.toml"
+    else
+      printf '\n[preprocessor.null]\ncommand = "%s"\n' "$PWD/$bin/floor_serde" >>"$dir/book.toml"
+    fi
+  done
+  md_bytes=$(find "$real/with/src" -name '*.md' -printf '%s\n' | awk '{ s += $1 } END { print s }')
+  runs=$build_runs bench real -n with -n null \
+    "mdbook build $real/with" \
+    "mdbook build $real/null"
+  w=$(awk -F, 'NR == 2 { print $4 }' "$out/real.csv")
+  wn=$(awk -F, 'NR == 3 { print $4 }' "$out/real.csv")
+  say "## Whole build of a real book (\`$(basename "$BENCH_REAL_BOOK")\`, $(mb "$md_bytes") MB of Markdown, $build_runs runs)"
+  say ""
+  say "| with the preprocessor | with one that does nothing | added by ours |"
+  say "|---:|---:|---:|"
+  say "| $(ms "$w") ms | $(ms "$wn") ms | **$(pct "$w" "$wn")** |"
+  say ""
+fi
+
 say "load after the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "(written to $results; hyperfine's logs and CSVs are beside it)" >&2

@@ -7,7 +7,7 @@
 
 /// A citation of the source tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Citation<'a> {
+pub(crate) enum Citation<'a> {
     /// A path relative to the repository root, perhaps a glob (`internal/provider/*.go`,
     /// `internal/provider/{kubernetes,gcp}`).
     Path(&'a str),
@@ -71,7 +71,10 @@ const EXTENSIONS: &[&str] = &[
 
 /// What `text` (the text of a code span) cites, if anything; `is_excluded` names words that are
 /// never symbols (axis codes, profile names, the configured ignore list).
-pub fn classify<'a>(text: &'a str, is_excluded: &dyn Fn(&str) -> bool) -> Option<Citation<'a>> {
+pub(crate) fn classify<'a>(
+    text: &'a str,
+    is_excluded: &dyn Fn(&str) -> bool,
+) -> Option<Citation<'a>> {
     let text = text.trim();
     if text.is_empty() || text.contains(char::is_whitespace) || text.contains("://") {
         return None;

@@ -9,52 +9,19 @@ use std::collections::{BTreeMap, HashMap};
 
 use anyhow::{Result, bail};
 use mdbook_preprocessor::config::Config as BookConfig;
-use serde::Serialize;
 use serde_json::Value;
 
-use crate::checks;
 use crate::suggest;
+use crate::vocab::{Check, Severity};
 
 /// The table this preprocessor reads.
-pub const TABLE: &str = "preprocessor.contract";
-
-/// How much a finding of a check matters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// Not reported.
-    Off,
-    /// Reported; the build goes on.
-    Warning,
-    /// Reported; the build fails.
-    Error,
-}
-
-impl Severity {
-    /// The word used in book.toml and in output.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Off => "off",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-
-    fn parse(text: &str) -> Option<Severity> {
-        match text {
-            "off" => Some(Severity::Off),
-            "warning" | "warn" => Some(Severity::Warning),
-            "error" | "deny" => Some(Severity::Error),
-            _ => None,
-        }
-    }
-}
+pub(crate) const TABLE: &str = "preprocessor.contract";
 
 /// Keys mdBook itself reads from every preprocessor table.
 const MDBOOK_KEYS: &[&str] = &["command", "before", "after", "optional", "renderers"];
 
 /// Keys of this preprocessor, with what each expects.
-pub const KNOWN_KEYS: &[(&str, &str)] = &[
+pub(crate) const KNOWN_KEYS: &[(&str, &str)] = &[
     (
         "contract",
         "a list of chapter paths relative to the book's `src`",
@@ -84,14 +51,14 @@ pub const KNOWN_KEYS: &[(&str, &str)] = &[
 
 /// The default patterns of `line-reference`: a file name followed by a line number, and a bare
 /// `:12-30` line range, as the plan's verification grep finds them.
-pub const DEFAULT_LINE_REFERENCE_PATTERNS: &[&str] = &[
+pub(crate) const DEFAULT_LINE_REFERENCE_PATTERNS: &[&str] = &[
     r#"[^\s:()\[\]<>"'`,;|]+\.[A-Za-z]{1,5}:[0-9]+(?:-[0-9]+)?(?-u:\b)"#,
     r":[0-9]+-[0-9]+(?-u:\b)",
 ];
 
 /// The validated configuration.
 #[derive(Debug, Clone)]
-pub struct Config {
+pub(crate) struct Config {
     /// Chapters with the contract role (they define axes and must stay abstract).
     pub contract: Vec<String>,
     /// Chapters with the template role (they hold the answer sites).
@@ -110,8 +77,9 @@ pub struct Config {
     pub forbidden_terms: BTreeMap<String, Vec<String>>,
     /// The renderers this preprocessor runs for, if restricted.
     pub renderers: Option<Vec<String>>,
-    severities: HashMap<&'static str, Severity>,
-    chapter_severities: HashMap<String, HashMap<&'static str, Severity>>,
+    /// Severities set under `checks`; the rest have their default.
+    severities: HashMap<Check, Severity>,
+    chapter_severities: HashMap<String, HashMap<Check, Severity>>,
 }
 
 impl Default for Config {
@@ -129,10 +97,7 @@ impl Default for Config {
                 .collect(),
             forbidden_terms: BTreeMap::new(),
             renderers: None,
-            severities: checks::REGISTRY
-                .iter()
-                .map(|c| (c.name, c.default))
-                .collect(),
+            severities: HashMap::new(),
             chapter_severities: HashMap::new(),
         }
     }
@@ -140,7 +105,7 @@ impl Default for Config {
 
 impl Config {
     /// Reads and validates `[preprocessor.contract]` of a book's configuration.
-    pub fn from_book_config(book: &BookConfig) -> Result<Config> {
+    pub(crate) fn from_book_config(book: &BookConfig) -> Result<Config> {
         let table = match book.get::<Value>(TABLE) {
             Ok(table) => table,
             Err(error) => bail!("book.toml: `{TABLE}` could not be read: {error:#}"),
@@ -152,7 +117,7 @@ impl Config {
     }
 
     /// Validates the table given as a value.
-    pub fn from_value(value: &Value) -> Result<Config> {
+    pub(crate) fn from_value(value: &Value) -> Result<Config> {
         let Value::Object(table) = value else {
             bail!(
                 "book.toml: `{TABLE}` must be a table, found {}",
@@ -248,34 +213,55 @@ impl Config {
     }
 
     /// The severity of `check` in the chapter whose source path is `chapter`.
-    pub fn severity(&self, check: &str, chapter: Option<&str>) -> Severity {
+    pub(crate) fn severity(&self, check: Check, chapter: Option<&str>) -> Severity {
         chapter
             .and_then(|c| self.chapter_severities.get(c))
-            .and_then(|s| s.get(check))
-            .or_else(|| self.severities.get(check))
+            .and_then(|s| s.get(&check))
+            .or_else(|| self.severities.get(&check))
             .copied()
-            .unwrap_or(Severity::Error)
+            .unwrap_or_else(|| check.default_severity())
+    }
+
+    /// Whether `check` is on anywhere: in the book, or in a chapter that turns it on.
+    pub(crate) fn runs(&self, check: Check) -> bool {
+        self.severity(check, None) != Severity::Off
+            || self
+                .chapter_severities
+                .values()
+                .any(|s| s.get(&check).is_some_and(|&s| s != Severity::Off))
     }
 
     /// The chapters named under `chapters`.
-    pub fn chapter_keys(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn chapter_keys(&self) -> impl Iterator<Item = &str> {
         self.chapter_severities.keys().map(String::as_str)
     }
 
     /// Whether `chapter` (a source path relative to `src`, `/`-separated) has the contract role.
-    pub fn is_contract(&self, chapter: &str) -> bool {
+    pub(crate) fn is_contract(&self, chapter: &str) -> bool {
         self.contract.iter().any(|c| c == chapter)
     }
 
     /// Whether `chapter` has the template role.
-    pub fn is_template(&self, chapter: &str) -> bool {
+    pub(crate) fn is_template(&self, chapter: &str) -> bool {
         self.template.iter().any(|c| c == chapter)
+    }
+
+    /// Whether `chapter` may define axes: a contract chapter, or any chapter when no chapter
+    /// is named a contract.
+    pub(crate) fn may_define_axes(&self, chapter: &str) -> bool {
+        self.contract.is_empty() || self.is_contract(chapter)
+    }
+
+    /// Whether `chapter` may hold answer sites: a template chapter, or any chapter when no
+    /// chapter is named a template.
+    pub(crate) fn may_hold_answers(&self, chapter: &str) -> bool {
+        self.template.is_empty() || self.is_template(chapter)
     }
 }
 
 /// A chapter path as written in book.toml, in the form chapters are compared in: `/`
 /// separators, no leading `./`.
-pub fn normalise(path: &str) -> String {
+pub(crate) fn normalise(path: &str) -> String {
     let path = path.replace('\\', "/");
     path.trim_start_matches("./").to_owned()
 }
@@ -340,7 +326,7 @@ fn paths(at: &str, value: &Value) -> Result<Vec<String>> {
     Ok(strings(at, value)?.iter().map(|p| normalise(p)).collect())
 }
 
-fn severities(at: &str, value: &Value) -> Result<HashMap<&'static str, Severity>> {
+fn severities(at: &str, value: &Value) -> Result<HashMap<Check, Severity>> {
     let Value::Object(table) = value else {
         bail!(
             "book.toml: `{at}` must be a table of check names to \"error\", \"warning\" or \"off\", found {}",
@@ -349,8 +335,8 @@ fn severities(at: &str, value: &Value) -> Result<HashMap<&'static str, Severity>
     };
     let mut out = HashMap::new();
     for (name, severity) in table {
-        let Some(check) = checks::REGISTRY.iter().find(|c| c.name == name) else {
-            let hint = suggest::hint(name, checks::REGISTRY.iter().map(|c| c.name));
+        let Some(check) = Check::from_name(name) else {
+            let hint = suggest::hint(name, Check::names());
             bail!("book.toml: `{at}.{name}` is not a check{hint}");
         };
         let parsed = match severity {
@@ -366,7 +352,7 @@ fn severities(at: &str, value: &Value) -> Result<HashMap<&'static str, Severity>
                 }
             );
         };
-        out.insert(check.name, parsed);
+        out.insert(check, parsed);
     }
     Ok(out)
 }
@@ -391,8 +377,11 @@ mod tests {
         .unwrap();
         assert!(config.is_contract("provider-contract.md"));
         assert!(config.is_template("provider-spec-template.md"));
-        assert_eq!(config.severity("unknown-claim", None), Severity::Warning);
-        assert_eq!(config.severity("unknown-axis", None), Severity::Error);
+        assert_eq!(
+            config.severity(Check::UnknownClaim, None),
+            Severity::Warning
+        );
+        assert_eq!(config.severity(Check::UnknownAxis, None), Severity::Error);
     }
 
     #[test]
@@ -402,15 +391,23 @@ mod tests {
             "chapters": {"draft.md": {"checks": {"unknown-claim": "off"}}},
         }))
         .unwrap();
-        assert_eq!(config.severity("unknown-claim", None), Severity::Error);
+        assert_eq!(config.severity(Check::UnknownClaim, None), Severity::Error);
         assert_eq!(
-            config.severity("unknown-claim", Some("draft.md")),
+            config.severity(Check::UnknownClaim, Some("draft.md")),
             Severity::Off
         );
         assert_eq!(
-            config.severity("unknown-claim", Some("other.md")),
+            config.severity(Check::UnknownClaim, Some("other.md")),
             Severity::Error
         );
+        let off = Config::from_value(&json!({
+            "checks": {"em-dash": "off", "line-reference": "off"},
+            "chapters": {"draft.md": {"checks": {"em-dash": "error"}}},
+        }))
+        .unwrap();
+        assert!(off.runs(Check::EmDash), "on in one chapter");
+        assert!(!off.runs(Check::LineReference));
+        assert!(off.runs(Check::UnknownAxis));
     }
 
     #[test]

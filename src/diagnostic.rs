@@ -11,14 +11,14 @@ use std::fmt::Write as _;
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use serde::Serialize;
 
-use crate::config::Severity;
 use crate::sourcemap::Location;
+use crate::vocab::{Check, Severity};
 
 /// One finding of one check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
-    /// The check's name.
-    pub check: &'static str,
+    /// The check.
+    pub check: Check,
     /// Error or warning (findings of checks that are off are not made).
     pub severity: Severity,
     /// What is wrong.
@@ -183,7 +183,7 @@ fn human_report(finding: &Finding) -> Vec<Group<'_>> {
         .annotation(AnnotationKind::Primary.span(start..end));
     let mut group = level
         .primary_title(&finding.message)
-        .id(finding.check)
+        .id(finding.check.name())
         .element(snippet);
     for note in finding.notes.iter().chain(&l.note) {
         group = group.element(Level::NOTE.message(note));
@@ -220,7 +220,7 @@ mod tests {
     fn sample() -> Report {
         Report {
             findings: vec![Finding {
-                check: "unknown-axis",
+                check: Check::UnknownAxis,
                 severity: Severity::Error,
                 message: "no axis `readines` is defined; did you mean `readiness`?".into(),
                 location: Location {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use mdbook_contract::diagnostic::Format;
+use mdbook_contract::Format;
 
 /// An mdBook preprocessor that keeps a provider contract, its spec template and its appendix in
 /// step. Run with no arguments, it speaks mdBook's preprocessor protocol on stdin and stdout.
@@ -68,34 +68,28 @@ fn protocol() -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    let mut stdout = std::io::BufWriter::with_capacity(64 << 10, book_output());
-    let code = mdbook_contract::protocol::run(input, &mut stdout, &mut stderr);
+    let mut stdout = std::io::BufWriter::with_capacity(64 << 10, std::io::stdout().lock());
+    let code = mdbook_contract::run_protocol(input, &mut stdout, &mut stderr);
     ExitCode::from(u8::try_from(code).unwrap_or(1))
 }
 
-/// Where the book is written. `Stdout` is line-buffered: it would search every block of the
-/// book (as large as the book itself, and one line of JSON) for a newline. On Unix the book is
-/// written to a duplicate of the descriptor instead, which writes each block as it is.
-fn book_output() -> Box<dyn Write> {
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsFd;
-        if let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() {
-            return Box::new(std::fs::File::from(fd));
-        }
-    }
-    Box::new(std::io::stdout().lock())
-}
-
 fn check(book_dir: &std::path::Path, format: OutputFormat) -> ExitCode {
-    let outcome = match mdbook_contract::check::check(book_dir) {
-        Ok(outcome) => outcome,
+    // Paths in findings are shown as `book_dir` joined with the path in the book, so they are
+    // relative to where the command was run.
+    let display_root = if book_dir == std::path::Path::new(".") {
+        PathBuf::new()
+    } else {
+        book_dir.to_path_buf()
+    };
+    let report = mdbook_contract::load(book_dir, "html")
+        .and_then(|(ctx, book)| mdbook_contract::check(&ctx, &book, display_root));
+    let report = match report {
+        Ok(report) => report,
         Err(error) => {
             let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
             return ExitCode::from(2);
         }
     };
-    let report = outcome.report;
     let format = match format {
         OutputFormat::Human => Format::Human,
         OutputFormat::Short => Format::Short,

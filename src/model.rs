@@ -9,28 +9,27 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::book::Chapter;
+use crate::chapter::Chapter;
 use crate::config::Config;
 use crate::markdown::{Heading, Table};
-use crate::shortcode::{Kind, is_code as is_kebab};
+use crate::shortcode::{Kind, Spanned, is_code as is_kebab};
+use crate::vocab::Check;
 
 /// The profile every axis accepts for a fact not verified yet.
-pub const UNKNOWN_PROFILE: &str = "unknown";
+pub(crate) const UNKNOWN_PROFILE: &str = "unknown";
 
 /// One allowed answer of an axis: a row of its `Profile` table.
 #[derive(Debug, Clone)]
-pub struct Profile {
+pub(crate) struct Profile {
     /// The profile name (the row's first code span).
     pub name: String,
     /// The row's index in the table.
     pub row: usize,
-    /// The first cell's range.
-    pub range: Range<usize>,
 }
 
 /// The columns of a `Profile` table that the rendered tables reuse.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Columns {
+pub(crate) struct Columns {
     /// `Meaning` (else the second column).
     pub meaning: Option<usize>,
     /// `Obliges` or `Obligations`.
@@ -41,13 +40,11 @@ pub struct Columns {
 
 /// One behaviour axis, defined by an `.axis` heading.
 #[derive(Debug, Clone)]
-pub struct Axis {
+pub(crate) struct Axis {
     /// Its kebab-case code.
     pub code: String,
     /// The chapter that defines it.
     pub chapter: usize,
-    /// Its heading's index in that chapter.
-    pub heading: usize,
     /// The heading's id.
     pub anchor: String,
     /// The heading's range.
@@ -62,14 +59,14 @@ pub struct Axis {
 
 impl Axis {
     /// The profile called `name`.
-    pub fn profile(&self, name: &str) -> Option<&Profile> {
+    pub(crate) fn profile(&self, name: &str) -> Option<&Profile> {
         self.profiles.iter().find(|p| p.name == name)
     }
 }
 
 /// A provider section, from an `.provider` heading to the next heading of its level or higher.
 #[derive(Debug, Clone)]
-pub struct Provider {
+pub(crate) struct Provider {
     /// Its name (the heading's first code span, else its text).
     pub name: String,
     /// The chapter it is in.
@@ -86,35 +83,35 @@ pub struct Provider {
 
 /// "Provider P has profile X on axis A, evidence E": one `{{#profile}}`.
 #[derive(Debug, Clone)]
-pub struct Claim {
+pub(crate) struct Claim {
     /// Index into [`Model::providers`].
     pub provider: usize,
     /// The chapter it is written in.
     pub chapter: usize,
     /// The shortcode's range.
     pub range: Range<usize>,
-    /// The axis code as written, and its range.
-    pub axis: (String, Range<usize>),
-    /// The profile as written, and its range.
-    pub profile: (String, Range<usize>),
+    /// The axis code as written.
+    pub axis: Spanned,
+    /// The profile as written.
+    pub profile: Spanned,
     /// The evidence: symbols or repository paths.
-    pub evidence: Vec<String>,
+    pub evidence: Vec<Spanned>,
     /// The id of the heading the claim stands under.
     pub section_anchor: String,
 }
 
 impl Claim {
     /// Whether the profile is `unknown`.
-    pub fn is_unknown(&self) -> bool {
-        self.profile.0 == UNKNOWN_PROFILE
+    pub(crate) fn is_unknown(&self) -> bool {
+        self.profile.text == UNKNOWN_PROFILE
     }
 }
 
 /// The place in a template chapter that asks the question of one axis: one `{{#answers}}`.
 #[derive(Debug, Clone)]
-pub struct AnswerSite {
-    /// The axis code as written, and its range.
-    pub axis: (String, Range<usize>),
+pub(crate) struct AnswerSite {
+    /// The axis code as written.
+    pub axis: Spanned,
     /// The chapter.
     pub chapter: usize,
     /// The shortcode's range.
@@ -125,9 +122,9 @@ pub struct AnswerSite {
 
 /// Something written that the model cannot take in, for the check named by `check`.
 #[derive(Debug, Clone)]
-pub struct Problem {
+pub(crate) struct Problem {
     /// The check that reports it.
-    pub check: &'static str,
+    pub check: Check,
     /// The chapter.
     pub chapter: usize,
     /// What to point at.
@@ -138,7 +135,7 @@ pub struct Problem {
 
 /// Everything the book says about the contract.
 #[derive(Debug, Default)]
-pub struct Model {
+pub(crate) struct Model {
     /// Axes in document order, duplicates included.
     pub axes: Vec<Axis>,
     /// The first definition of each code.
@@ -162,7 +159,7 @@ pub struct Model {
 
 impl Model {
     /// Reads the model out of the chapters.
-    pub fn collect(chapters: &[Chapter<'_>], config: &Config) -> Model {
+    pub(crate) fn collect(chapters: &[Chapter<'_>], config: &Config) -> Model {
         let mut model = Model::default();
         for (number, chapter) in chapters.iter().enumerate() {
             model.collect_headings(number, chapter, config);
@@ -170,12 +167,9 @@ impl Model {
         // Claims and answer sites depend only on the providers found above: each chapter's are
         // read on their own (in parallel), then appended in chapter order.
         let work = chapters.iter().map(|chapter| chapter.content.len()).sum();
-        let found = crate::parallel::map(
-            chapters,
-            work,
-            || (),
-            |(), number, chapter| Shortcodes::of(&model.providers, number, chapter, config),
-        );
+        let found = crate::parallel::map(chapters, work, |number, chapter| {
+            Shortcodes::of(&model.providers, number, chapter, config)
+        });
         for found in found {
             model.claims.extend(found.claims);
             model.answer_sites.extend(found.answer_sites);
@@ -184,7 +178,7 @@ impl Model {
         model.claims_by = vec![HashMap::new(); model.providers.len()];
         for (i, claim) in model.claims.iter().enumerate() {
             model.claims_by[claim.provider]
-                .entry(claim.axis.0.clone())
+                .entry(claim.axis.text.clone())
                 .or_default()
                 .push(i);
             model.claim_at.insert((claim.chapter, claim.range.start), i);
@@ -192,7 +186,7 @@ impl Model {
         for (i, site) in model.answer_sites.iter().enumerate() {
             model
                 .sites_by_axis
-                .entry(site.axis.0.clone())
+                .entry(site.axis.text.clone())
                 .or_default()
                 .push(i);
         }
@@ -201,7 +195,7 @@ impl Model {
 
     /// The claims of provider `provider` (an index into [`Model::providers`]) on axis `code`,
     /// in document order.
-    pub fn claims_of(&self, provider: usize, code: &str) -> impl Iterator<Item = &Claim> {
+    pub(crate) fn claims_of(&self, provider: usize, code: &str) -> impl Iterator<Item = &Claim> {
         self.claims_by
             .get(provider)
             .and_then(|by_code| by_code.get(code))
@@ -211,14 +205,14 @@ impl Model {
     }
 
     /// The claim written by the shortcode starting at `start` in chapter `chapter`.
-    pub fn claim_at(&self, chapter: usize, start: usize) -> Option<&Claim> {
+    pub(crate) fn claim_at(&self, chapter: usize, start: usize) -> Option<&Claim> {
         self.claim_at
             .get(&(chapter, start))
             .map(|&i| &self.claims[i])
     }
 
     /// The answer sites of axis `code`, in document order.
-    pub fn answer_sites_of(&self, code: &str) -> impl Iterator<Item = &AnswerSite> {
+    pub(crate) fn answer_sites_of(&self, code: &str) -> impl Iterator<Item = &AnswerSite> {
         self.sites_by_axis
             .get(code)
             .into_iter()
@@ -227,17 +221,17 @@ impl Model {
     }
 
     /// The axis with `code` (its first definition).
-    pub fn axis(&self, code: &str) -> Option<&Axis> {
+    pub(crate) fn axis(&self, code: &str) -> Option<&Axis> {
         self.by_code.get(code).map(|&i| &self.axes[i])
     }
 
     /// The codes of all axes, for suggestions.
-    pub fn codes(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn codes(&self) -> impl Iterator<Item = &str> {
         self.axes.iter().map(|a| a.code.as_str())
     }
 
     /// The axes without duplicates, in the order of their first definition.
-    pub fn unique_axes(&self) -> impl Iterator<Item = &Axis> {
+    pub(crate) fn unique_axes(&self) -> impl Iterator<Item = &Axis> {
         self.axes
             .iter()
             .enumerate()
@@ -250,7 +244,7 @@ impl Model {
         for (i, heading) in headings.iter().enumerate() {
             let section = section_of(headings, i, chapter.content.len());
             if heading.has_class("axis") {
-                self.collect_axis(number, chapter, config, i, heading, section.clone());
+                self.collect_axis(number, chapter, config, heading, section.clone());
             }
             if heading.has_class("provider") || heading.has_class("proposed") {
                 let name = match &heading.first_code {
@@ -260,7 +254,7 @@ impl Model {
                 if name.is_empty() {
                     problem(
                         &mut self.problems,
-                        "malformed-section",
+                        Check::MalformedSection,
                         number,
                         heading.range.clone(),
                         "a `.provider` heading needs a name".into(),
@@ -284,11 +278,10 @@ impl Model {
         number: usize,
         chapter: &Chapter<'_>,
         config: &Config,
-        heading_index: usize,
         heading: &Heading,
         section: Range<usize>,
     ) {
-        if !config.contract.is_empty() && !config.is_contract(&chapter.key) {
+        if !config.may_define_axes(&chapter.key) {
             let message = format!(
                 "axes are defined in contract chapters only ({}); `{}` is not one",
                 config.contract.join(", "),
@@ -296,7 +289,7 @@ impl Model {
             );
             problem(
                 &mut self.problems,
-                "malformed-section",
+                Check::MalformedSection,
                 number,
                 heading.range.clone(),
                 message,
@@ -306,7 +299,7 @@ impl Model {
         let Some((code, code_range)) = heading.first_code.clone() else {
             problem(
                 &mut self.problems,
-                "malformed-section",
+                Check::MalformedSection,
                 number,
                 heading.range.clone(),
                 "an `.axis` heading needs its code as the first code span, as in ``### `readiness` {.axis}``".into(),
@@ -316,7 +309,7 @@ impl Model {
         if !is_kebab(&code) {
             problem(
                 &mut self.problems,
-                "malformed-section",
+                Check::MalformedSection,
                 number,
                 code_range,
                 format!(
@@ -331,7 +324,6 @@ impl Model {
         let mut axis = Axis {
             code: code.clone(),
             chapter: number,
-            heading: heading_index,
             anchor: heading.id.clone(),
             range: heading.range.clone(),
             table,
@@ -341,7 +333,7 @@ impl Model {
         match table {
             None => problem(
                 &mut self.problems,
-                "malformed-section",
+                Check::MalformedSection,
                 number,
                 heading.range.clone(),
                 format!(
@@ -377,7 +369,7 @@ impl Model {
             let Some(name) = first.first_code.clone().filter(|n| is_kebab(n)) else {
                 problem(
                     &mut self.problems,
-                    "malformed-section",
+                    Check::MalformedSection,
                     number,
                     first.range.clone(),
                     format!(
@@ -390,7 +382,7 @@ impl Model {
             if name == UNKNOWN_PROFILE {
                 problem(
                     &mut self.problems,
-                    "malformed-section",
+                    Check::MalformedSection,
                     number,
                     first.range.clone(),
                     format!(
@@ -402,7 +394,7 @@ impl Model {
             if axis.profile(&name).is_some() {
                 problem(
                     &mut self.problems,
-                    "malformed-section",
+                    Check::MalformedSection,
                     number,
                     first.range.clone(),
                     format!("profile `{name}` is listed twice for axis `{}`", axis.code),
@@ -412,7 +404,6 @@ impl Model {
             axis.profiles.push(Profile {
                 name,
                 row: row_index,
-                range: first.range.clone(),
             });
         }
     }
@@ -440,8 +431,12 @@ impl Shortcodes {
         let last = providers.partition_point(|p| p.chapter <= number);
         for shortcode in &chapter.scan.shortcodes {
             let at = shortcode.range.start;
-            match shortcode.kind {
-                Kind::Profile => {
+            match &shortcode.kind {
+                Kind::Profile {
+                    axis,
+                    profile,
+                    evidence,
+                } => {
                     let before =
                         first + providers[first..last].partition_point(|p| p.section.start <= at);
                     let provider = (first..before)
@@ -450,7 +445,7 @@ impl Shortcodes {
                     let Some(provider) = provider else {
                         problem(
                             &mut found.problems,
-                            "malformed-shortcode",
+                            Check::MalformedShortcode,
                             number,
                             shortcode.range.clone(),
                             "`{{#profile}}` states a provider's claim and belongs inside a `.provider` section".into(),
@@ -459,26 +454,25 @@ impl Shortcodes {
                     };
                     let before = headings.partition_point(|h| h.range.start <= at);
                     let section_anchor = headings[before - 1].id.clone();
-                    let args = &shortcode.args;
                     found.claims.push(Claim {
                         provider,
                         chapter: number,
                         range: shortcode.range.clone(),
-                        axis: (args[0].text.clone(), args[0].range.clone()),
-                        profile: (args[1].text.clone(), args[1].range.clone()),
-                        evidence: args[2..].iter().map(|a| a.text.clone()).collect(),
+                        axis: axis.clone(),
+                        profile: profile.clone(),
+                        evidence: evidence.clone(),
                         section_anchor,
                     });
                 }
-                Kind::Answers => {
-                    if !config.template.is_empty() && !config.is_template(&chapter.key) {
+                Kind::Answers { code } => {
+                    if !config.may_hold_answers(&chapter.key) {
                         let message = format!(
                             "`{{{{#answers}}}}` marks a template entry and belongs in a template chapter ({})",
                             config.template.join(", ")
                         );
                         problem(
                             &mut found.problems,
-                            "malformed-shortcode",
+                            Check::MalformedShortcode,
                             number,
                             shortcode.range.clone(),
                             message,
@@ -486,15 +480,14 @@ impl Shortcodes {
                         continue;
                     }
                     let before = headings.partition_point(|h| h.range.start <= at);
-                    let arg = &shortcode.args[0];
                     found.answer_sites.push(AnswerSite {
-                        axis: (arg.text.clone(), arg.range.clone()),
+                        axis: code.clone(),
                         chapter: number,
                         range: shortcode.range.clone(),
                         heading: before.checked_sub(1),
                     });
                 }
-                Kind::Axis | Kind::AxisTable | Kind::ProfileMatrix => {}
+                Kind::Axis { .. } | Kind::AxisTable | Kind::ProfileMatrix => {}
             }
         }
         found
@@ -503,7 +496,7 @@ impl Shortcodes {
 
 fn problem(
     problems: &mut Vec<Problem>,
-    check: &'static str,
+    check: Check,
     chapter: usize,
     range: Range<usize>,
     message: String,
@@ -517,7 +510,7 @@ fn problem(
 }
 
 /// The range of heading `i`'s section: to the next heading of the same level or higher.
-pub fn section_of(headings: &[Heading], i: usize, end: usize) -> Range<usize> {
+pub(crate) fn section_of(headings: &[Heading], i: usize, end: usize) -> Range<usize> {
     let level = headings[i].level;
     let stop = headings[i + 1..]
         .iter()

@@ -7,12 +7,12 @@
 
 use std::fmt::Write as _;
 
-use crate::config::Severity;
 use crate::diagnostic::Finding;
 use crate::markdown::splice::Patch;
+use crate::vocab::Severity;
 
 /// The panel for one page's findings, as a patch at the top of the chapter.
-pub fn panel(findings: &[Finding]) -> Patch {
+pub(crate) fn panel(findings: &[Finding]) -> Patch {
     let errors = findings
         .iter()
         .filter(|f| f.severity == Severity::Error)

@@ -2,97 +2,178 @@
 //!
 //! [`scan`] looks for `{{#` in the chapter text, skips what is shown verbatim (code spans, code
 //! blocks, raw HTML) and what is escaped with a backslash, and parses each occurrence into a
-//! [`Shortcode`], a malformed one, or a directive of some other preprocessor (kept for the
-//! `leftover-directive` check). To add a shortcode, add a [`Kind`] and its arity in
-//! `Kind::arity_ok` and `Kind::usage`; the model and the renderer then say what it means.
+//! [`Shortcode`] (a typed [`Kind`] with spanned arguments), a malformed one, or a directive of
+//! some other preprocessor (kept for the `leftover-directive` check). To add a shortcode, add a
+//! [`Name`] (its spelling, usage and arity) and a [`Kind`] built from its arguments in `parse`;
+//! the model and the renderer then say what it means.
 
 use std::ops::Range;
 
 use crate::markdown::ChapterIndex;
 use crate::suggest;
 
-/// The shortcodes of this preprocessor.
+/// The names of this preprocessor's shortcodes, as written after `{{#`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// `{{#axis CODE}}`: a link to an axis.
+pub enum Name {
+    /// `{{#axis CODE}}`.
     Axis,
-    /// `{{#axis-table}}`: the closing table of all axes.
+    /// `{{#axis-table}}`.
     AxisTable,
-    /// `{{#answers CODE}}`: the allowed answers of an axis, at its template entry.
+    /// `{{#answers CODE}}`.
     Answers,
-    /// `{{#profile CODE PROFILE EVIDENCE...}}`: a provider's claim.
+    /// `{{#profile CODE PROFILE EVIDENCE...}}`.
     Profile,
-    /// `{{#profile-matrix}}`: one row per axis, one column per provider.
+    /// `{{#profile-matrix}}`.
     ProfileMatrix,
 }
 
-impl Kind {
-    /// Every kind, in the order the README lists them.
-    pub const ALL: [Kind; 5] = [
-        Kind::Axis,
-        Kind::AxisTable,
-        Kind::Answers,
-        Kind::Profile,
-        Kind::ProfileMatrix,
+impl Name {
+    /// Every name, in the order the README lists them.
+    pub const ALL: [Name; 5] = [
+        Name::Axis,
+        Name::AxisTable,
+        Name::Answers,
+        Name::Profile,
+        Name::ProfileMatrix,
     ];
 
     /// The name written after `{{#`.
-    pub fn name(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
-            Kind::Axis => "axis",
-            Kind::AxisTable => "axis-table",
-            Kind::Answers => "answers",
-            Kind::Profile => "profile",
-            Kind::ProfileMatrix => "profile-matrix",
+            Name::Axis => "axis",
+            Name::AxisTable => "axis-table",
+            Name::Answers => "answers",
+            Name::Profile => "profile",
+            Name::ProfileMatrix => "profile-matrix",
         }
     }
 
-    fn from_name(name: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.name() == name)
+    fn from_str(name: &str) -> Option<Name> {
+        Name::ALL.into_iter().find(|k| k.as_str() == name)
     }
 
     /// Whether it renders a block (a table or a list) and so must stand alone in its paragraph.
     pub fn is_block(self) -> bool {
-        matches!(self, Kind::AxisTable | Kind::Answers | Kind::ProfileMatrix)
+        matches!(self, Name::AxisTable | Name::Answers | Name::ProfileMatrix)
     }
 
     fn usage(self) -> &'static str {
         match self {
-            Kind::Axis => "{{#axis CODE}}",
-            Kind::AxisTable => "{{#axis-table}}",
-            Kind::Answers => "{{#answers CODE}}",
-            Kind::Profile => "{{#profile CODE PROFILE EVIDENCE...}}",
-            Kind::ProfileMatrix => "{{#profile-matrix}}",
+            Name::Axis => "{{#axis CODE}}",
+            Name::AxisTable => "{{#axis-table}}",
+            Name::Answers => "{{#answers CODE}}",
+            Name::Profile => "{{#profile CODE PROFILE EVIDENCE...}}",
+            Name::ProfileMatrix => "{{#profile-matrix}}",
+        }
+    }
+
+    /// What the arguments are, when their number is wrong.
+    fn takes(self) -> &'static str {
+        match self {
+            Name::Axis | Name::Answers => "one axis code",
+            Name::AxisTable | Name::ProfileMatrix => "no arguments",
+            Name::Profile => "an axis code, a profile and the evidence",
         }
     }
 
     fn arity_ok(self, count: usize) -> bool {
         match self {
-            Kind::Axis | Kind::Answers => count == 1,
-            Kind::AxisTable | Kind::ProfileMatrix => count == 0,
-            Kind::Profile => count >= 2,
+            Name::Axis | Name::Answers => count == 1,
+            Name::AxisTable | Name::ProfileMatrix => count == 0,
+            Name::Profile => count >= 2,
+        }
+    }
+
+    /// How many of the leading arguments are kebab-case codes.
+    fn codes(self) -> usize {
+        match self {
+            Name::Axis | Name::Answers => 1,
+            Name::Profile => 2,
+            Name::AxisTable | Name::ProfileMatrix => 0,
         }
     }
 }
 
-/// One argument of a shortcode.
+/// A word of the chapter and where it was written: a shortcode's argument without its
+/// backticks, and its bytes in the chapter, backticks included.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Arg {
-    /// The argument without backticks.
+pub struct Spanned {
+    /// The text, without backticks.
     pub text: String,
     /// Its bytes in the chapter, backticks included.
     pub range: Range<usize>,
 }
 
+/// What a well-formed shortcode says, with its arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    /// `{{#axis CODE}}`: a link to an axis.
+    Axis {
+        /// The axis code.
+        code: Spanned,
+    },
+    /// `{{#axis-table}}`: the closing table of all axes.
+    AxisTable,
+    /// `{{#answers CODE}}`: the allowed answers of an axis, at its template entry.
+    Answers {
+        /// The axis code.
+        code: Spanned,
+    },
+    /// `{{#profile CODE PROFILE EVIDENCE...}}`: a provider's claim.
+    Profile {
+        /// The axis code.
+        axis: Spanned,
+        /// The profile claimed.
+        profile: Spanned,
+        /// Symbols or repository paths, bare or in backticks.
+        evidence: Vec<Spanned>,
+    },
+    /// `{{#profile-matrix}}`: one row per axis, one column per provider.
+    ProfileMatrix,
+}
+
+impl Kind {
+    /// Its name.
+    pub fn name(&self) -> Name {
+        match self {
+            Kind::Axis { .. } => Name::Axis,
+            Kind::AxisTable => Name::AxisTable,
+            Kind::Answers { .. } => Name::Answers,
+            Kind::Profile { .. } => Name::Profile,
+            Kind::ProfileMatrix => Name::ProfileMatrix,
+        }
+    }
+
+    /// Its arguments, in the order written.
+    pub fn args(&self) -> Vec<&Spanned> {
+        match self {
+            Kind::Axis { code } | Kind::Answers { code } => vec![code],
+            Kind::Profile {
+                axis,
+                profile,
+                evidence,
+            } => [axis, profile].into_iter().chain(evidence).collect(),
+            Kind::AxisTable | Kind::ProfileMatrix => Vec::new(),
+        }
+    }
+
+    /// The axis it names, if any.
+    pub fn axis(&self) -> Option<&Spanned> {
+        match self {
+            Kind::Axis { code } | Kind::Answers { code } => Some(code),
+            Kind::Profile { axis, .. } => Some(axis),
+            Kind::AxisTable | Kind::ProfileMatrix => None,
+        }
+    }
+}
+
 /// A well-formed shortcode.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Shortcode {
-    /// Which one.
-    pub kind: Kind,
     /// From `{{` to `}}` inclusive.
     pub range: Range<usize>,
-    /// Its arguments in order.
-    pub args: Vec<Arg>,
+    /// What it says.
+    pub kind: Kind,
 }
 
 /// A shortcode of this preprocessor that cannot be used as written.
@@ -125,7 +206,7 @@ pub struct Scan {
 }
 
 /// The directives of mdBook's own `links` preprocessor.
-pub const MDBOOK_DIRECTIVES: &[&str] = &[
+pub(crate) const MDBOOK_DIRECTIVES: &[&str] = &[
     "include",
     "rustdoc_include",
     "playground",
@@ -138,12 +219,12 @@ fn in_our_family(name: &str) -> bool {
     name.starts_with("axis")
         || name.starts_with("profile")
         || name.starts_with("answer")
-        || suggest::did_you_mean(name, Kind::ALL.map(Kind::name)).is_some()
+        || suggest::did_you_mean(name, Name::ALL.map(Name::as_str)).is_some()
 }
 
 /// Whether `text` is a kebab-case code: lowercase ASCII letters and digits in parts joined by
 /// single hyphens.
-pub fn is_code(text: &str) -> bool {
+pub(crate) fn is_code(text: &str) -> bool {
     !text.is_empty()
         && text.split('-').all(|part| {
             !part.is_empty()
@@ -195,8 +276,8 @@ pub fn scan(
             .find('\n')
             .map_or(content.len(), |i| name_end + i);
         let close = content[name_end..line_end].find("}}").map(|i| name_end + i);
-        let kind = Kind::from_name(name);
-        let ours = (kind.is_some() || in_our_family(name)) && !MDBOOK_DIRECTIVES.contains(&name);
+        let known = Name::from_str(name);
+        let ours = (known.is_some() || in_our_family(name)) && !MDBOOK_DIRECTIVES.contains(&name);
         let Some(close) = close else {
             if ours {
                 out.malformed.push(Malformed {
@@ -208,9 +289,9 @@ pub fn scan(
         };
         let range = start..close + 2;
         from = range.end;
-        let Some(kind) = kind else {
+        let Some(known) = known else {
             if ours {
-                let hint = suggest::hint(name, Kind::ALL.map(Kind::name));
+                let hint = suggest::hint(name, Name::ALL.map(Name::as_str));
                 out.malformed.push(Malformed {
                     range,
                     message: format!("unknown shortcode `{{{{#{name}}}}}`{hint}"),
@@ -223,7 +304,7 @@ pub fn scan(
             }
             continue;
         };
-        match parse(content, index, kind, range.clone(), name_end..close) {
+        match parse(content, index, known, range.clone(), name_end..close) {
             Ok(shortcode) => out.shortcodes.push(shortcode),
             Err(message) => out.malformed.push(Malformed { range, message }),
         }
@@ -241,29 +322,20 @@ fn find_braces(content: &str, from: usize) -> Option<usize> {
 fn parse(
     content: &str,
     index: &ChapterIndex,
-    kind: Kind,
+    name: Name,
     range: Range<usize>,
     args_range: Range<usize>,
 ) -> Result<Shortcode, String> {
     let args = split_args(content, args_range)?;
-    let usage = kind.usage();
-    if !kind.arity_ok(args.len()) {
+    let usage = name.usage();
+    if !name.arity_ok(args.len()) {
         return Err(format!(
             "`{{{{#{}}}}}` takes {}; write `{usage}`",
-            kind.name(),
-            match kind {
-                Kind::Axis | Kind::Answers => "one axis code",
-                Kind::AxisTable | Kind::ProfileMatrix => "no arguments",
-                Kind::Profile => "an axis code, a profile and the evidence",
-            }
+            name.as_str(),
+            name.takes()
         ));
     }
-    let codes = match kind {
-        Kind::Axis | Kind::Answers => &args[..1],
-        Kind::Profile => &args[..2],
-        Kind::AxisTable | Kind::ProfileMatrix => &args[..0],
-    };
-    if let Some(bad) = codes.iter().find(|a| !is_code(&a.text)) {
+    if let Some(bad) = args[..name.codes()].iter().find(|a| !is_code(&a.text)) {
         return Err(format!(
             "`{}` is not a kebab-case code (lowercase letters, digits and single hyphens); write `{usage}`",
             bad.text
@@ -274,21 +346,37 @@ fn parse(
             "shortcodes are not expanded inside headings; write the code as a code span".to_owned(),
         );
     }
-    if kind.is_block() {
+    if name.is_block() {
         let alone = index
             .paragraph_at(range.start)
             .is_some_and(|p| content[p].trim() == &content[range.clone()]);
         if !alone {
             return Err(format!(
                 "`{{{{#{}}}}}` renders a block and must stand alone in its paragraph, with a blank line before and after",
-                kind.name()
+                name.as_str()
             ));
         }
     }
-    Ok(Shortcode { kind, range, args })
+    let mut args = args.into_iter();
+    let mut next = || args.next().expect("the arity was checked");
+    let kind = match name {
+        Name::Axis => Kind::Axis { code: next() },
+        Name::AxisTable => Kind::AxisTable,
+        Name::Answers => Kind::Answers { code: next() },
+        Name::Profile => {
+            let (axis, profile) = (next(), next());
+            Kind::Profile {
+                axis,
+                profile,
+                evidence: args.collect(),
+            }
+        }
+        Name::ProfileMatrix => Kind::ProfileMatrix,
+    };
+    Ok(Shortcode { range, kind })
 }
 
-fn split_args(content: &str, range: Range<usize>) -> Result<Vec<Arg>, String> {
+fn split_args(content: &str, range: Range<usize>) -> Result<Vec<Spanned>, String> {
     let text = &content[range.clone()];
     let bytes = text.as_bytes();
     let mut args = Vec::new();
@@ -307,7 +395,7 @@ fn split_args(content: &str, range: Range<usize>) -> Result<Vec<Arg>, String> {
             };
             let inner = &text[i + ticks..i + ticks + close];
             i += ticks + close + ticks;
-            args.push(Arg {
+            args.push(Spanned {
                 text: inner.trim().to_owned(),
                 range: range.start + start..range.start + i,
             });
@@ -315,7 +403,7 @@ fn split_args(content: &str, range: Range<usize>) -> Result<Vec<Arg>, String> {
             while i < bytes.len() && !bytes[i].is_ascii_whitespace() && bytes[i] != b'`' {
                 i += 1;
             }
-            args.push(Arg {
+            args.push(Spanned {
                 text: text[start..i].to_owned(),
                 range: range.start + start..range.start + i,
             });
@@ -339,22 +427,23 @@ mod tests {
         let text = "See {{#axis readiness}} and {{#profile create-return blocking `Provider.Create` waitRunning}}.\n\n{{#axis-table}}\n";
         let scan = scan_text(text);
         assert!(scan.malformed.is_empty(), "{:?}", scan.malformed);
-        let kinds: Vec<Kind> = scan.shortcodes.iter().map(|s| s.kind).collect();
-        assert_eq!(kinds, [Kind::Axis, Kind::Profile, Kind::AxisTable]);
-        let args: Vec<&str> = scan.shortcodes[1]
-            .args
-            .iter()
-            .map(|a| a.text.as_str())
-            .collect();
+        let names: Vec<Name> = scan.shortcodes.iter().map(|s| s.kind.name()).collect();
+        assert_eq!(names, [Name::Axis, Name::Profile, Name::AxisTable]);
+        let Kind::Profile {
+            axis,
+            profile,
+            evidence,
+        } = &scan.shortcodes[1].kind
+        else {
+            panic!("a claim: {:?}", scan.shortcodes[1]);
+        };
         assert_eq!(
-            args,
-            [
-                "create-return",
-                "blocking",
-                "Provider.Create",
-                "waitRunning"
-            ]
+            (axis.text.as_str(), profile.text.as_str()),
+            ("create-return", "blocking")
         );
+        assert_eq!(&text[profile.range.clone()], "blocking");
+        let evidence: Vec<&str> = evidence.iter().map(|a| a.text.as_str()).collect();
+        assert_eq!(evidence, ["Provider.Create", "waitRunning"]);
         assert_eq!(
             &text[scan.shortcodes[0].range.clone()],
             "{{#axis readiness}}"

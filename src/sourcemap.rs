@@ -26,7 +26,7 @@ static MDBOOK_DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A file that chapter text came from.
 #[derive(Debug)]
-pub struct SourceFile {
+pub(crate) struct SourceFile {
     /// The path to show to the user.
     pub display: PathBuf,
     /// Its text, without a byte order mark.
@@ -37,7 +37,7 @@ pub struct SourceFile {
 impl SourceFile {
     /// A file with `display` as its name and `text` as its contents (a leading BOM is dropped,
     /// as mdBook drops it).
-    pub fn new(display: PathBuf, text: String) -> SourceFile {
+    pub(crate) fn new(display: PathBuf, text: String) -> SourceFile {
         let text = match text.strip_prefix('\u{feff}') {
             Some(rest) => rest.to_owned(),
             None => text,
@@ -93,7 +93,7 @@ struct Segment {
 
 /// The map from a chapter's content back to the files it was written in.
 #[derive(Debug)]
-pub struct SourceMap {
+pub(crate) struct SourceMap {
     files: Vec<SourceFile>,
     segments: Vec<Segment>,
     /// Content offsets where `links` removed the backslash of an escaped directive.
@@ -103,13 +103,10 @@ pub struct SourceMap {
     /// The content's line starts, built on first use (only chapters with findings need them).
     content_lines: OnceLock<LineIndex>,
     note: Option<String>,
-    /// Whether positions are measured on the files as written: always, except when the content
-    /// no longer matches the chapter's file (or there is none).
-    exact: bool,
 }
 
 /// What [`SourceMap::build`] needs to know about a chapter's file.
-pub struct ChapterFile<'a> {
+pub(crate) struct ChapterFile<'a> {
     /// The path to show for the chapter's file.
     pub display: PathBuf,
     /// The file's text, if it could be read.
@@ -123,7 +120,7 @@ pub struct ChapterFile<'a> {
 impl SourceMap {
     /// Maps `content` onto the chapter's file. `expand` gives what mdBook's `links` makes of one
     /// directive (the text of `{{#include ...}}`, say) in this chapter.
-    pub fn build(
+    pub(crate) fn build(
         content: &str,
         file: ChapterFile<'_>,
         expand: &dyn Fn(&str) -> Option<String>,
@@ -142,7 +139,6 @@ impl SourceMap {
             label: file.display.clone(),
             content_lines: OnceLock::new(),
             note: None,
-            exact: true,
         };
         if map
             .align(content, file.base_dir, file.display_of, expand)
@@ -160,16 +156,13 @@ impl SourceMap {
     /// The map of a chapter whose content is its file (`display`) as written, the usual case
     /// (no includes, no escapes): positions are measured on the content, which is exact, and no
     /// copy of the file is kept.
-    pub fn same_as_file(display: PathBuf) -> SourceMap {
-        SourceMap {
-            exact: true,
-            ..SourceMap::on_content(display, None)
-        }
+    pub(crate) fn same_as_file(display: PathBuf) -> SourceMap {
+        SourceMap::on_content(display, None)
     }
 
     /// A map that measures positions on the content itself (the content is given to
     /// [`SourceMap::locate`]).
-    pub fn on_content(label: PathBuf, note: Option<String>) -> SourceMap {
+    pub(crate) fn on_content(label: PathBuf, note: Option<String>) -> SourceMap {
         SourceMap {
             files: Vec::new(),
             segments: vec![Segment {
@@ -180,7 +173,6 @@ impl SourceMap {
             label,
             content_lines: OnceLock::new(),
             note,
-            exact: false,
         }
     }
 
@@ -329,26 +321,12 @@ impl SourceMap {
     }
 
     /// Whether `links` removed a backslash right before `offset`.
-    pub fn backslash_removed_at(&self, offset: usize) -> bool {
+    pub(crate) fn backslash_removed_at(&self, offset: usize) -> bool {
         self.escapes.binary_search(&offset).is_ok()
     }
 
-    /// Whether positions are exact (measured on the files as written).
-    pub fn is_exact(&self) -> bool {
-        self.exact
-    }
-
-    /// The text of the chapter's own file, when it was read and matched (`content` itself when
-    /// the two are the same).
-    pub fn chapter_text<'a>(&'a self, content: &'a str) -> Option<&'a str> {
-        if !self.is_exact() {
-            return None;
-        }
-        Some(self.files.first().map_or(content, |f| f.text.as_str()))
-    }
-
     /// Where `range` of the content (shown as `content`) was written.
-    pub fn locate(&self, content: &str, range: Range<usize>) -> Location {
+    pub(crate) fn locate(&self, content: &str, range: Range<usize>) -> Location {
         let i = self
             .segments
             .partition_point(|s| s.content_start <= range.start)
@@ -479,7 +457,7 @@ mod tests {
         let map = build(text, text, &|_| None);
         let at = map.locate(text, 5..9);
         assert_eq!((at.line, at.column, at.width), (3, 1, 4));
-        assert!(map.is_exact());
+        assert_eq!(at.note, None);
     }
 
     #[test]
@@ -510,7 +488,6 @@ mod tests {
     #[test]
     fn unmatched_content_is_measured_on_itself() {
         let map = build("changed\nx\n", "original\n", &|_| None);
-        assert!(!map.is_exact());
         let at = map.locate("changed\nx\n", 8..9);
         assert_eq!((at.line, at.column), (2, 1));
         assert!(at.note.is_some());

@@ -1,7 +1,7 @@
 //! "Did you mean" for names: the nearest candidate by edit distance.
 
 /// The Levenshtein distance between `a` and `b`, counted in characters.
-pub fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
@@ -18,7 +18,7 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 
 /// The candidate nearest to `word`, if it is near enough to be what was meant: at most a third
 /// of the word's length away (and at least one edit allowed).
-pub fn did_you_mean<'a, I>(word: &str, candidates: I) -> Option<&'a str>
+pub(crate) fn did_you_mean<'a, I>(word: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
@@ -32,7 +32,7 @@ where
 }
 
 /// `" (did you mean `x`?)"`, or nothing.
-pub fn hint<'a, I>(word: &str, candidates: I) -> String
+pub(crate) fn hint<'a, I>(word: &str, candidates: I) -> String
 where
     I: IntoIterator<Item = &'a str>,
 {

@@ -10,9 +10,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::checks;
 use crate::markdown::ChapterIndex;
 use crate::suggest;
+use crate::vocab::Check;
 
 static ALLOW: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?s)<!--\s*contract:\s*allow\b(.*?)-->").expect("valid regex"));
@@ -21,16 +21,16 @@ static ANY_COMMENT: LazyLock<Regex> =
 
 /// The suppression comments of one chapter.
 #[derive(Debug, Default, Clone)]
-pub struct Suppressions {
+pub(crate) struct Suppressions {
     /// `(check, scope)`: findings of `check` that start inside `scope` are dropped.
-    scopes: Vec<(&'static str, Range<usize>)>,
+    scopes: Vec<(Check, Range<usize>)>,
     /// Names that are not checks: the comment's range and the message.
     pub problems: Vec<(Range<usize>, String)>,
 }
 
 impl Suppressions {
     /// Reads the comments of a chapter.
-    pub fn collect(content: &str, index: &ChapterIndex) -> Suppressions {
+    pub(crate) fn collect(content: &str, index: &ChapterIndex) -> Suppressions {
         let mut out = Suppressions::default();
         for chunk in &index.html {
             let html = &content[chunk.range.clone()];
@@ -57,10 +57,10 @@ impl Suppressions {
                     .filter(|n| !n.is_empty())
                 {
                     any = true;
-                    match checks::find(name) {
-                        Some(check) => out.scopes.push((check.name, scope.clone())),
+                    match Check::from_name(name) {
+                        Some(check) => out.scopes.push((check, scope.clone())),
                         None => {
-                            let hint = suggest::hint(name, checks::REGISTRY.iter().map(|c| c.name));
+                            let hint = suggest::hint(name, Check::names());
                             out.problems
                                 .push((comment.clone(), format!("`{name}` is not a check{hint}")));
                         }
@@ -78,7 +78,7 @@ impl Suppressions {
     }
 
     /// Whether a finding of `check` starting at `offset` is suppressed.
-    pub fn allows(&self, check: &str, offset: usize) -> bool {
+    pub(crate) fn allows(&self, check: Check, offset: usize) -> bool {
         self.scopes
             .iter()
             .any(|(name, scope)| *name == check && scope.contains(&offset))
@@ -138,8 +138,8 @@ mod tests {
     fn top_of_chapter_covers_everything() {
         let text = "<!-- contract: allow em-dash -->\n# T\n\nA — b.\n";
         let s = collect(text);
-        assert!(s.allows("em-dash", text.len() - 3));
-        assert!(!s.allows("line-reference", 40));
+        assert!(s.allows(Check::EmDash, text.len() - 3));
+        assert!(!s.allows(Check::LineReference, 40));
     }
 
     #[test]
@@ -149,18 +149,18 @@ mod tests {
         let s = collect(text);
         let first = text.find("a —").unwrap();
         let later = text.find("Later").unwrap();
-        assert!(s.allows("em-dash", first) && s.allows("line-reference", first));
-        assert!(s.allows("em-dash", text.find("- c\n").unwrap()));
-        assert!(!s.allows("em-dash", later));
+        assert!(s.allows(Check::EmDash, first) && s.allows(Check::LineReference, first));
+        assert!(s.allows(Check::EmDash, text.find("- c\n").unwrap()));
+        assert!(!s.allows(Check::EmDash, later));
     }
 
     #[test]
     fn an_inline_comment_covers_its_line_and_the_next() {
         let text = "# T\n\nA <!-- contract: allow em-dash --> — b\nsecond — c\nthird — d\n";
         let s = collect(text);
-        assert!(s.allows("em-dash", text.find("— b").unwrap()));
-        assert!(s.allows("em-dash", text.find("— c").unwrap()));
-        assert!(!s.allows("em-dash", text.find("— d").unwrap()));
+        assert!(s.allows(Check::EmDash, text.find("— b").unwrap()));
+        assert!(s.allows(Check::EmDash, text.find("— c").unwrap()));
+        assert!(!s.allows(Check::EmDash, text.find("— d").unwrap()));
     }
 
     #[test]

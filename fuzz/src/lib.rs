@@ -8,22 +8,18 @@
 //! - a chapter without `{{` comes back byte for byte;
 //! - a chapter with shortcodes differs only inside the byte ranges of its shortcodes
 //!   (under `mdbook serve`, after the findings panel at offset 0). The ranges are those the
-//!   pipeline's own reading finds ([`mdbook_contract::book::read_chapters`]), since only it
-//!   knows which backslashes mdBook's `links` removed: an escape runs to the last `}}` of its
-//!   line there, so a scan that does not know them can miss a real shortcode on that line.
-//!   [`scan`] runs the scanner on its own, without that knowledge, and checks its ranges;
-//! - the protocol's JSON reads back as the book it was written from when split into items
-//!   ([`mdbook_contract::json::split_input`]), and the rendered book written as JSON with its
-//!   patches spliced on the way ([`mdbook_contract::Prepared::write_json`]) is, byte for byte,
-//!   what serde_json writes for the book with the patches applied.
+//!   pipeline's own reading finds ([`internals::shortcode_ranges`]), since only it knows which
+//!   backslashes mdBook's `links` removed: an escape runs to the last `}}` of its line there,
+//!   so a scan that does not know them can miss a real shortcode on that line. [`scan`] runs
+//!   the scanner on its own, without that knowledge, and checks its ranges;
+//! - [`mdbook_contract::check`] finds what [`mdbook_contract::process`] finds, without
+//!   rendering.
 
 use std::ops::Range;
 use std::path::{Component, Path, PathBuf};
 use std::str::FromStr as _;
 
-use mdbook_contract::book::{BookFiles, read_chapters};
-use mdbook_contract::markdown::{ChapterIndex, MarkdownOptions, parse_options};
-use mdbook_contract::shortcode;
+use mdbook_contract::internals::{self, ChapterIndex, MarkdownOptions, parse_options};
 use mdbook_preprocessor::PreprocessorContext;
 use mdbook_preprocessor::book::{Book, BookItem, Chapter};
 use mdbook_preprocessor::config::Config;
@@ -107,23 +103,24 @@ pub fn options(config: &Config) -> MarkdownOptions {
 
 /// Runs the pipeline over `book` and checks every invariant; returns the number of findings.
 pub fn run_and_check(ctx: &PreprocessorContext, book: Book) -> usize {
-    let serving = mdbook_contract::protocol::is_serving(ctx);
-    let options = parse_options(&ctx.config);
+    let serving = ctx
+        .config
+        .get::<String>("output.html.live-reload-endpoint")
+        .ok()
+        .flatten()
+        .is_some();
     let before: Vec<(String, Option<PathBuf>, String)> = all_chapters(&book)
         .into_iter()
         .map(|c| (c.name.clone(), c.path.clone(), c.content.clone()))
         .collect();
-    let ranges = shortcode_ranges(ctx, &book, &options);
-    check_split(ctx, &book);
-    let prepared = mdbook_contract::prepare(ctx, book, PathBuf::new())
+    let ranges = shortcode_ranges(ctx, &book);
+    let checked = mdbook_contract::check(ctx, &book, PathBuf::new())
+        .unwrap_or_else(|e| panic!("the checks fail on a valid configuration: {e:#}"));
+    let outcome = mdbook_contract::process(ctx, book, PathBuf::new())
         .unwrap_or_else(|e| panic!("the pipeline fails on a valid configuration: {e:#}"));
-    let mut written = Vec::new();
-    mdbook_contract::json::write_book(&mut written, prepared.book.clone(), &prepared.patches)
-        .expect("the book is written");
-    let outcome = prepared.apply();
     assert!(
-        written == serde_json::to_vec(&outcome.book).expect("the book serialises"),
-        "the JSON written with the patches is not serde_json's for the patched book"
+        checked == outcome.report,
+        "`check` and `process` found different things"
     );
     for finding in &outcome.report.findings {
         let at = &finding.location;
@@ -136,10 +133,10 @@ pub fn run_and_check(ctx: &PreprocessorContext, book: Book) -> usize {
     }
     // Every printer must cope with every finding.
     for format in [
-        mdbook_contract::diagnostic::Format::Human,
-        mdbook_contract::diagnostic::Format::Short,
-        mdbook_contract::diagnostic::Format::Json,
-        mdbook_contract::diagnostic::Format::Github,
+        mdbook_contract::Format::Human,
+        mdbook_contract::Format::Short,
+        mdbook_contract::Format::Json,
+        mdbook_contract::Format::Github,
     ] {
         let _ = outcome.report.render(format, false);
     }
@@ -168,18 +165,6 @@ pub fn run_and_check(ctx: &PreprocessorContext, book: Book) -> usize {
     outcome.report.findings.len()
 }
 
-/// The protocol's input for `book`, compact and pretty, splits into the context and items that
-/// read back as `book`.
-fn check_split(ctx: &PreprocessorContext, book: &Book) {
-    let compact = serde_json::to_vec(&(ctx, book)).expect("the input serialises");
-    let pretty = serde_json::to_vec_pretty(&(ctx, book)).expect("the input serialises");
-    for input in [compact, pretty] {
-        let split = mdbook_contract::json::split_input(&input).expect("serde_json's input splits");
-        let items = mdbook_contract::json::read_items(&split.items, 0).expect("every item reads");
-        assert!(items == book.items, "the split book reads back differently");
-    }
-}
-
 /// Every chapter of `book` in document order, drafts included ([`Book::chapters`] skips them,
 /// but a draft may have content, and then it is read and rendered too).
 fn all_chapters(book: &Book) -> Vec<&Chapter> {
@@ -193,45 +178,31 @@ fn all_chapters(book: &Book) -> Vec<&Chapter> {
 
 /// The byte ranges of the shortcodes of every chapter of `book` (in [`all_chapters`] order),
 /// as the pipeline reads them; empty for a draft without content, which it does not read.
-fn shortcode_ranges(
-    ctx: &PreprocessorContext,
-    book: &Book,
-    options: &MarkdownOptions,
-) -> Vec<Vec<Range<usize>>> {
-    let files = BookFiles::new(ctx, PathBuf::new());
-    // Which chapters record tables does not change where shortcodes are.
-    let read = read_chapters(book, &files, options, &|_| true);
-    let mut read = read.iter();
+fn shortcode_ranges(ctx: &PreprocessorContext, book: &Book) -> Vec<Vec<Range<usize>>> {
+    let read = internals::shortcode_ranges(ctx, book).expect("the chapters are read");
+    let mut read = read.into_iter();
     all_chapters(book)
         .into_iter()
         .map(|c| {
-            if !mdbook_contract::book::is_read(c) {
+            if !internals::is_read(c) {
                 return Vec::new();
             }
-            let chapter = read
-                .next()
-                .expect("a read chapter for each chapter with content");
-            assert_eq!(chapter.content, c.content, "chapters read out of order");
-            chapter
-                .scan
-                .shortcodes
-                .iter()
-                .map(|s| s.range.clone())
-                .collect()
+            read.next()
+                .expect("a read chapter for each chapter with content")
         })
         .collect()
 }
 
 /// Parses `text` and scans it for shortcodes, checking that every range the scan reports lies
 /// in the text, on character boundaries, in order and without overlap.
-pub fn scan(text: &str, options: &MarkdownOptions) -> shortcode::Scan {
+pub fn scan(text: &str, options: &MarkdownOptions) -> internals::Scan {
     let index = ChapterIndex::parse(text, options);
-    let scan = shortcode::scan(text, &index, &|_| false);
+    let scan = internals::scan(text, &index, &|_| false);
     let mut end = 0;
     for s in &scan.shortcodes {
         assert!(s.range.start >= end, "shortcodes overlap: {:?}", scan);
         assert!(text.get(s.range.clone()).is_some(), "bad range {s:?}");
-        for arg in &s.args {
+        for arg in s.kind.args() {
             assert!(
                 arg.range.start >= s.range.start && arg.range.end <= s.range.end,
                 "an argument outside its shortcode: {s:?}"

@@ -4,6 +4,7 @@
 
 use super::{Context, Draft};
 use crate::citation::Citation;
+use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let Some(source) = cx.source else { return };
@@ -17,7 +18,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         let root = cx.config.source_root.as_deref().unwrap_or(".");
         out.push(
             Draft::new(
-                "cited-path",
+                Check::CitedPath,
                 number,
                 range,
                 format!("`{path}` does not exist under the source root `{root}`"),

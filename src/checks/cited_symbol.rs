@@ -4,6 +4,7 @@
 
 use super::{Context, Draft};
 use crate::citation::Citation;
+use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let Some(source) = cx.source else { return };
@@ -24,7 +25,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             )
         };
         out.push(
-            Draft::new("cited-symbol", number, range, message).help(
+            Draft::new(Check::CitedSymbol, number, range, message).help(
                 "fix the name, or add it to `symbol-ignore` in book.toml if it is not a symbol",
             ),
         );

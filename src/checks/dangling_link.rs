@@ -7,8 +7,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::{Context, Draft};
-use crate::links;
+use crate::paths;
 use crate::suggest;
+use crate::vocab::Check;
 
 /// Where a link leads.
 pub(super) enum Target<'d> {
@@ -51,7 +52,7 @@ impl Pages {
             by_path.entry(chapter.key.clone()).or_insert(number);
             if let Some(path) = chapter.path {
                 by_path
-                    .entry(links::components(path).join("/"))
+                    .entry(paths::components(path).join("/"))
                     .or_insert(number);
             }
         }
@@ -82,7 +83,7 @@ pub(super) fn resolve<'d>(
     from: usize,
     dest: &'d str,
 ) -> Target<'d> {
-    if links::is_external(dest) {
+    if paths::is_external(dest) {
         return Target::External;
     }
     let (path, fragment) = match dest.split_once('#') {
@@ -216,7 +217,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                         ""
                     };
                     out.push(Draft::new(
-                        "dangling-link",
+                        Check::DanglingLink,
                         number,
                         range,
                         format!(
@@ -245,7 +246,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                         format!("`{path}`")
                     };
                     out.push(
-                        Draft::new("dangling-link", number, range, format!("{page} has no anchor `#{fragment}`{hint}"))
+                        Draft::new(Check::DanglingLink, number, range, format!("{page} has no anchor `#{fragment}`{hint}"))
                             .help("anchors are the ids mdBook gives headings: lowercase, spaces as `-`, punctuation dropped"),
                     );
                 }
@@ -253,7 +254,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 Target::File { path } => {
                     if !cx.files.src_dir().join(&path).exists() {
                         out.push(Draft::new(
-                            "dangling-link",
+                            Check::DanglingLink,
                             number,
                             range,
                             format!("`{}` links to `{path}`, which does not exist in the book's sources", link.dest),
@@ -263,7 +264,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 Target::Outside { path } => {
                     if cx.config.source_root.is_some() && !path.exists() {
                         out.push(Draft::new(
-                            "dangling-link",
+                            Check::DanglingLink,
                             number,
                             range,
                             format!(

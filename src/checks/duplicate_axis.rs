@@ -1,6 +1,7 @@
 //! `duplicate-axis`: two `.axis` headings define one code.
 
 use super::{Context, Draft};
+use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for axis in &cx.model.axes {
@@ -12,7 +13,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         }
         out.push(
             Draft::new(
-                "duplicate-axis",
+                Check::DuplicateAxis,
                 axis.chapter,
                 axis.range.clone(),
                 format!("axis `{}` is defined twice", axis.code),

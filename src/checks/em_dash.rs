@@ -1,6 +1,7 @@
 //! `em-dash`: U+2014 in prose, and the em-dash that smart punctuation makes of `---`.
 
 use super::{Context, Draft};
+use crate::vocab::Check;
 
 const HELP: &str = "write a comma, a colon, parentheses or two sentences instead";
 
@@ -25,7 +26,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 literal = true;
                 out.push(
                     Draft::new(
-                        "em-dash",
+                        Check::EmDash,
                         number,
                         start..start + DASH.len(),
                         "em-dash (U+2014) in prose",
@@ -43,7 +44,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             } else {
                 format!("`{written}` renders as an em-dash")
             };
-            out.push(Draft::new("em-dash", number, run.range.clone(), message).help(HELP));
+            out.push(Draft::new(Check::EmDash, number, run.range.clone(), message).help(HELP));
         }
     }
 }

@@ -10,6 +10,7 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use regex::Regex;
 
 use super::{Context, Draft};
+use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let mut patterns: HashMap<String, Option<Matcher>> = HashMap::new();
@@ -69,7 +70,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                     "the term is listed under `forbidden-terms` in book.toml",
                 )
             };
-            out.push(Draft::new("forbidden-term", number, range, message).help(help));
+            out.push(Draft::new(Check::ForbiddenTerm, number, range, message).help(help));
         }
     }
 }

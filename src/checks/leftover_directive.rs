@@ -3,6 +3,7 @@
 
 use super::{Context, Draft};
 use crate::shortcode::MDBOOK_DIRECTIVES;
+use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for (number, chapter) in cx.chapters.iter().enumerate() {
@@ -26,7 +27,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             };
             out.push(
                 Draft::new(
-                    "leftover-directive",
+                    Check::LeftoverDirective,
                     number,
                     directive.range.clone(),
                     message,

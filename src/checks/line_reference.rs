@@ -8,6 +8,7 @@ use regex::Regex;
 
 use super::{Context, Draft};
 use crate::config::DEFAULT_LINE_REFERENCE_PATTERNS;
+use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     // Validated when the configuration was read; compiled once per build, when first needed
@@ -54,7 +55,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 last_end = hit.end;
                 let written = &chapter.content[hit.clone()];
                 out.push(
-                    Draft::new("line-reference", number, hit, format!("source line reference `{written}`: line numbers go stale"))
+                    Draft::new(Check::LineReference, number, hit, format!("source line reference `{written}`: line numbers go stale"))
                         .help("cite a path plus a symbol instead, such as `internal/gc/gc.go` and `Sweeper.sweep`"),
                 );
             }

@@ -1,13 +1,14 @@
 //! `malformed-shortcode`: a shortcode of this preprocessor that cannot be used as written.
 
 use super::{Context, Draft, problems};
+use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for (number, chapter) in cx.chapters.iter().enumerate() {
         for malformed in &chapter.scan.malformed {
             out.push(
                 Draft::new(
-                    "malformed-shortcode",
+                    Check::MalformedShortcode,
                     number,
                     malformed.range.clone(),
                     malformed.message.clone(),
@@ -16,5 +17,5 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             );
         }
     }
-    problems(cx, "malformed-shortcode", out);
+    problems(cx, Check::MalformedShortcode, out);
 }

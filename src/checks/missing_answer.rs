@@ -1,6 +1,7 @@
 //! `missing-answer`: an axis has no answer site (`{{#answers}}`) in the template, or two.
 
 use super::{Context, Draft};
+use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     if cx.config.template.is_empty() {
@@ -12,7 +13,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         let Some(first) = sites.next() else {
             out.push(
                 Draft::new(
-                    "missing-answer",
+                    Check::MissingAnswer,
                     axis.chapter,
                     axis.range.clone(),
                     format!(
@@ -31,7 +32,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         for second in sites {
             out.push(
                 Draft::new(
-                    "missing-answer",
+                    Check::MissingAnswer,
                     second.chapter,
                     second.range.clone(),
                     format!("axis `{}` has two answer sites in the template", axis.code),

@@ -1,6 +1,7 @@
 //! `missing-claim`: a provider has no claim for some axis.
 
 use super::{Context, Draft};
+use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for (index, provider) in cx.model.providers.iter().enumerate() {
@@ -11,7 +12,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             }
             out.push(
                 Draft::new(
-                    "missing-claim",
+                    Check::MissingClaim,
                     provider.chapter,
                     provider.range.clone(),
                     format!("provider `{}` has no claim for axis `{}`", provider.name, axis.code),

@@ -1,6 +1,7 @@
 //! `missing-evidence`: a claim of a built (not proposed) provider cites no evidence.
 
 use super::{Context, Draft};
+use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for claim in &cx.model.claims {
@@ -10,14 +11,14 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         }
         out.push(
             Draft::new(
-                "missing-evidence",
+                Check::MissingEvidence,
                 claim.chapter,
                 claim.range.clone(),
-                format!("the claim of `{}` on axis `{}` cites no evidence", provider.name, claim.axis.0),
+                format!("the claim of `{}` on axis `{}` cites no evidence", provider.name, claim.axis.text),
             )
             .help(format!(
                 "name the symbol or path that shows it: `{{{{#profile {} {} path/to/file.go Type.Method}}}}`",
-                claim.axis.0, claim.profile.0
+                claim.axis.text, claim.profile.text
             )),
         );
     }

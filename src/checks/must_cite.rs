@@ -12,8 +12,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{Context, Draft};
-use crate::book::Chapter;
+use crate::chapter::Chapter;
 use crate::citation::{Citation, classify};
+use crate::vocab::Check;
 
 static MUST: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\bMUST\b").expect("valid regex"));
 
@@ -46,7 +47,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 };
                 out.push(
                     Draft::new(
-                        "must-cite",
+                        Check::MustCite,
                         number,
                         at..at + 4,
                         format!("this MUST names no caller: its sentence cites no path or symbol of the shared layer{roots}"),

@@ -3,6 +3,7 @@
 
 use super::dangling_link::{Pages, Target, resolve};
 use super::{Context, Draft};
+use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let pages = Pages::new(cx);
@@ -25,7 +26,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             if name.eq_ignore_ascii_case("README.md") && link.dest.contains(name) {
                 out.push(
                     Draft::new(
-                        "readme-link",
+                        Check::ReadmeLink,
                         number,
                         link.range.clone(),
                         format!("`{}` becomes `README.html`, but mdBook renders `{path}` as `index.html`", link.dest),

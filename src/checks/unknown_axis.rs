@@ -1,16 +1,15 @@
 //! `unknown-axis`: a shortcode names an axis that no `.axis` heading defines.
 
 use super::{Context, Draft};
-use crate::shortcode::Kind;
 use crate::suggest;
+use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for (number, chapter) in cx.chapters.iter().enumerate() {
         for shortcode in &chapter.scan.shortcodes {
-            if !matches!(shortcode.kind, Kind::Axis | Kind::Answers | Kind::Profile) {
+            let Some(code) = shortcode.kind.axis() else {
                 continue;
-            }
-            let code = &shortcode.args[0];
+            };
             if cx.model.axis(&code.text).is_some() {
                 continue;
             }
@@ -21,7 +20,9 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             } else {
                 "axes are defined by headings such as ``### `readiness` {.axis}`` in contract chapters".to_owned()
             };
-            out.push(Draft::new("unknown-axis", number, code.range.clone(), message).help(help));
+            out.push(
+                Draft::new(Check::UnknownAxis, number, code.range.clone(), message).help(help),
+            );
         }
     }
 }

@@ -1,18 +1,19 @@
 //! `unknown-claim`: a claim whose profile is `unknown`, for a fact not verified yet.
 
 use super::{Context, Draft};
+use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for claim in cx.model.claims.iter().filter(|c| c.is_unknown()) {
         let provider = &cx.model.providers[claim.provider].name;
         out.push(
             Draft::new(
-                "unknown-claim",
+                Check::UnknownClaim,
                 claim.chapter,
                 claim.range.clone(),
                 format!(
                     "the profile of `{provider}` on axis `{}` is not verified yet",
-                    claim.axis.0
+                    claim.axis.text
                 ),
             )
             .help("replace `unknown` with the profile and its evidence once the code is checked"),

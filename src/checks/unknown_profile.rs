@@ -3,13 +3,14 @@
 use super::{Context, Draft};
 use crate::model::UNKNOWN_PROFILE;
 use crate::suggest;
+use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for claim in &cx.model.claims {
-        let Some(axis) = cx.model.axis(&claim.axis.0) else {
+        let Some(axis) = cx.model.axis(&claim.axis.text) else {
             continue;
         };
-        let (profile, range) = &claim.profile;
+        let (profile, range) = (&claim.profile.text, &claim.profile.range);
         if claim.is_unknown() || axis.profile(profile).is_some() {
             continue;
         }
@@ -23,7 +24,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         };
         out.push(
             Draft::new(
-                "unknown-profile",
+                Check::UnknownProfile,
                 claim.chapter,
                 range.clone(),
                 format!("axis `{}` has no profile `{profile}`{hint}", axis.code),

@@ -1,14 +1,14 @@
 //! The ids mdBook 0.5 gives headings and definition terms.
 //!
 //! These mirror `id_from_content` and `unique_id` of mdbook-html; the golden test in
-//! `tests/heading_ids.rs` compares them with real rendered HTML, so a change in mdBook shows up
+//! `tests/testsuite/heading_ids.rs` compares them with real rendered HTML, so a change in mdBook shows up
 //! there first.
 
 use std::collections::{HashMap, HashSet};
 
 /// The id mdBook derives from a heading's rendered text: trimmed, lowercased, alphanumerics,
 /// `_` and `-` kept, whitespace turned into `-`, everything else dropped.
-pub fn id_from_content(text: &str) -> String {
+pub(crate) fn id_from_content(text: &str) -> String {
     text.trim()
         .to_lowercase()
         .chars()
@@ -26,7 +26,7 @@ pub fn id_from_content(text: &str) -> String {
 
 /// The ids already given out on one page, shared by h1 to h6 and definition terms.
 #[derive(Debug, Default)]
-pub struct IdSet {
+pub(crate) struct IdSet {
     used: HashSet<String>,
     /// For each id asked for more than once, the first suffix not yet probed. Every suffix
     /// below it is taken and ids are never given back, so probing resumes there: the same ids
@@ -37,7 +37,7 @@ pub struct IdSet {
 
 impl IdSet {
     /// Takes `id` if it is free, else the first of `id-1`, `id-2`, ... that is.
-    pub fn unique(&mut self, id: &str) -> String {
+    pub(crate) fn unique(&mut self, id: &str) -> String {
         if self.used.insert(id.to_owned()) {
             return id.to_owned();
         }

@@ -6,14 +6,14 @@ use std::ops::Range;
 /// Lines are numbered from 1 and columns count characters from 1, as editors and compilers do.
 /// A `\r` before a `\n` belongs to the line it ends.
 #[derive(Debug, Clone, Default)]
-pub struct LineIndex {
+pub(crate) struct LineIndex {
     /// Byte offset of the first byte of each line; strictly increasing, starting at 0.
     starts: Vec<usize>,
 }
 
 impl LineIndex {
     /// Indexes the line starts of `text`.
-    pub fn new(text: &str) -> LineIndex {
+    pub(crate) fn new(text: &str) -> LineIndex {
         let mut starts = Vec::with_capacity(text.len() / 40 + 1);
         starts.push(0);
         starts.extend(
@@ -28,7 +28,7 @@ impl LineIndex {
     /// The 1-based line and 1-based character column of `offset` in `text` (the text this index
     /// was built from). An offset past the end is clamped to the end; an offset inside a
     /// multi-byte character counts as that character.
-    pub fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
+    pub(crate) fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
         let offset = offset.min(text.len());
         let line = self.starts.partition_point(|&start| start <= offset) - 1;
         let start = self.starts[line];
@@ -40,7 +40,7 @@ impl LineIndex {
     }
 
     /// The byte range of the line (1-based) without its line ending.
-    pub fn line_range(&self, text: &str, line: usize) -> Range<usize> {
+    pub(crate) fn line_range(&self, text: &str, line: usize) -> Range<usize> {
         let index = line.saturating_sub(1).min(self.starts.len() - 1);
         let start = self.starts[index];
         let mut end = self
@@ -51,11 +51,6 @@ impl LineIndex {
             end -= 1;
         }
         start..end.max(start)
-    }
-
-    /// The number of lines (a text without a newline has one).
-    pub fn line_count(&self) -> usize {
-        self.starts.len()
     }
 }
 
@@ -96,6 +91,5 @@ mod tests {
         assert_eq!(&text[index.line_range(text, 1)], "a");
         assert_eq!(&text[index.line_range(text, 2)], "bé—c");
         assert_eq!(&text[index.line_range(text, 3)], "d");
-        assert_eq!(index.line_count(), 3);
     }
 }

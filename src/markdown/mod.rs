@@ -9,16 +9,14 @@
 //! This module knows nothing of axes, providers or checks: it describes Markdown only. To record
 //! something new, add a field to [`ChapterIndex`] and fill it in the one event loop of `index.rs`.
 
-pub mod ids;
+pub(crate) mod ids;
 mod index;
 mod lines;
-pub mod splice;
+pub(crate) mod splice;
 
-pub use index::{
-    ChapterIndex, CodeSpan, Heading, HtmlChunk, Link, LinkOrigin, Table, TableCell, TableRow,
-    TextRun,
-};
-pub use lines::LineIndex;
+pub(crate) use index::Table;
+pub use index::{ChapterIndex, Heading};
+pub(crate) use lines::LineIndex;
 pub use mdbook_markdown::MarkdownOptions;
 pub use mdbook_markdown::pulldown_cmark;
 
@@ -34,13 +32,4 @@ pub fn parse_options(config: &Config) -> MarkdownOptions {
         options.admonitions = html.admonitions;
     }
     options
-}
-
-/// A copy of the options, since `MarkdownOptions` is not `Clone`.
-pub fn copy_options(options: &MarkdownOptions) -> MarkdownOptions {
-    let mut copy = MarkdownOptions::default();
-    copy.smart_punctuation = options.smart_punctuation;
-    copy.definition_lists = options.definition_lists;
-    copy.admonitions = options.admonitions;
-    copy
 }

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 /// One replacement of `range` in a chapter by `text`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Patch {
+pub(crate) struct Patch {
     /// The bytes replaced; must lie on character boundaries.
     pub range: Range<usize>,
     /// What they become.
@@ -17,7 +17,7 @@ pub struct Patch {
 /// Patches must be sorted by start and must not overlap; the caller (the renderer) produces
 /// them in document order from non-overlapping shortcodes. With no patch the source comes back
 /// borrowed, byte for byte.
-pub fn apply<'a>(source: &'a str, patches: &[Patch]) -> Cow<'a, str> {
+pub(crate) fn apply<'a>(source: &'a str, patches: &[Patch]) -> Cow<'a, str> {
     if patches.is_empty() {
         return Cow::Borrowed(source);
     }

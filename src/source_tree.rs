@@ -7,8 +7,6 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use anyhow::{Context as _, Result, bail};
@@ -16,8 +14,7 @@ use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 
 /// Which files and folders exist, and which of the wanted words occur in which part of the tree.
 #[derive(Debug)]
-pub struct SourceIndex {
-    root: PathBuf,
+pub(crate) struct SourceIndex {
     /// Files and folders relative to the root, `/`-separated.
     paths: Vec<String>,
     path_set: HashSet<String>,
@@ -25,14 +22,11 @@ pub struct SourceIndex {
     found: HashSet<String>,
     /// Words found in a symbol file under the shared-layer roots.
     found_in_shared: HashSet<String>,
-    /// Files scanned for words.
-    scanned_files: usize,
-    scanned_bytes: u64,
 }
 
 /// The shared-layer roots: folders (a path and everything under it) or globs.
 #[derive(Debug, Clone)]
-pub struct Roots {
+pub(crate) struct Roots {
     prefixes: Vec<String>,
     globs: GlobSet,
     empty: bool,
@@ -40,7 +34,7 @@ pub struct Roots {
 
 impl Roots {
     /// Reads roots such as `internal/provider`, `cmd/main.go` or `internal/provider/*.go`.
-    pub fn new(roots: &[String]) -> Result<Roots> {
+    pub(crate) fn new(roots: &[String]) -> Result<Roots> {
         let mut prefixes = Vec::new();
         let mut globs = GlobSetBuilder::new();
         for root in roots {
@@ -61,12 +55,12 @@ impl Roots {
     }
 
     /// Whether no root is configured.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.empty
     }
 
     /// Whether the repository path `path` lies under one of the roots.
-    pub fn contains(&self, path: &str) -> bool {
+    pub(crate) fn contains(&self, path: &str) -> bool {
         let path = path.trim_start_matches("./").trim_end_matches('/');
         self.prefixes.iter().any(|p| {
             path == p
@@ -92,7 +86,7 @@ fn glob(pattern: &str) -> Result<Glob> {
 
 impl SourceIndex {
     /// Walks `root` once and searches the files matching `symbol_files` for `words`.
-    pub fn build(
+    pub(crate) fn build(
         root: &Path,
         symbol_files: &[String],
         shared: &Roots,
@@ -118,7 +112,7 @@ impl SourceIndex {
         let patterns = patterns.build()?;
 
         let mut paths = Vec::new();
-        let mut to_scan: Vec<(PathBuf, bool)> = Vec::new();
+        let mut to_scan: Vec<(PathBuf, u64, bool)> = Vec::new();
         let walker = ignore::WalkBuilder::new(root)
             .hidden(false)
             .require_git(false)
@@ -140,33 +134,26 @@ impl SourceIndex {
             let relative = relative.to_string_lossy().replace('\\', "/");
             let is_file = entry.file_type().is_some_and(|t| t.is_file());
             if is_file && patterns.is_match(&relative) {
-                to_scan.push((entry.path().to_path_buf(), shared.contains(&relative)));
+                let size = entry.metadata().map_or(0, |m| m.len());
+                to_scan.push((entry.path().to_path_buf(), size, shared.contains(&relative)));
             }
             paths.push(relative);
         }
         let path_set = paths.iter().cloned().collect();
 
         let words: Vec<&String> = words.iter().collect();
-        let (found, found_in_shared, scanned_bytes) = search(&to_scan, &words)?;
+        let (found, found_in_shared) = search(&to_scan, &words)?;
         Ok(SourceIndex {
-            root: root.to_path_buf(),
             paths,
             path_set,
             found,
             found_in_shared,
-            scanned_files: to_scan.len(),
-            scanned_bytes,
         })
-    }
-
-    /// The folder that was indexed.
-    pub fn root(&self) -> &Path {
-        &self.root
     }
 
     /// Whether a file or folder matches `pattern` (a path, or a glob with `*`, `?`, `[..]` or
     /// `{a,b}`).
-    pub fn path_exists(&self, pattern: &str) -> bool {
+    pub(crate) fn path_exists(&self, pattern: &str) -> bool {
         let pattern = pattern.trim_start_matches("./").trim_end_matches('/');
         if !pattern.contains(['*', '?', '[', '{']) {
             return self.path_set.contains(pattern);
@@ -184,18 +171,13 @@ impl SourceIndex {
     }
 
     /// Whether `word` occurs as a whole word in a symbol file.
-    pub fn has_word(&self, word: &str) -> bool {
+    pub(crate) fn has_word(&self, word: &str) -> bool {
         self.found.contains(word)
     }
 
     /// Whether `word` occurs as a whole word in a symbol file under the shared-layer roots.
-    pub fn has_word_in_shared(&self, word: &str) -> bool {
+    pub(crate) fn has_word_in_shared(&self, word: &str) -> bool {
         self.found_in_shared.contains(word)
-    }
-
-    /// How many files and bytes were searched for words.
-    pub fn scanned(&self) -> (usize, u64) {
-        (self.scanned_files, self.scanned_bytes)
     }
 }
 
@@ -218,77 +200,58 @@ fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
 }
 
-type Found = (HashSet<String>, HashSet<String>, u64);
+/// The wanted words found in any symbol file, and those found in one under the shared-layer
+/// roots.
+type Found = (HashSet<String>, HashSet<String>);
 
-/// Searches `files` for whole-word occurrences of `words`, on up to two threads.
-fn search(files: &[(PathBuf, bool)], words: &[&String]) -> Result<Found> {
+/// Searches `files` (each with its size and whether it lies in the shared layer) for
+/// whole-word occurrences of `words`, one file at a time on the thread pool.
+fn search(files: &[(PathBuf, u64, bool)], words: &[&String]) -> Result<Found> {
     if words.is_empty() || files.is_empty() {
-        return Ok((HashSet::new(), HashSet::new(), 0));
+        return Ok((HashSet::new(), HashSet::new()));
     }
     let automaton = AhoCorasick::builder()
         .match_kind(MatchKind::Standard)
         .build(words.iter().map(|w| w.as_bytes()))
         .context("cannot build the symbol search")?;
-    let next = AtomicUsize::new(0);
-    let result = Mutex::new((vec![false; words.len()], vec![false; words.len()], 0u64));
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(files.len());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let mut found = vec![false; words.len()];
-                let mut found_in_shared = vec![false; words.len()];
-                let mut bytes = 0u64;
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((path, in_shared)) = files.get(i) else {
-                        break;
-                    };
-                    // Unreadable files are skipped: they cannot hold a symbol we could show.
-                    let Ok(data) = std::fs::read(path) else {
-                        continue;
-                    };
-                    bytes += data.len() as u64;
-                    for m in automaton.find_overlapping_iter(&data) {
-                        let (start, end) = (m.start(), m.end());
-                        let before = start.checked_sub(1).map(|i| data[i]);
-                        let after = data.get(end).copied();
-                        if before.is_some_and(is_word_byte) || after.is_some_and(is_word_byte) {
-                            continue;
-                        }
-                        let id = m.pattern().as_usize();
-                        found[id] = true;
-                        if *in_shared {
-                            found_in_shared[id] = true;
-                        }
-                    }
-                }
-                let mut total = result
-                    .lock()
-                    .expect("no thread panics while holding the lock");
-                for (id, hit) in found.iter().enumerate() {
-                    total.0[id] |= hit;
-                    total.1[id] |= found_in_shared[id];
-                }
-                total.2 += bytes;
-            });
+    let bytes = files.iter().map(|(_, size, _)| *size).sum::<u64>();
+    let per_file = crate::parallel::map(
+        files,
+        usize::try_from(bytes).unwrap_or(usize::MAX),
+        |_, (path, _, _)| {
+            // Unreadable files are skipped: they cannot hold a symbol we could show.
+            let Ok(data) = std::fs::read(path) else {
+                return Vec::new();
+            };
+            let mut ids: Vec<usize> = automaton
+                .find_overlapping_iter(&data)
+                .filter(|m| {
+                    let before = m.start().checked_sub(1).map(|i| data[i]);
+                    let after = data.get(m.end()).copied();
+                    !before.is_some_and(is_word_byte) && !after.is_some_and(is_word_byte)
+                })
+                .map(|m| m.pattern().as_usize())
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            ids
+        },
+    );
+    let mut found = HashSet::new();
+    let mut found_in_shared = HashSet::new();
+    for ((_, _, in_shared), ids) in files.iter().zip(per_file) {
+        for id in ids {
+            found.insert(words[id].clone());
+            if *in_shared {
+                found_in_shared.insert(words[id].clone());
+            }
         }
-    });
-    let (found, found_in_shared, bytes) = result.into_inner().expect("no thread panicked");
-    let pick = |flags: &[bool]| {
-        flags
-            .iter()
-            .zip(words)
-            .filter(|(hit, _)| **hit)
-            .map(|(_, w)| (*w).clone())
-            .collect()
-    };
-    Ok((pick(&found), pick(&found_in_shared), bytes))
+    }
+    Ok((found, found_in_shared))
 }
 
 /// Every part of every symbol, for [`SourceIndex::build`].
-pub fn wanted_words<'a>(symbols: impl Iterator<Item = &'a [&'a str]>) -> HashSet<String> {
+pub(crate) fn wanted_words<'a>(symbols: impl Iterator<Item = &'a [&'a str]>) -> HashSet<String> {
     symbols
         .flat_map(|parts| parts.iter().map(|p| (*p).to_owned()))
         .collect()

@@ -1,19 +1,17 @@
 //! Regression tests for bugs found by fuzzing (`fuzz/`) and by the bad-input matrix
-//! (`tests/bad_input.rs`). Each test reproduces the input that showed the bug, minimised, and
+//! (`bad_input.rs`). Each test reproduces the input that showed the bug, minimised, and
 //! says where it was found and what was wrong.
-
-mod common;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use common::{Fixture, contract_book};
-use mdbook_contract::markdown::{ChapterIndex, MarkdownOptions};
+use crate::common::{Fixture, contract_book};
+use mdbook_contract::internals::{ChapterIndex, MarkdownOptions};
 use mdbook_preprocessor::PreprocessorContext;
 use mdbook_preprocessor::book::{Book, BookItem, Chapter as BookChapter};
 use mdbook_preprocessor::config::Config;
 
-/// Found by `tests/bad_input.rs` (a 20 MB chapter of repeated sections hung for minutes): the
+/// Found by `bad_input.rs` (a 20 MB chapter of repeated sections hung for minutes): the
 /// unique-id probe started at `-1` for every repeated heading, as mdBook's `unique_id` does, so
 /// a page with n equal headings took n²/2 probes. The ids must stay mdBook's; the time linear.
 #[test]
@@ -50,7 +48,7 @@ fn a_shortcode_after_an_escape_on_the_same_line_is_rendered() {
     let fixture = Fixture::new(&files);
     let report = fixture.check();
     assert!(
-        common::of(&report, "unknown-axis").is_empty(),
+        crate::common::of(&report, "unknown-axis").is_empty(),
         "the escaped `x` is not an axis reference: {report:?}"
     );
     assert_eq!(
@@ -65,8 +63,8 @@ fn a_shortcode_after_an_escape_on_the_same_line_is_rendered() {
 fn process_in_memory(chapters: &[(&str, &str, &str)]) -> Vec<String> {
     let mut book = Book::new();
     let fixed = [
-        ("Contract", common::CONTRACT, "contract.md"),
-        ("Template", common::TEMPLATE, "template.md"),
+        ("Contract", crate::common::CONTRACT, "contract.md"),
+        ("Template", crate::common::TEMPLATE, "template.md"),
     ];
     for (name, content, path) in fixed.iter().chain(chapters) {
         book.push_item(BookItem::Chapter(BookChapter::new(

@@ -12,13 +12,11 @@
 //!   shows the finding, the affected chapter starts with the findings panel, and an unaffected
 //!   chapter is unchanged; an in-process serve build succeeds and renders the panel in HTML.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{Fixture, binary, contract_book};
+use crate::common::{Fixture, binary, contract_book};
 use mdbook_driver::MDBook;
 use mdbook_preprocessor::book::Book;
 use serde_json::Value;
@@ -167,7 +165,7 @@ fn a_serve_build_succeeds_with_errors_and_writes_nothing_under_src() {
 
 /// Runs the binary through the protocol on `input`; returns the exit code, stdout and stderr.
 fn run_protocol(input: &[u8]) -> (i32, String, String) {
-    common::run_binary(Command::new(binary()).env("NO_COLOR", "1"), input)
+    crate::common::run_binary(Command::new(binary()).env("NO_COLOR", "1"), input)
 }
 
 /// The content of the chapter read from `src/<path>`.
@@ -186,7 +184,7 @@ fn content_of(book: &Book, path: &str) -> String {
 fn under_serve_an_error_is_shown_on_the_page_and_the_run_succeeds() {
     let fixture = serve_book(true);
     let (ctx, input_book) =
-        mdbook_contract::check::load(fixture.root(), "html").expect("the fixture loads");
+        mdbook_contract::load(fixture.root(), "html").expect("the fixture loads");
     let mut input = serde_json::to_value((&ctx, &input_book)).expect("the input serialises");
 
     // Without serve: the error fails the run (the control for what follows).

@@ -3,9 +3,7 @@
 //! Cases add a chapter (`src/extra.md`, listed in SUMMARY.md by the fixture) or replace one to
 //! the small contract book of `common`, whose own findings are one `unknown-claim` warning.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 fn book_with(extra: &[(&'static str, &'static str)]) -> Fixture {
     let mut files = contract_book();
@@ -150,7 +148,7 @@ fn readme_link_warns() {
     );
     assert_eq!(
         of(&report, "readme-link")[0].severity,
-        mdbook_contract::config::Severity::Warning
+        mdbook_contract::Severity::Warning
     );
 }
 
@@ -258,7 +256,7 @@ fn cited_checks_are_silent_without_a_source_root() {
 fn a_source_root_that_does_not_exist_is_a_clear_error() {
     let toml = TOML_WITH("source-root = \"no/such/folder\"\n");
     let fixture = book_with(&[("book.toml", toml)]);
-    let (ctx, book) = mdbook_contract::check::load(fixture.root(), "html").unwrap();
+    let (ctx, book) = mdbook_contract::load(fixture.root(), "html").unwrap();
     let error = mdbook_contract::process(&ctx, book, Default::default()).unwrap_err();
     let message = format!("{error:#}");
     assert!(
@@ -321,6 +319,6 @@ fn suppression_comments_and_chapter_severities() {
     .check();
     assert_eq!(
         of(&report, "em-dash")[0].severity,
-        mdbook_contract::config::Severity::Warning
+        mdbook_contract::Severity::Warning
     );
 }

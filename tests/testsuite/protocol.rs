@@ -17,12 +17,10 @@
 //! - in a real mdBook build with two renderers, the preprocessor runs twice but prints its
 //!   findings once, and an error finding fails the build.
 
-mod common;
-
 use std::path::Path;
 use std::process::Command;
 
-use common::{APPENDIX, CONTRACT, Fixture, TEMPLATE, binary, contract_book, run_binary};
+use crate::common::{APPENDIX, CONTRACT, Fixture, TEMPLATE, binary, contract_book, run_binary};
 use mdbook_preprocessor::book::{Book, BookItem};
 use serde_json::Value;
 
@@ -61,15 +59,13 @@ fn run_check(dir: &Path, format: &str, env: &[(&str, &str)]) -> (i32, String, St
 /// What mdBook writes on the preprocessor's standard input for the book at `root` and the
 /// `html` renderer, as a JSON value to edit.
 fn protocol_value(root: &Path) -> Value {
-    let (ctx, book) =
-        mdbook_contract::check::load(root, "html").expect("the fixture loads as a book");
+    let (ctx, book) = mdbook_contract::load(root, "html").expect("the fixture loads as a book");
     serde_json::to_value((&ctx, &book)).expect("the context and the book serialise")
 }
 
 /// What mdBook writes on the preprocessor's standard input for the book at `root`.
 fn protocol_input(root: &Path) -> Vec<u8> {
-    let (ctx, book) =
-        mdbook_contract::check::load(root, "html").expect("the fixture loads as a book");
+    let (ctx, book) = mdbook_contract::load(root, "html").expect("the fixture loads as a book");
     serde_json::to_vec(&(&ctx, &book)).expect("the context and the book serialise")
 }
 
@@ -314,7 +310,7 @@ fn the_book_on_stdout_is_the_rendered_book_as_serde_json_writes_it() {
          - [Extra](extra.md)\n",
     ));
     let fixture = Fixture::new(&files);
-    let (ctx, book) = mdbook_contract::check::load(fixture.root(), "html").expect("book loads");
+    let (ctx, book) = mdbook_contract::load(fixture.root(), "html").expect("book loads");
     let drafts = book
         .iter()
         .filter(|item| matches!(item, BookItem::Chapter(c) if c.path.is_none()))
@@ -500,7 +496,7 @@ fn book_with_toml(toml: &str) -> Fixture {
 
 #[test]
 fn configuration_errors_name_the_key() {
-    let base = common::BOOK_TOML;
+    let base = crate::common::BOOK_TOML;
     let cases = [
         (
             format!("{base}contracts = [\"contract.md\"]\n"),

@@ -7,7 +7,7 @@
 use std::path::{Component, Path};
 
 /// The `/`-separated components of a chapter path, `.` dropped and `..` applied.
-pub fn components(path: &Path) -> Vec<String> {
+pub(crate) fn components(path: &Path) -> Vec<String> {
     let mut parts: Vec<String> = Vec::new();
     for component in path.components() {
         match component {
@@ -23,24 +23,27 @@ pub fn components(path: &Path) -> Vec<String> {
 
 /// The relative link from the chapter at `from` to the file at `to` (both relative to `src`),
 /// with `/` separators: `a/b.md` to `c/d.md` is `../c/d.md`.
-pub fn relative(from: &Path, to: &Path) -> String {
-    let from = components(from);
-    let to = components(to);
+pub(crate) fn relative(from: &Path, to: &Path) -> String {
+    relative_between(&components(from), &components(to))
+}
+
+/// [`relative`] between two paths given as their [`components`].
+pub(crate) fn relative_between(from: &[String], to: &[String]) -> String {
     let from_dir = &from[..from.len().saturating_sub(1)];
-    let common = from_dir.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let common = from_dir.iter().zip(to).take_while(|(a, b)| a == b).count();
     let mut parts: Vec<&str> = vec![".."; from_dir.len() - common];
     parts.extend(to[common..].iter().map(String::as_str));
     encode(&parts.join("/"))
 }
 
-/// A link destination from `from` to `anchor` in the chapter at `to`: just `#anchor` within one
-/// chapter.
-pub fn to_anchor(from: &Path, to: &Path, anchor: &str) -> String {
+/// A link destination from the chapter at `from` to `anchor` in the chapter at `to` (both
+/// given as their [`components`]): just `#anchor` within one chapter.
+pub(crate) fn to_anchor(from: &[String], to: &[String], anchor: &str) -> String {
     let anchor = encode(anchor);
-    if components(from) == components(to) {
+    if from == to {
         format!("#{anchor}")
     } else {
-        format!("{}#{anchor}", relative(from, to))
+        format!("{}#{anchor}", relative_between(from, to))
     }
 }
 
@@ -48,14 +51,14 @@ pub fn to_anchor(from: &Path, to: &Path, anchor: &str) -> String {
 /// characters (a tab, say), brackets, `#`, `|` (which would split a table cell) and `%` itself
 /// (so a file named `a%20b.md` is not taken for `a b.md`). Fragments are encoded the same way:
 /// browsers match a fragment against ids after decoding it.
-pub fn encode(path: &str) -> String {
+pub(crate) fn encode(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     encode_into(&mut out, path);
     out
 }
 
 /// [`encode`], appended to `out`.
-pub fn encode_into(out: &mut String, path: &str) {
+pub(crate) fn encode_into(out: &mut String, path: &str) {
     let mut rest = path;
     while let Some(i) = rest.find(|ch: char| {
         ch.is_ascii_control() || matches!(ch, ' ' | '(' | ')' | '<' | '>' | '#' | '|' | '%')
@@ -73,7 +76,7 @@ pub fn encode_into(out: &mut String, path: &str) {
 
 /// Whether a link destination leaves the book's own files: it has a scheme (`https:`,
 /// `mailto:`) or is protocol-relative (`//host`).
-pub fn is_external(dest: &str) -> bool {
+pub(crate) fn is_external(dest: &str) -> bool {
     if dest.starts_with("//") {
         return true;
     }
@@ -121,9 +124,10 @@ mod tests {
 
     #[test]
     fn anchors_within_and_across_chapters() {
-        assert_eq!(to_anchor(Path::new("a.md"), Path::new("a.md"), "x"), "#x");
+        let parts = |p: &str| components(Path::new(p));
+        assert_eq!(to_anchor(&parts("a.md"), &parts("./a.md"), "x"), "#x");
         assert_eq!(
-            to_anchor(Path::new("a/b.md"), Path::new("c/d.md"), "x"),
+            to_anchor(&parts("a/b.md"), &parts("c/d.md"), "x"),
             "../c/d.md#x"
         );
     }

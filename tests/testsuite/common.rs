@@ -8,7 +8,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use mdbook_contract::diagnostic::{Finding, Report};
+use mdbook_contract::{Finding, Report};
 use mdbook_driver::MDBook;
 
 /// The book.toml of a fixture when the files do not give one: a contract chapter and a template
@@ -59,15 +59,13 @@ impl Fixture {
 
     /// Runs every check as `mdbook-contract check` does; paths are relative to the book root.
     pub fn check(&self) -> Report {
-        let (ctx, book) = mdbook_contract::check::load(self.root(), "html").expect("book loads");
-        mdbook_contract::process(&ctx, book, PathBuf::new())
-            .expect("pipeline runs")
-            .report
+        let (ctx, book) = mdbook_contract::load(self.root(), "html").expect("book loads");
+        mdbook_contract::check(&ctx, &book, PathBuf::new()).expect("pipeline runs")
     }
 
     /// The preprocessed content of every chapter, by source path, as `check` produces it.
     pub fn preprocess(&self) -> Vec<(String, String)> {
-        let (ctx, book) = mdbook_contract::check::load(self.root(), "html").expect("book loads");
+        let (ctx, book) = mdbook_contract::load(self.root(), "html").expect("book loads");
         let outcome = mdbook_contract::process(&ctx, book, PathBuf::new()).expect("pipeline runs");
         outcome
             .book

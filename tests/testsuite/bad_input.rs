@@ -14,19 +14,17 @@
 //! - an unusual source tree gets a clear message or a correct result: a `source-root` that does
 //!   not exist or is a file, a symlink loop, a symbol file that is not UTF-8.
 //!
-//! What `tests/protocol.rs` already covers is not repeated here: empty, malformed and truncated
+//! What `protocol.rs` already covers is not repeated here: empty, malformed and truncated
 //! JSON, invalid UTF-8 on standard input, mdBook 0.4 and 0.6 hosts, a version that is not
 //! semver, unknown and wrongly typed configuration keys, and byte-exact output for chapters
 //! without shortcodes (CRLF, BOM and tabs included).
-
-mod common;
 
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Fixture, binary, contract_book};
+use crate::common::{Fixture, binary, contract_book};
 use mdbook_preprocessor::book::{Book, BookItem};
 
 /// How long one run of the binary may take before it counts as a hang. Generous, for debug
@@ -129,7 +127,7 @@ fn run(dir: &Path, args: &[&str], stdin: Vec<u8>) -> Run {
 
 /// Runs the protocol over the book at `root`, as mdBook hands it over for `html`.
 fn protocol(root: &Path) -> (Book, Run) {
-    let (ctx, book) = mdbook_contract::check::load(root, "html").expect("the fixture loads");
+    let (ctx, book) = mdbook_contract::load(root, "html").expect("the fixture loads");
     let input = serde_json::to_vec(&(&ctx, &book)).expect("the input serialises");
     let run = run(root, &[], input);
     run.assert_no_panic();
@@ -255,7 +253,7 @@ fn assert_large_chapter_round_trips(bytes: usize) {
 /// (the JSON and the Markdown parser are unoptimised there), more than the ~60 s a test of
 /// `cargo test` may take, so it is `#[ignore]`d; 20 MB exercises the same code in about 13 s.
 /// (Before the fix in `src/markdown/ids.rs`, the repeated heading made this hang: see
-/// `tests/regressions.rs`.)
+/// `regressions.rs`.)
 #[test]
 fn a_chapter_of_20_mb_round_trips() {
     assert_large_chapter_round_trips(20_000_000);
@@ -482,7 +480,7 @@ fn right_to_left_and_combining_characters_in_headings() {
                  \u{5e9}\u{5dc}\u{5d5}\u{5dd} e\u{301} {{#axis nope}}\n";
     let fixture = Fixture::new(&[
         ("src/contract.md", RTL_CONTRACT),
-        ("src/template.md", common::TEMPLATE),
+        ("src/template.md", crate::common::TEMPLATE),
         ("src/links.md", links),
     ]);
     // The unknown axis is found at its column in characters: four Hebrew letters, a space, an
@@ -628,7 +626,7 @@ fn a_chapter_that_is_only_a_shortcode() {
 
 /// The contract book with `source-root = "{root}"` and a chapter citing `cited`.
 fn book_with_source_root(root: &str, cited: &str) -> Fixture {
-    let toml = format!("{}source-root = \"{root}\"\n", common::BOOK_TOML);
+    let toml = format!("{}source-root = \"{root}\"\n", crate::common::BOOK_TOML);
     let chapter = format!("# Cites\n\nSee {cited}.\n");
     let mut files = contract_book();
     files.push(("book.toml", &toml));

@@ -3,12 +3,11 @@
 //! resolve in the rendered HTML (the file exists and has the fragment's id), and every link they
 //! reject must not. To add a case, add a link `[Ln](target)` with a new number `n` to a chapter.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::*;
+use crate::common::*;
+use mdbook_contract::Check;
 use regex::Regex;
 
 const TOML: &str = r#"[book]
@@ -209,7 +208,7 @@ fn accepted_links_resolve_and_rejected_links_do_not() {
             .get(number)
             .unwrap_or_else(|| panic!("L{number} is rendered"));
         let rejected = report.findings.iter().any(|f| {
-            matches!(f.check, "dangling-link" | "readme-link")
+            matches!(f.check, Check::DanglingLink | Check::ReadmeLink)
                 && f.location.path == Path::new("src").join(chapter)
                 && f.location.line_text.contains(&format!("[L{number}]("))
                 && f.location.line_text[..]

@@ -4,9 +4,7 @@
 //! case is the unchanged book, where only the one `unknown-claim` warning is expected. To add a
 //! check: a `fires` test here naming its position, and its name in `silent_on_the_clean_book`.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 fn with(path: &'static str, text: &'static str) -> Fixture {
     let mut files = contract_book();

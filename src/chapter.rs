@@ -5,7 +5,6 @@
 //! shortcodes. The [`SourceMap`] back to the author's files is built on first use only, since
 //! only chapters with shortcodes or findings need it. [`BookFiles`] knows where the files are.
 
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
@@ -13,14 +12,14 @@ use mdbook_driver::builtin_preprocessors::LinkPreprocessor;
 use mdbook_preprocessor::book::{Book, BookItem, Chapter as BookChapter};
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 
-use crate::config::normalise;
+use crate::config::{Config, normalise};
 use crate::markdown::{ChapterIndex, MarkdownOptions};
 use crate::shortcode::{self, Scan};
 use crate::sourcemap::{ChapterFile, Location, SourceMap};
 use crate::suppress::Suppressions;
 
 /// Where a book's files are, and how to show their paths.
-pub struct BookFiles {
+pub(crate) struct BookFiles {
     root: PathBuf,
     src: PathBuf,
     display_root: PathBuf,
@@ -32,7 +31,7 @@ pub struct BookFiles {
 impl BookFiles {
     /// The files of the book that `ctx` describes; paths are shown under `display_root` (empty
     /// to show them relative to the book root).
-    pub fn new(ctx: &PreprocessorContext, display_root: PathBuf) -> BookFiles {
+    pub(crate) fn new(ctx: &PreprocessorContext, display_root: PathBuf) -> BookFiles {
         BookFiles {
             root: ctx.root.clone(),
             src: ctx.config.book.src.clone(),
@@ -45,23 +44,18 @@ impl BookFiles {
         }
     }
 
-    /// The book's root folder (where book.toml is).
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
     /// The absolute (or root-joined) path of the `src` folder.
-    pub fn src_dir(&self) -> PathBuf {
+    pub(crate) fn src_dir(&self) -> PathBuf {
         self.root.join(&self.src)
     }
 
     /// How to show a chapter's source path (relative to `src`).
-    pub fn display_chapter(&self, source_path: &Path) -> PathBuf {
+    pub(crate) fn display_chapter(&self, source_path: &Path) -> PathBuf {
         self.display_root.join(&self.src).join(source_path)
     }
 
     /// How to show any path under the book root.
-    pub fn display(&self, path: &Path) -> PathBuf {
+    pub(crate) fn display(&self, path: &Path) -> PathBuf {
         match path.strip_prefix(&self.root) {
             Ok(relative) => self.display_root.join(relative),
             Err(_) => path.to_owned(),
@@ -87,7 +81,7 @@ impl BookFiles {
 }
 
 /// One chapter with content, as read.
-pub struct Chapter<'a> {
+pub(crate) struct Chapter<'a> {
     /// Its title.
     pub name: &'a str,
     /// The path mdBook renders it at (relative to `src`; `index.md` for a README).
@@ -108,34 +102,34 @@ pub struct Chapter<'a> {
 
 impl Chapter<'_> {
     /// The map from the content back to the files it was written in.
-    pub fn map(&self, files: &BookFiles) -> &SourceMap {
+    pub(crate) fn map(&self, files: &BookFiles) -> &SourceMap {
         self.map
             .get_or_init(|| build_map(self.content, self.path, self.source_path, self.name, files))
     }
 
     /// Where `range` of the content was written.
-    pub fn locate(&self, files: &BookFiles, range: std::ops::Range<usize>) -> Location {
+    pub(crate) fn locate(&self, files: &BookFiles, range: std::ops::Range<usize>) -> Location {
         self.map(files).locate(self.content, range)
     }
 
     /// Its `<!-- contract: allow ... -->` comments.
-    pub fn suppressions(&self) -> &Suppressions {
+    pub(crate) fn suppressions(&self) -> &Suppressions {
         self.suppressions
             .get_or_init(|| Suppressions::collect(self.content, &self.index))
-    }
-
-    /// The path links are computed from: where the chapter is rendered.
-    pub fn link_path(&self) -> &Path {
-        self.path.or(self.source_path).unwrap_or(Path::new(""))
     }
 
     /// Gives back what only the checks and the resolution of findings read (most of the index,
     /// the source map, the suppressions); what rendering reads stays (see
     /// [`ChapterIndex::keep_headings_and_tables`]).
-    pub fn release_checked(&mut self) {
+    pub(crate) fn release_checked(&mut self) {
         self.index.keep_headings_and_tables();
         self.map = OnceLock::new();
         self.suppressions = OnceLock::new();
+    }
+
+    /// The path links are computed from: where the chapter is rendered.
+    pub(crate) fn link_path(&self) -> &Path {
+        self.path.or(self.source_path).unwrap_or(Path::new(""))
     }
 }
 
@@ -154,10 +148,6 @@ fn build_map(
     };
     let display = files.display_chapter(source_path);
     let absolute = files.src_dir().join(source_path);
-    if file_is(&absolute, content.as_bytes()) {
-        // The usual case, found without keeping or decoding the file.
-        return SourceMap::same_as_file(display);
-    }
     let text = std::fs::read(&absolute)
         .ok()
         .and_then(|bytes| String::from_utf8(bytes).ok());
@@ -177,64 +167,14 @@ fn build_map(
     )
 }
 
-/// Whether the file at `path` holds `content` (after a byte order mark, which mdBook drops).
-///
-/// Compared a block at a time, with a stop at the first difference: a book's chapter files are
-/// as large as the book, and reading each into a new buffer only to compare it cost more than
-/// the comparison (the buffer's pages are fresh each time).
-fn file_is(path: &Path, content: &[u8]) -> bool {
-    const BOM: &[u8] = "\u{feff}".as_bytes();
-    let Ok(mut file) = std::fs::File::open(path) else {
-        return false;
-    };
-    let mut block = vec![0u8; 64 << 10];
-    let mut rest = content;
-    let mut first = true;
-    loop {
-        let filled = match read_block(&mut file, &mut block) {
-            Ok(filled) => filled,
-            Err(_) => return false,
-        };
-        let mut read = &block[..filled];
-        if first {
-            first = false;
-            read = read.strip_prefix(BOM).unwrap_or(read);
-        }
-        if filled == 0 {
-            return rest.is_empty();
-        }
-        let Some(expected) = rest.get(..read.len()) else {
-            return false;
-        };
-        if expected != read {
-            return false;
-        }
-        rest = &rest[read.len()..];
-    }
-}
-
-/// Fills `block` from `file` as far as the file goes; the number of bytes read.
-fn read_block(file: &mut std::fs::File, block: &mut [u8]) -> std::io::Result<usize> {
-    let mut filled = 0;
-    while filled < block.len() {
-        match file.read(&mut block[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(error) => return Err(error),
-        }
-    }
-    Ok(filled)
-}
-
-/// Reads every chapter of `book` that has content or a path, in document order, on several
-/// threads (see [`crate::parallel`]). Tables are recorded only in the chapters whose key
-/// `tables` accepts (see [`ChapterIndex::parse_with`]).
-pub fn read_chapters<'a>(
+/// Reads every chapter of `book` that has content or a path, in document order (see
+/// [`crate::parallel`]). Tables are recorded only in the chapters that may define axes (see
+/// [`ChapterIndex::parse_with`]).
+pub(crate) fn read_chapters<'a>(
     book: &'a Book,
     files: &BookFiles,
     options: &MarkdownOptions,
-    tables: &(dyn Fn(&str) -> bool + Sync),
+    config: &Config,
 ) -> Vec<Chapter<'a>> {
     let mut list = Vec::new();
     for item in book.iter() {
@@ -246,19 +186,16 @@ pub fn read_chapters<'a>(
         }
     }
     let work = list.iter().map(|chapter| chapter.content.len()).sum();
-    crate::parallel::map(
-        &list,
-        work,
-        || (),
-        |(), _, chapter| read_chapter(chapter, files, options, tables),
-    )
+    crate::parallel::map(&list, work, |_, chapter| {
+        read_chapter(chapter, files, options, config)
+    })
 }
 
 fn read_chapter<'a>(
     chapter: &'a BookChapter,
     files: &BookFiles,
     options: &MarkdownOptions,
-    tables: &(dyn Fn(&str) -> bool + Sync),
+    config: &Config,
 ) -> Chapter<'a> {
     let path = chapter.path.as_deref();
     let source_path = chapter.source_path.as_deref();
@@ -267,7 +204,7 @@ fn read_chapter<'a>(
         None => chapter.name.clone(),
     };
     let content = chapter.content.as_str();
-    let index = ChapterIndex::parse_with(content, options, tables(&key));
+    let index = ChapterIndex::parse_with(content, options, config.may_define_axes(&key));
     let map = OnceLock::new();
     let scan = if content.contains("{{") {
         let removed = |offset: usize| {
@@ -291,59 +228,8 @@ fn read_chapter<'a>(
     }
 }
 
-/// Whether [`read_chapters`] reads `chapter`: every chapter but a draft without content, which
-/// has nothing to read and nothing rendered. Whatever numbers chapters as [`read_chapters`]
-/// does (the patches of [`crate::Prepared`], say) counts the chapters this accepts.
+/// Whether `read_chapters` reads `chapter`: every chapter but a draft without content, which
+/// has nothing to read and nothing rendered.
 pub fn is_read(chapter: &BookChapter) -> bool {
     !(chapter.path.is_none() && chapter.content.is_empty())
-}
-
-/// The content of every chapter [`read_chapters`] returned, in the same order, to edit.
-pub fn read_contents_mut(book: &mut Book) -> Vec<&mut String> {
-    fn walk<'b>(items: &'b mut [BookItem], out: &mut Vec<&'b mut String>) {
-        for item in items {
-            if let BookItem::Chapter(chapter) = item {
-                if is_read(chapter) {
-                    out.push(&mut chapter.content);
-                }
-                walk(&mut chapter.sub_items, out);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(&mut book.items, &mut out);
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_file_is_its_content_only_byte_for_byte() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.md");
-        // Larger than one block, with the difference placed in the second block.
-        let long = "x".repeat(100_000) + "end";
-        let cases: [(&[u8], &str, bool); 9] = [
-            (b"abc", "abc", true),
-            (b"", "", true),
-            (b"\xef\xbb\xbfabc", "abc", true),
-            (b"\xef\xbb\xbf", "", true),
-            (b"abc", "abd", false),
-            (b"abc", "ab", false),
-            (b"ab", "abc", false),
-            (long.as_bytes(), &long, true),
-            (long.as_bytes(), &long[..long.len() - 1], false),
-        ];
-        for (file, content, same) in cases {
-            std::fs::write(&path, file).unwrap();
-            assert_eq!(file_is(&path, content.as_bytes()), same, "{content:?}");
-        }
-        let mut changed = long.clone().into_bytes();
-        changed[70_000] = b'y';
-        std::fs::write(&path, &changed).unwrap();
-        assert!(!file_is(&path, long.as_bytes()));
-        assert!(!file_is(&dir.path().join("missing.md"), b""));
-    }
 }

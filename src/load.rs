@@ -1,5 +1,5 @@
-//! `mdbook-contract check`: load a book the way mdBook does and run every check, without
-//! rendering.
+//! Loading a book from disk the way mdBook hands it to this preprocessor, for
+//! `mdbook-contract check`.
 //!
 //! [`load`] reads book.toml (with `MDBOOK_*` environment overrides) and SUMMARY.md through
 //! mdbook-driver, then runs mdBook's own `index` and `links` preprocessors, so includes are
@@ -13,8 +13,6 @@ use mdbook_driver::builtin_preprocessors::{IndexPreprocessor, LinkPreprocessor};
 use mdbook_preprocessor::book::Book;
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 
-use crate::Outcome;
-
 /// Loads the book at `dir` as mdBook would hand it to this preprocessor for `renderer`.
 pub fn load(dir: &Path, renderer: &str) -> Result<(PreprocessorContext, Book)> {
     let md = MDBook::load(dir)
@@ -27,16 +25,4 @@ pub fn load(dir: &Path, renderer: &str) -> Result<(PreprocessorContext, Book)> {
         book = LinkPreprocessor::new().run(&ctx, book)?;
     }
     Ok((ctx, book))
-}
-
-/// Loads the book at `dir` and runs every check. Paths in findings are shown as `dir` joined
-/// with the path in the book, so they are relative to where the command was run.
-pub fn check(dir: &Path) -> Result<Outcome> {
-    let (ctx, book) = load(dir, "html")?;
-    let display_root = if dir == Path::new(".") {
-        Path::new("")
-    } else {
-        dir
-    };
-    crate::process(&ctx, book, display_root.to_path_buf())
 }

@@ -2,11 +2,10 @@
 //! shortcodes differs only inside their byte ranges. A property test over generated Markdown,
 //! and one large book.
 
-mod common;
-
 use std::path::PathBuf;
 
-use mdbook_contract::shortcode;
+use mdbook_contract::Check;
+use mdbook_contract::internals as shortcode;
 use mdbook_preprocessor::PreprocessorContext;
 use mdbook_preprocessor::book::{Book, BookItem, Chapter};
 use mdbook_preprocessor::config::Config;
@@ -67,7 +66,7 @@ fn context() -> PreprocessorContext {
 
 /// Checks that `output` equals `input` outside the shortcode ranges that `scan` finds.
 fn assert_changed_only_in_shortcodes(input: &str, output: &str) {
-    let index = mdbook_contract::markdown::ChapterIndex::parse(input, &Default::default());
+    let index = mdbook_contract::internals::ChapterIndex::parse(input, &Default::default());
     let scan = shortcode::scan(input, &index, &|_| false);
     let mut expected_pieces = Vec::new();
     let mut at = 0;
@@ -142,8 +141,8 @@ proptest! {
         // the checks that count them see none the second time; every other finding of the
         // second run (a generated link that dangles, generated text that breaks a prose rule)
         // must have been reported by the first.
-        let consumed = ["missing-claim", "missing-answer"];
-        let seen: std::collections::HashSet<(&str, &str)> =
+        let consumed = [Check::MissingClaim, Check::MissingAnswer];
+        let seen: std::collections::HashSet<(Check, &str)> =
             first.report.findings.iter().map(|f| (f.check, f.message.as_str())).collect();
         for finding in &second.report.findings {
             if consumed.contains(&finding.check) {

@@ -544,7 +544,7 @@ shared-layer = ["internal/provider/*.go", "internal/controller", "internal/gc", 
 }
 
 fn write_input(dir: &Path, json: &Path) {
-    let (ctx, book) = mdbook_contract::check::load(dir, "html").expect("the book loads");
+    let (ctx, book) = mdbook_contract::load(dir, "html").expect("the book loads");
     let file = std::fs::File::create(json).expect("create the JSON file");
     let mut writer = std::io::BufWriter::new(file);
     serde_json::to_writer(&mut writer, &(&ctx, &book)).expect("write the JSON");
@@ -556,7 +556,7 @@ fn write_input(dir: &Path, json: &Path) {
 /// preprocessor, rendered without it.
 fn expanded_book(dir: &Path, out: &Path) {
     let dir = std::fs::canonicalize(dir).expect("the book folder");
-    let (ctx, book) = mdbook_contract::check::load(&dir, "html").expect("the book loads");
+    let (ctx, book) = mdbook_contract::load(&dir, "html").expect("the book loads");
     let outcome = mdbook_contract::process(&ctx, book, std::path::PathBuf::new())
         .expect("the preprocessor runs");
     let _ = std::fs::remove_dir_all(out);

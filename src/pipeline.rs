@@ -1,0 +1,209 @@
+//! The pipeline, in one direction: read, model, check, resolve, then (for a build) render and
+//! splice.
+//!
+//! 1. [`read_chapters`] parses each chapter once into a [`ChapterIndex`](crate::markdown::ChapterIndex)
+//!    and finds its shortcodes;
+//! 2. [`Model::collect`] reads axes, profiles, providers, claims and answer sites;
+//! 3. [`checks::run_all`] reports drafts at byte ranges, which [`resolve`] turns into findings
+//!    at `file:line:col` of the text as written;
+//! 4. [`render::patches`] turns each shortcode into Markdown, spliced into the chapter by byte
+//!    range ([`splice::apply`]).
+//!
+//! [`check`] stops after step 3; [`process`] runs all four. No stage calls back into an earlier
+//! one or changes what it produced.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use anyhow::{Context as _, Result};
+use mdbook_preprocessor::PreprocessorContext;
+use mdbook_preprocessor::book::{Book, BookItem};
+
+use crate::chapter::{BookFiles, Chapter, is_read, read_chapters};
+use crate::checks;
+use crate::citation::Citation;
+use crate::config::{self, Config};
+use crate::diagnostic::Report;
+use crate::markdown::{parse_options, splice};
+use crate::model::Model;
+use crate::render;
+use crate::resolve::{Pages, resolve};
+use crate::serve;
+use crate::source_tree::{Roots, SourceIndex};
+use crate::suggest;
+
+/// The book after rendering, and what the checks found.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Outcome {
+    /// The book with every shortcode rendered.
+    pub book: Book,
+    /// The findings, in document order.
+    pub report: Report,
+}
+
+/// Runs every check over `book` and renders its shortcodes. Paths in findings are shown under
+/// `display_root` (empty: relative to the book root).
+pub fn process(
+    ctx: &PreprocessorContext,
+    mut book: Book,
+    display_root: PathBuf,
+) -> Result<Outcome> {
+    // The chapters as read (and their indexes) borrow the book; they are dropped before the
+    // patches are spliced in, so that the book is never held twice.
+    let (report, patches) = {
+        let Analysis {
+            mut chapters,
+            model,
+            report,
+            pages,
+        } = Analysis::run(ctx, &book, display_root)?;
+        // Checked and resolved: rendering reads only headings, tables and shortcodes, so the
+        // rest of every chapter's index is given back before the largest tables are written.
+        for chapter in &mut chapters {
+            chapter.release_checked();
+        }
+        let mut patches = render::patches(&chapters, &model);
+        if is_serving(ctx) {
+            for (number, findings) in pages {
+                patches[number].insert(0, serve::panel(&findings));
+            }
+        }
+        (report, patches)
+    };
+    splice_into(&mut book.items, &mut patches.into_iter());
+    Ok(Outcome { book, report })
+}
+
+/// Runs every check over `book`, without rendering it. Paths in findings are shown under
+/// `display_root` (empty: relative to the book root).
+pub fn check(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> Result<Report> {
+    Ok(Analysis::run(ctx, book, display_root)?.report)
+}
+
+/// Whether the build is `mdbook serve` (the context carries a live-reload endpoint).
+pub(crate) fn is_serving(ctx: &PreprocessorContext) -> bool {
+    ctx.config
+        .get::<String>("output.html.live-reload-endpoint")
+        .ok()
+        .flatten()
+        .is_some()
+}
+
+/// Splices each chapter's patches into it, in the order [`read_chapters`] read the chapters;
+/// each old content is freed as soon as its new one is made.
+fn splice_into(items: &mut [BookItem], patches: &mut impl Iterator<Item = Vec<splice::Patch>>) {
+    for item in items {
+        if let BookItem::Chapter(chapter) = item {
+            if is_read(chapter)
+                && let Some(edits) = patches.next()
+                && !edits.is_empty()
+            {
+                chapter.content = splice::apply(&chapter.content, &edits).into_owned();
+            }
+            splice_into(&mut chapter.sub_items, patches);
+        }
+    }
+}
+
+/// Steps 1 to 3 of the pipeline: the chapters as read, the model, and the findings.
+struct Analysis<'b> {
+    chapters: Vec<Chapter<'b>>,
+    model: Model,
+    report: Report,
+    pages: Pages,
+}
+
+impl<'b> Analysis<'b> {
+    fn run(
+        ctx: &PreprocessorContext,
+        book: &'b Book,
+        display_root: PathBuf,
+    ) -> Result<Analysis<'b>> {
+        let config = Config::from_book_config(&ctx.config)?;
+        let options = parse_options(&ctx.config);
+        let files = BookFiles::new(ctx, display_root);
+        let shared = Roots::new(&config.shared_layer)
+            .with_context(|| format!("book.toml: `{}.shared-layer`", config::TABLE))?;
+        let chapters = read_chapters(book, &files, &options, &config);
+        check_chapter_keys(&config, &chapters)?;
+        let model = Model::collect(&chapters, &config);
+        let excluded = checks::excluded_words(&model, &config);
+        let source = match &config.source_root {
+            Some(root) => Some(index_source(
+                ctx, &config, &shared, &chapters, &excluded, root,
+            )?),
+            None => None,
+        };
+        let cx = checks::Context {
+            chapters: &chapters,
+            model: &model,
+            config: &config,
+            files: &files,
+            source: source.as_ref(),
+            shared: &shared,
+            excluded: &excluded,
+        };
+        let drafts = checks::run_all(&cx);
+        let (report, pages) = resolve(&chapters, &files, &config, drafts);
+        Ok(Analysis {
+            chapters,
+            model,
+            report,
+            pages,
+        })
+    }
+}
+
+/// Fails when book.toml names a chapter the book does not have (a typo there would silently
+/// turn a role or a setting off).
+fn check_chapter_keys(config: &Config, chapters: &[Chapter<'_>]) -> Result<()> {
+    let keys: Vec<&str> = chapters.iter().map(|c| c.key.as_str()).collect();
+    let named = [
+        ("contract", &config.contract),
+        ("template", &config.template),
+    ]
+    .into_iter()
+    .flat_map(|(key, list)| list.iter().map(move |c| (key, c.as_str())))
+    .chain(
+        config
+            .forbidden_terms
+            .keys()
+            .map(|c| ("forbidden-terms", c.as_str())),
+    )
+    .chain(config.chapter_keys().map(|c| ("chapters", c)));
+    for (key, chapter) in named {
+        if !keys.contains(&chapter) {
+            let hint = suggest::hint(chapter, keys.iter().copied());
+            anyhow::bail!(
+                "book.toml: `{}.{key}` names `{chapter}`, which is not a chapter of the book (paths are relative to the book's `src`){hint}",
+                config::TABLE
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Reads the source tree once, searching it for every word the book cites.
+fn index_source(
+    ctx: &PreprocessorContext,
+    config: &Config,
+    shared: &Roots,
+    chapters: &[Chapter<'_>],
+    excluded: &HashSet<String>,
+    root: &str,
+) -> Result<SourceIndex> {
+    let citations = checks::citations(chapters, excluded);
+    let symbols = citations.iter().filter_map(|(_, _, c)| match c {
+        Citation::Symbol(parts) => Some(parts.as_slice()),
+        Citation::Path(_) => None,
+    });
+    let words = crate::source_tree::wanted_words(symbols);
+    let path = ctx.root.join(root);
+    SourceIndex::build(&path, &config.symbol_files, shared, &words).with_context(|| {
+        format!(
+            "book.toml: `{}.source-root` is `{root}`, which cannot be indexed",
+            config::TABLE
+        )
+    })
+}

@@ -1,0 +1,43 @@
+//! The preprocessor in-process, for `mdbook_driver::MDBook::with_preprocessor`.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use mdbook_preprocessor::book::Book;
+use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
+
+use crate::{pipeline, protocol};
+
+/// The name of the preprocessor, as in `[preprocessor.contract]`.
+pub const NAME: &str = "contract";
+
+/// The preprocessor, for use in-process with `mdbook_driver::MDBook::with_preprocessor`.
+///
+/// Findings go to standard error; error findings fail the run after all are printed, as they
+/// do when mdBook runs the `mdbook-contract` binary.
+#[derive(Debug, Default, Clone, Copy)]
+#[non_exhaustive]
+pub struct ContractPreprocessor;
+
+impl ContractPreprocessor {
+    /// The preprocessor.
+    pub fn new() -> ContractPreprocessor {
+        ContractPreprocessor
+    }
+}
+
+impl Preprocessor for ContractPreprocessor {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn run(&self, ctx: &PreprocessorContext, book: Book) -> Result<Book> {
+        let outcome = pipeline::process(ctx, book, PathBuf::new())?;
+        protocol::finish(ctx, &outcome.report, &mut std::io::stderr())?;
+        Ok(outcome.book)
+    }
+
+    fn supports_renderer(&self, _renderer: &str) -> Result<bool> {
+        Ok(true)
+    }
+}

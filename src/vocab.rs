@@ -1,0 +1,176 @@
+//! The words every other module shares: the checks ([`Check`]) and how much their findings
+//! matter ([`Severity`]).
+//!
+//! This module imports nothing of the crate, so anything may import it: book.toml is validated
+//! against [`Check::ALL`], the checks report under their [`Check`], suppression comments name
+//! them, and the README documents them. To add a check: a variant here (with its name, default
+//! severity and summary), then its file in `checks/` and its arm in `checks::run`.
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// How much a finding of a check matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Not reported.
+    Off,
+    /// Reported; the build goes on.
+    Warning,
+    /// Reported; the build fails.
+    Error,
+}
+
+impl Severity {
+    /// The word used in book.toml and in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Off => "off",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+
+    /// The severity a word of book.toml names (`warn` and `deny` as mdBook users write them).
+    pub fn parse(text: &str) -> Option<Severity> {
+        match text {
+            "off" => Some(Severity::Off),
+            "warning" | "warn" => Some(Severity::Warning),
+            "error" | "deny" => Some(Severity::Error),
+            _ => None,
+        }
+    }
+}
+
+macro_rules! checks {
+    ($($variant:ident $name:literal $default:ident $summary:literal,)*) => {
+        /// One check: a stable kebab-case name, a default severity and what it fires on.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
+        pub enum Check {
+            $(#[doc = $summary] $variant,)*
+        }
+
+        impl Check {
+            /// Every check, in the order the README lists them.
+            pub const ALL: &[Check] = &[$(Check::$variant,)*];
+
+            /// The name used in book.toml, in suppression comments and in output.
+            pub fn name(self) -> &'static str {
+                match self { $(Check::$variant => $name,)* }
+            }
+
+            /// The severity when book.toml says nothing.
+            pub fn default_severity(self) -> Severity {
+                match self { $(Check::$variant => Severity::$default,)* }
+            }
+
+            /// What it fires on, in one line.
+            pub fn summary(self) -> &'static str {
+                match self { $(Check::$variant => $summary,)* }
+            }
+        }
+    };
+}
+
+checks! {
+    UnknownAxis "unknown-axis" Error
+        "a shortcode names an axis that no `.axis` heading defines",
+    DuplicateAxis "duplicate-axis" Error
+        "two `.axis` headings define one code",
+    MalformedSection "malformed-section" Error
+        "an `.axis` or `.provider` heading that cannot be read: no code, no `Profile` table, a bad row, an axis outside the contract chapters",
+    UnknownProfile "unknown-profile" Error
+        "a claim names a profile its axis does not list",
+    MissingClaim "missing-claim" Error
+        "a provider has no claim for some axis",
+    DuplicateClaim "duplicate-claim" Error
+        "a provider claims one axis twice",
+    MissingEvidence "missing-evidence" Error
+        "a claim of a built provider cites no evidence",
+    UnknownClaim "unknown-claim" Warning
+        "a claim whose profile is `unknown`: a fact not verified yet",
+    MissingAnswer "missing-answer" Error
+        "an axis has no `{{#answers}}` in the template, or two",
+    MalformedShortcode "malformed-shortcode" Error
+        "a shortcode of this preprocessor with wrong arguments, in the wrong place, or an unknown name in its family",
+    LeftoverDirective "leftover-directive" Error
+        "a `{{#...}}` directive left in the content after the preprocessors before this one (mdBook leaves a failed `{{#include}}` in place)",
+    EmDash "em-dash" Error
+        "U+2014 in prose, including the em-dash that smart punctuation makes of `---`",
+    LineReference "line-reference" Error
+        "a source line reference such as `provider.go:120` or `:12-30`, in prose or code spans",
+    DanglingLink "dangling-link" Error
+        "a link to a page that is not a chapter, to a `#fragment` the target page will not have, or (with `source-root`) out of the book to a file that does not exist",
+    ReadmeLink "readme-link" Warning
+        "a link to `README.md`, which mdBook turns into `README.html` while it renders the chapter as `index.html`",
+    ForbiddenTerm "forbidden-term" Error
+        "a term banned in a chapter; every provider's name is banned in contract chapters",
+    MustCite "must-cite" Error
+        "a sentence or list item with MUST in a contract chapter that cites no path or symbol of the shared layer",
+    CitedPath "cited-path" Error
+        "a code span naming a repository path that does not exist under `source-root` (when set)",
+    CitedSymbol "cited-symbol" Error
+        "a code span naming an identifier that is not a whole word in the `symbol-files` under `source-root` (when set)",
+    MalformedSuppression "malformed-suppression" Warning
+        "a `<!-- contract: allow ... -->` comment that names no check, or a name that is not one",
+}
+
+impl Check {
+    /// The check called `name`.
+    pub fn from_name(name: &str) -> Option<Check> {
+        Check::ALL.iter().copied().find(|c| c.name() == name)
+    }
+
+    /// The names of every check, for suggestions.
+    pub fn names() -> impl Iterator<Item = &'static str> + Clone {
+        Check::ALL.iter().map(|c| c.name())
+    }
+}
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for Check {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl PartialEq<str> for Check {
+    fn eq(&self, other: &str) -> bool {
+        self.name() == other
+    }
+}
+
+impl PartialEq<&str> for Check {
+    fn eq(&self, other: &&str) -> bool {
+        self.name() == *other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_kebab_case_and_round_trip() {
+        let mut seen = std::collections::HashSet::new();
+        for &check in Check::ALL {
+            let name = check.name();
+            assert!(seen.insert(name), "{name} twice");
+            assert!(
+                name.split('-')
+                    .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_lowercase())),
+                "{name}"
+            );
+            assert_eq!(Check::from_name(name), Some(check));
+        }
+        assert_eq!(Check::from_name("em-dsh"), None);
+        assert_eq!(Check::UnknownClaim.default_severity(), Severity::Warning);
+    }
+}

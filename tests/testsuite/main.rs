@@ -1,0 +1,17 @@
+//! The integration tests, in one binary with a module per area (as Cargo's own testsuite), so
+//! the dependency tree is linked once. `common` holds the fixture books and the helpers that run
+//! them through real mdBook code and the real binary.
+
+mod architecture;
+mod bad_input;
+mod byte_exact;
+mod common;
+mod heading_ids;
+mod inventory;
+mod link_golden;
+mod model_checks;
+mod plan_verification;
+mod prose_checks;
+mod protocol;
+mod regressions;
+mod serve;
