@@ -236,7 +236,7 @@ if [ -n "${BENCH_REAL_BOOK:-}" ]; then
     rm -rf "$dir/.git"
     awk '/^\[/ { skip = ($0 ~ /^\[preprocessor\./) } !skip' "$BENCH_REAL_BOOK/book.toml" >"$dir/book.toml"
     if [ $variant = with ]; then
-      printf '\n[preprocessor.contract]\ncommand = "%s"\n\n[preprocessor.contract.checks]\nem-dash = "off"\nline-reference = "off"\n' "$PWD/$ours" >>"$dir/book.toml"
+      printf '\n[preprocessor.contract]\ncommand = "%s"\nafter = ["links"]\n\n[preprocessor.contract.checks]\nem-dash = "off"\nline-reference = "off"\n' "$PWD/$ours" >>"$dir/book.toml"
     else
       printf '\n[preprocessor.null]\ncommand = "%s"\n' "$PWD/$bin/floor_serde" >>"$dir/book.toml"
     fi
