@@ -2,9 +2,12 @@
 # Builds (or serves) the book at the repository root with the pinned mdBook and this
 # preprocessor, installing both into target/tools on first use.
 #
-#   scripts/book.sh            build the HTML into target/book
-#   scripts/book.sh serve      serve it with live reload while editing
+#   scripts/book.sh            build the HTML into target/book, from scratch
+#   scripts/book.sh serve      serve it with live reload while editing, from target/serve
 #   scripts/book.sh check      run every check without rendering
+#
+# Under `mdbook serve` each page with findings shows a panel at its top; serving writes to
+# target/serve, so such pages never end up in target/book, which is what gets published.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,12 +19,26 @@ if ! mdbook --version 2>/dev/null | grep -qx "mdbook v$MDBOOK_VERSION"; then
   echo "installing mdBook $MDBOOK_VERSION into $tools (a few minutes, once)" >&2
   cargo install mdbook --version "$MDBOOK_VERSION" --locked --root "$tools"
 fi
-# The preprocessor is rebuilt from this checkout each time (fast when nothing changed).
-cargo install --path . --locked --root "$tools" --target-dir target --quiet
+# The preprocessor is rebuilt from this checkout each time (fast when nothing changed; the
+# first time, cargo shows its progress).
+echo "building mdbook-contract from this checkout into $tools" >&2
+cargo install --path . --locked --root "$tools" --target-dir target
 
 case "${1:-build}" in
-  build) mdbook build ;;
-  serve) shift; mdbook serve "$@" ;;
-  check) shift; mdbook-contract check . "$@" ;;
-  *) echo "usage: scripts/book.sh [build|serve|check]" >&2; exit 2 ;;
+  build)
+    rm -rf target/book
+    mdbook build
+    ;;
+  serve)
+    shift
+    mdbook serve --dest-dir target/serve "$@"
+    ;;
+  check)
+    shift
+    mdbook-contract check . "$@"
+    ;;
+  *)
+    echo "usage: scripts/book.sh [build|serve|check]" >&2
+    exit 2
+    ;;
 esac

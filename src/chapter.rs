@@ -44,6 +44,11 @@ impl BookFiles {
         }
     }
 
+    /// The book's configuration file.
+    pub(crate) fn book_toml(&self) -> PathBuf {
+        self.root.join("book.toml")
+    }
+
     /// The absolute (or root-joined) path of the `src` folder.
     pub(crate) fn src_dir(&self) -> PathBuf {
         self.root.join(&self.src)

@@ -12,7 +12,7 @@ use mdbook_preprocessor::config::Config as BookConfig;
 use serde_json::Value;
 
 use crate::suggest;
-use crate::vocab::{Check, Severity};
+use crate::vocab::{Check, NAME, Severity};
 
 /// The table this preprocessor reads.
 pub(crate) const TABLE: &str = "preprocessor.contract";
@@ -77,6 +77,9 @@ pub(crate) struct Config {
     pub forbidden_terms: BTreeMap<String, Vec<String>>,
     /// The renderers this preprocessor runs for, if restricted.
     pub renderers: Option<Vec<String>>,
+    /// Whether mdBook runs its `links` preprocessor (includes) before this one, as the order
+    /// mdBook derives from the `before` and `after` keys of every preprocessor says.
+    pub links_first: bool,
     /// Severities set under `checks`; the rest have their default.
     severities: HashMap<Check, Severity>,
     chapter_severities: HashMap<String, HashMap<Check, Severity>>,
@@ -97,6 +100,7 @@ impl Default for Config {
                 .collect(),
             forbidden_terms: BTreeMap::new(),
             renderers: None,
+            links_first: true,
             severities: HashMap::new(),
             chapter_severities: HashMap::new(),
         }
@@ -110,10 +114,12 @@ impl Config {
             Ok(table) => table,
             Err(error) => bail!("book.toml: `{TABLE}` could not be read: {error:#}"),
         };
-        match table {
-            None => Ok(Config::default()),
-            Some(value) => Config::from_value(&value),
-        }
+        let mut config = match table {
+            None => Config::default(),
+            Some(value) => Config::from_value(&value)?,
+        };
+        config.links_first = links_first(book);
+        Ok(config)
     }
 
     /// Validates the table given as a value.
@@ -257,6 +263,59 @@ impl Config {
     pub(crate) fn may_hold_answers(&self, chapter: &str) -> bool {
         self.template.is_empty() || self.is_template(chapter)
     }
+}
+
+/// Whether mdBook runs `links` before this preprocessor. mdBook orders preprocessors in layers
+/// (mdbook-driver's `determine_preprocessors`): a preprocessor runs in the layer after the last
+/// of those it must follow (`after`, or another's `before`), and within a layer by name. So
+/// `links` comes first only if its layer is earlier, since `contract` sorts before `links`.
+/// Without mdBook's default preprocessors (`build.use-default-preprocessors = false`) `links`
+/// runs only when configured as `[preprocessor.links]`.
+fn links_first(book: &BookConfig) -> bool {
+    let tables: BTreeMap<String, Value> = book
+        .preprocessors::<Value>()
+        .map(|tables| tables.into_iter().collect())
+        .unwrap_or_default();
+    let defaults = book.build.use_default_preprocessors;
+    let exists =
+        |name: &str| tables.contains_key(name) || (defaults && matches!(name, "links" | "index"));
+    if !exists("links") {
+        return false;
+    }
+    // (runs first, runs after) pairs.
+    let mut edges: Vec<(String, String)> = Vec::new();
+    for (name, table) in &tables {
+        let list = |key: &str| -> Vec<String> {
+            match table.get(key) {
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect(),
+                Some(Value::String(one)) => vec![one.clone()],
+                _ => Vec::new(),
+            }
+        };
+        for later in list("before").into_iter().filter(|n| exists(n)) {
+            edges.push((name.clone(), later));
+        }
+        for earlier in list("after").into_iter().filter(|n| exists(n)) {
+            edges.push((earlier, name.clone()));
+        }
+    }
+    // The layer of a preprocessor: one past the deepest of those it follows (a cycle, which
+    // mdBook refuses anyway, stops at the number of edges).
+    fn layer(name: &str, edges: &[(String, String)], depth: usize) -> usize {
+        if depth > edges.len() {
+            return depth;
+        }
+        edges
+            .iter()
+            .filter(|(_, later)| later == name)
+            .map(|(earlier, _)| layer(earlier, edges, depth + 1) + 1)
+            .max()
+            .unwrap_or(0)
+    }
+    layer("links", &edges, 0) < layer(NAME, &edges, 0)
 }
 
 /// A chapter path as written in book.toml, in the form chapters are compared in: `/`
@@ -445,5 +504,28 @@ mod tests {
         );
         let message = error(json!({"line-reference-patterns": ["("]}));
         assert!(message.contains("not a regular expression"), "{message}");
+    }
+
+    #[test]
+    fn links_first_follows_the_order_mdbook_derives() {
+        let first = |toml: &str| {
+            let book: BookConfig = format!("[book]\ntitle = \"T\"\n{toml}").parse().unwrap();
+            links_first(&book)
+        };
+        assert!(!first(""), "`contract` sorts before `links`");
+        assert!(!first("[preprocessor.contract]\ncontract = [\"c.md\"]\n"));
+        assert!(first("[preprocessor.contract]\nafter = [\"links\"]\n"));
+        assert!(first(
+            "[preprocessor.links]\nbefore = [\"contract\"]\n[preprocessor.contract]\n"
+        ));
+        assert!(first(
+            "[preprocessor.spec]\nafter = [\"links\"]\n[preprocessor.contract]\nafter = [\"spec\"]\n"
+        ));
+        assert!(!first(
+            "[build]\nuse-default-preprocessors = false\n[preprocessor.contract]\nafter = [\"links\"]\n"
+        ));
+        assert!(first(
+            "[build]\nuse-default-preprocessors = false\n[preprocessor.links]\n[preprocessor.contract]\nafter = [\"links\"]\n"
+        ));
     }
 }

@@ -86,6 +86,65 @@ impl Report {
         }
     }
 
+    /// The report as a build prints it (`mdbook build`, `mdbook serve`): the warnings counted,
+    /// one line per check with where they are, then every error in full, then the count, so
+    /// that a book's many warnings do not scroll a real error away and the eye lands on the
+    /// errors. `mdbook-contract check` lists every finding.
+    pub fn render_build(&self, color: bool) -> String {
+        let mut out = String::new();
+        let mut per_check: Vec<(crate::vocab::Check, usize, Vec<&std::path::Path>)> = Vec::new();
+        for finding in self
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+        {
+            let path = finding.location.path.as_path();
+            match per_check.iter_mut().find(|(c, _, _)| *c == finding.check) {
+                Some((_, count, paths)) => {
+                    *count += 1;
+                    if !paths.contains(&path) {
+                        paths.push(path);
+                    }
+                }
+                None => per_check.push((finding.check, 1, vec![path])),
+            }
+        }
+        for (check, count, paths) in &per_check {
+            let place = match paths.as_slice() {
+                [one] => one.display().to_string(),
+                [one, two] => format!("{} and {}", one.display(), two.display()),
+                more => format!("{} files", more.len()),
+            };
+            let label = if color {
+                format!("\x1b[1;33mwarning\x1b[0m\x1b[1m[{check}]\x1b[0m")
+            } else {
+                format!("warning[{check}]")
+            };
+            let _ = writeln!(out, "{label}: {count} in {place}");
+        }
+        let errors = Report {
+            findings: self
+                .findings
+                .iter()
+                .filter(|f| f.severity == Severity::Error)
+                .cloned()
+                .collect(),
+        };
+        if !errors.findings.is_empty() {
+            if !per_check.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&errors.snippets(color));
+        }
+        let hint = if per_check.is_empty() {
+            ""
+        } else {
+            "; `mdbook-contract check` lists each warning with its place"
+        };
+        let _ = writeln!(out, "mdbook-contract: {}{hint}", self.summary());
+        out
+    }
+
     /// The report in `format`; `color` applies to `human` only.
     pub fn render(&self, format: Format, color: bool) -> String {
         match format {
@@ -97,6 +156,13 @@ impl Report {
     }
 
     fn human(&self, color: bool) -> String {
+        let mut out = self.snippets(color);
+        let _ = writeln!(out, "mdbook-contract: {}", self.summary());
+        out
+    }
+
+    /// Every finding as a rustc-style snippet, each followed by a blank line.
+    fn snippets(&self, color: bool) -> String {
         let renderer = if color {
             Renderer::styled()
         } else {
@@ -107,7 +173,6 @@ impl Report {
             out.push_str(&renderer.render(&human_report(finding)));
             out.push_str("\n\n");
         }
-        let _ = writeln!(out, "mdbook-contract: {}", self.summary());
         out
     }
 
@@ -126,6 +191,7 @@ impl Report {
                 f.message
             );
         }
+        let _ = writeln!(out, "mdbook-contract: {}", self.summary());
         out
     }
 
@@ -242,7 +308,7 @@ mod tests {
         let report = sample();
         assert_eq!(
             report.render(Format::Short, false),
-            "book/providers-existing.md:12:13: error[unknown-axis]: no axis `readines` is defined; did you mean `readiness`?\n"
+            "book/providers-existing.md:12:13: error[unknown-axis]: no axis `readines` is defined; did you mean `readiness`?\nmdbook-contract: 1 error\n"
         );
         let github = report.render(Format::Github, false);
         assert!(github.starts_with("::error file=book/providers-existing.md,line=12,col=13,endColumn=21,title=mdbook-contract unknown-axis::no axis"), "{github}");

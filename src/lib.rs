@@ -11,6 +11,7 @@ mod checks;
 mod citation;
 mod config;
 mod diagnostic;
+mod install;
 mod load;
 mod markdown;
 mod model;
@@ -30,12 +31,13 @@ mod suppress;
 mod vocab;
 
 pub use diagnostic::{Finding, Format, Report};
+pub use install::{CSS, CSS_FILE, Installed, install};
 pub use load::load;
 pub use pipeline::{Outcome, check, process};
-pub use preprocessor::{ContractPreprocessor, NAME};
+pub use preprocessor::ContractPreprocessor;
 pub use protocol::{SUPPORTED, run as run_protocol};
 pub use sourcemap::Location;
-pub use vocab::{Check, Severity};
+pub use vocab::{Check, NAME, Severity};
 
 /// What the fuzz targets and the tests of the Markdown layer reach past the surface for. Not
 /// part of the API: it changes whenever the crate does.

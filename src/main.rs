@@ -35,6 +35,14 @@ enum Command {
         #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
         format: OutputFormat,
     },
+    /// Sets a book up: writes the stylesheet of the generated tables beside book.toml and
+    /// lists it in `output.html.additional-css`, and adds `[preprocessor.contract]` with
+    /// `after = ["links"]` when book.toml has none (comments and formatting are kept).
+    Install {
+        /// The book's root folder, where book.toml is.
+        #[arg(default_value = ".")]
+        book_dir: PathBuf,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -54,6 +62,7 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Supports { .. }) => ExitCode::SUCCESS,
         Some(Command::Check { book_dir, format }) => check(&book_dir, format),
+        Some(Command::Install { book_dir }) => install(&book_dir),
         None => protocol(),
     }
 }
@@ -61,6 +70,16 @@ fn main() -> ExitCode {
 fn protocol() -> ExitCode {
     let mut input = Vec::new();
     let mut stderr = std::io::stderr().lock();
+    if std::io::stdin().is_terminal() {
+        // mdBook pipes the book in; a person who typed the bare command would wait forever.
+        let _ = writeln!(
+            stderr,
+            "mdbook-contract: with no command, this program is mdBook's `contract` preprocessor: it reads the book as JSON from mdBook on standard input, which is a terminal here.\n\
+             To use it, add `[preprocessor.contract]` to book.toml (`mdbook-contract install` does) and run `mdbook build`;\n\
+             to check a book without building it, run `mdbook-contract check [BOOK_DIR]`; `mdbook-contract --help` lists every command."
+        );
+        return ExitCode::from(2);
+    }
     if let Err(error) = std::io::stdin().lock().read_to_end(&mut input) {
         let _ = writeln!(
             stderr,
@@ -71,6 +90,27 @@ fn protocol() -> ExitCode {
     let mut stdout = std::io::BufWriter::with_capacity(64 << 10, std::io::stdout().lock());
     let code = mdbook_contract::run_protocol(input, &mut stdout, &mut stderr);
     ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
+fn install(book_dir: &std::path::Path) -> ExitCode {
+    match mdbook_contract::install(book_dir) {
+        Ok(installed) => {
+            let mut stdout = std::io::stdout().lock();
+            let css = installed.css.strip_prefix(".").unwrap_or(&installed.css);
+            let _ = writeln!(stdout, "wrote {}", css.display());
+            for change in &installed.changes {
+                let _ = writeln!(stdout, "book.toml: {change}");
+            }
+            if installed.changes.is_empty() {
+                let _ = writeln!(stdout, "book.toml already had everything; left as it was");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 fn check(book_dir: &std::path::Path, format: OutputFormat) -> ExitCode {

@@ -15,7 +15,7 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use anyhow::{Context as _, Result};
+use anyhow::{Context as _, Result, bail};
 use mdbook_preprocessor::PreprocessorContext;
 use mdbook_preprocessor::book::{Book, BookItem};
 
@@ -24,7 +24,7 @@ use crate::checks;
 use crate::citation::Citation;
 use crate::config::{self, Config};
 use crate::diagnostic::Report;
-use crate::markdown::{parse_options, splice};
+use crate::markdown::{MarkdownOptions, parse_options, splice};
 use crate::model::Model;
 use crate::render;
 use crate::resolve::{Pages, resolve};
@@ -57,6 +57,7 @@ pub fn process(
             model,
             report,
             pages,
+            options,
         } = Analysis::run(ctx, &book, display_root)?;
         // Checked and resolved: rendering reads only headings, tables and shortcodes, so the
         // rest of every chapter's index is given back before the largest tables are written.
@@ -64,6 +65,14 @@ pub fn process(
             chapter.release_checked();
         }
         let mut patches = render::patches(&chapters, &model);
+        if let Some((number, left)) = render::unrendered(&patches, &options) {
+            let chapter = &chapters[number];
+            bail!(
+                "internal error: the rendered chapter `{}` would show `{left}` as written; the book is not at fault, this is a bug of mdbook-contract {} (please report it with the chapter)",
+                chapter.key,
+                env!("CARGO_PKG_VERSION")
+            );
+        }
         if is_serving(ctx) {
             for (number, findings) in pages {
                 patches[number].insert(0, serve::panel(&findings));
@@ -112,6 +121,7 @@ struct Analysis<'b> {
     model: Model,
     report: Report,
     pages: Pages,
+    options: MarkdownOptions,
 }
 
 impl<'b> Analysis<'b> {
@@ -151,6 +161,7 @@ impl<'b> Analysis<'b> {
             model,
             report,
             pages,
+            options,
         })
     }
 }

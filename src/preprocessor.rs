@@ -6,10 +6,8 @@ use anyhow::Result;
 use mdbook_preprocessor::book::Book;
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 
+use crate::vocab::NAME;
 use crate::{pipeline, protocol};
-
-/// The name of the preprocessor, as in `[preprocessor.contract]`.
-pub const NAME: &str = "contract";
 
 /// The preprocessor, for use in-process with `mdbook_driver::MDBook::with_preprocessor`.
 ///

@@ -18,7 +18,7 @@ use serde::Deserializer as _;
 use serde::de::{self, IgnoredAny, SeqAccess, Visitor};
 
 use crate::config::Config;
-use crate::diagnostic::{Format, Report};
+use crate::diagnostic::Report;
 use crate::pipeline;
 
 /// The mdBook versions this binary speaks the protocol of.
@@ -96,12 +96,17 @@ pub(crate) fn check_version(version: &str) -> Result<()> {
     // A pre-release of a supported version (0.5.0-alpha.1) is accepted too.
     let release = semver::Version::new(parsed.major, parsed.minor, parsed.patch);
     if !range.matches(&release) {
+        let advice = if parsed.major == 0 && parsed.minor < 5 {
+            "upgrade mdBook to 0.5 (`cargo install mdbook --version ^0.5 --locked`)".to_owned()
+        } else {
+            format!(
+                "use mdBook 0.5, or an mdbook-contract release that supports mdBook {}.{} once there is one",
+                parsed.major, parsed.minor
+            )
+        };
         bail!(
-            "mdbook-contract {} supports mdBook {SUPPORTED}, but is being run by mdBook {version}; \
-             install an mdbook-contract built for mdBook {}.{}",
-            env!("CARGO_PKG_VERSION"),
-            parsed.major,
-            parsed.minor
+            "mdbook-contract {} supports mdBook {SUPPORTED}, but is being run by mdBook {version}; {advice}",
+            env!("CARGO_PKG_VERSION")
         );
     }
     Ok(())
@@ -117,13 +122,26 @@ pub(crate) fn finish(
     if reports_for_renderer(ctx) && !report.findings.is_empty() {
         let color = std::io::stderr().is_terminal()
             && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-        let _ = stderr.write_all(report.render(Format::Human, color).as_bytes());
+        let _ = stderr.write_all(report.render_build(color).as_bytes());
     }
     if report.has_errors() && !pipeline::is_serving(ctx) {
-        bail!("the contract checks found {}", report.summary());
+        return Err(ChecksFailed.into());
     }
     Ok(())
 }
+
+/// The run fails because of the error findings printed above (with their count): nothing more
+/// to say about it.
+#[derive(Debug)]
+struct ChecksFailed;
+
+impl fmt::Display for ChecksFailed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the contract checks found errors (listed above)")
+    }
+}
+
+impl std::error::Error for ChecksFailed {}
 
 /// Whether this run is the one that prints findings: mdBook runs a preprocessor once per
 /// renderer, and the findings are the same each time, so only the first renderer's run prints.
@@ -163,7 +181,9 @@ pub fn run(input: Vec<u8>, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i3
     let book = match result {
         Ok(book) => book,
         Err(error) => {
-            let _ = writeln!(stderr, "mdbook-contract: {error:#}");
+            if error.downcast_ref::<ChecksFailed>().is_none() {
+                let _ = writeln!(stderr, "mdbook-contract: {error:#}");
+            }
             return 1;
         }
     };
@@ -198,7 +218,16 @@ mod tests {
             old.contains("supports mdBook >=0.5.0, <0.6.0, but is being run by mdBook 0.4.52"),
             "{old}"
         );
-        assert!(check_version("0.6.0").is_err());
+        assert!(old.contains("upgrade mdBook to 0.5"), "{old}");
+        assert!(
+            !old.contains("built for mdBook 0.4"),
+            "no such build exists: {old}"
+        );
+        let new = format!("{:#}", check_version("0.6.1").unwrap_err());
+        assert!(
+            new.contains("use mdBook 0.5, or an mdbook-contract release that supports mdBook 0.6"),
+            "{new}"
+        );
         assert!(check_version("banana").is_err());
     }
 

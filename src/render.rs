@@ -15,7 +15,8 @@ use mdbook_markdown::pulldown_cmark::{Alignment, CowStr, Event, LinkType, Tag, T
 
 use crate::chapter::Chapter;
 use crate::markdown::splice::Patch;
-use crate::model::{Axis, Claim, Model};
+use crate::markdown::{ChapterIndex, MarkdownOptions};
+use crate::model::{Axis, Model};
 use crate::paths;
 use crate::shortcode::{Kind, Shortcode};
 
@@ -147,7 +148,9 @@ impl<'a> Renderer<'a> {
         Some(events)
     }
 
-    /// The events of cell `column` of `axis`'s profile row `row`, shown in chapter `to`.
+    /// The events of cell `column` of `axis`'s profile row `row`, shown in chapter `to`: the
+    /// cell's own events with their relative links rebased, and every shortcode written in it
+    /// rendered for `to` (a copy must not show `{{#axis x}}` where the contract shows a link).
     fn cell(
         &self,
         axis: &Axis,
@@ -155,20 +158,88 @@ impl<'a> Renderer<'a> {
         column: Option<usize>,
         to: usize,
     ) -> Option<Events<'a>> {
-        let table = &self.chapters[axis.chapter].index.tables[axis.table?];
+        let home = &self.chapters[axis.chapter];
+        let table = &home.index.tables[axis.table?];
         let cell = table.rows.get(row)?.cells.get(column?)?;
         if cell.events.is_empty() {
             return None;
         }
-        Some(rebase(
+        let events = rebase(
             &cell.events,
-            self.chapters[axis.chapter].link_path(),
+            home.link_path(),
             self.chapters[to].link_path(),
-        ))
+        );
+        let first = home
+            .scan
+            .shortcodes
+            .partition_point(|s| s.range.start < cell.range.start);
+        let inside: Vec<&'a Shortcode> = home.scan.shortcodes[first..]
+            .iter()
+            .take_while(|s| s.range.end <= cell.range.end)
+            .collect();
+        if inside.is_empty() && !home.content[cell.range.clone()].contains("{{") {
+            return Some(events);
+        }
+        let mut out = Vec::with_capacity(events.len());
+        // The shortcodes are rendered where their text starts; the events they were parsed
+        // into (a backticked argument is a code span) are left out.
+        let mut next = 0;
+        let mut last: Option<&std::ops::Range<usize>> = None;
+        for (event, span) in events.into_iter().zip(&cell.spans) {
+            let within_last = last.is_some_and(|l| l.start <= span.start && span.end <= l.end);
+            let Event::Text(written) = &event else {
+                if !within_last {
+                    out.push(event);
+                }
+                continue;
+            };
+            let mut at = match last {
+                Some(l) if l.start <= span.start => span.start.max(l.end),
+                _ => span.start,
+            };
+            while let Some(shortcode) = inside.get(next).filter(|s| s.range.start < span.end) {
+                // A text event that holds the start of a shortcode is plain text, its bytes
+                // as written (escapes and smart punctuation are events of their own).
+                if shortcode.range.start > at {
+                    out.extend(shown_as_text(&home.content[at..shortcode.range.start]));
+                }
+                out.extend(self.copied(axis.chapter, shortcode, to));
+                at = shortcode.range.end;
+                last = Some(&shortcode.range);
+                next += 1;
+            }
+            if at == span.start {
+                out.extend(shown_as_text(written));
+            } else if at < span.end {
+                out.extend(shown_as_text(&home.content[at..span.end]));
+            }
+        }
+        Some(out)
     }
 
+    /// What `shortcode`, written in chapter `home`, shows as in a copy in chapter `to`: a link
+    /// to its axis, or (for anything else, which has no place in a table cell) its text as code.
+    fn copied(&self, home: usize, shortcode: &'a Shortcode, to: usize) -> Events<'a> {
+        let written = &self.chapters[home].content[shortcode.range.clone()];
+        match &shortcode.kind {
+            Kind::Axis { code: axis } => match self.model.axis(&axis.text) {
+                Some(axis) => self.axis_link(to, axis),
+                None => vec![code(written)],
+            },
+            _ => vec![code(written)],
+        }
+    }
+
+    /// The allowed answers of `axis`: a line naming the axis, so that two answer sites of one
+    /// entry stay two lists, each saying which axis it answers; then one item per profile.
     fn answers(&self, from: usize, axis: &'a Axis) -> Events<'a> {
-        let mut events = vec![Event::Start(Tag::List(None))];
+        let mut events = vec![Event::Start(Tag::Paragraph), text("Answers for ")];
+        events.extend(self.axis_link(from, axis));
+        events.extend([
+            text(":"),
+            Event::End(TagEnd::Paragraph),
+            Event::Start(Tag::List(None)),
+        ]);
         for profile in &axis.profiles {
             events.push(Event::Start(Tag::Item));
             events.extend(link(
@@ -214,7 +285,7 @@ impl<'a> Renderer<'a> {
                     let heading = &self.chapters[site.chapter].index.headings[site.heading?];
                     Some(link(
                         self.dest(from, site.chapter, &heading.id),
-                        vec![text(heading.text.trim())],
+                        shown_as_text(heading.text.trim()),
                     ))
                 });
             rows.push(vec![
@@ -230,6 +301,10 @@ impl<'a> Renderer<'a> {
         table(header, rows)
     }
 
+    /// One row per axis, one column per provider, and a last row of how many of each
+    /// provider's claims are verified. A cell is the profile, linked to the section that
+    /// states the claim with its evidence (which stays there, so that four providers fit the
+    /// page); a claim not verified yet is *unknown*, in plain italics, unlinked.
     fn profile_matrix(&self, from: usize) -> Events<'a> {
         let providers = &self.model.providers;
         let mut header = vec![vec![text("Axis")]];
@@ -239,45 +314,78 @@ impl<'a> Renderer<'a> {
                 vec![code(&provider.name)],
             );
             if provider.proposed {
-                cell.push(text(" (proposed)"));
+                cell.push(Event::InlineHtml(CowStr::Borrowed("<br>")));
+                cell.extend(emphasis("proposed"));
             }
             header.push(cell);
         }
+        let axes: Vec<&Axis> = self.model.unique_axes().collect();
+        let mut verified = vec![0usize; providers.len()];
         let mut rows = Vec::new();
-        for axis in self.model.unique_axes() {
+        for axis in &axes {
             let mut row = vec![self.axis_link(from, axis)];
-            for (p, _) in providers.iter().enumerate() {
+            for (p, count) in verified.iter_mut().enumerate() {
                 let claim = self.model.claims_of(p, &axis.code).next();
                 row.push(match claim {
-                    Some(claim) => self.matrix_cell(from, claim),
+                    Some(claim) if !claim.is_unknown() => {
+                        *count += 1;
+                        link(
+                            self.dest(from, claim.chapter, &claim.section_anchor),
+                            vec![code(&claim.profile.text)],
+                        )
+                    }
+                    Some(_) => emphasis("unknown"),
                     None => emphasis("missing"),
                 });
             }
             rows.push(row);
         }
-        table(header, rows)
-    }
-
-    fn matrix_cell(&self, from: usize, claim: &'a Claim) -> Events<'a> {
-        let dest = self.dest(from, claim.chapter, &claim.section_anchor);
-        if claim.is_unknown() {
-            return link(dest, strong("unknown"));
+        let mut last = vec![strong("verified")];
+        for count in verified {
+            last.push(vec![Event::Text(CowStr::from(format!(
+                "{count} of {}",
+                axes.len()
+            )))]);
         }
-        let mut events = link(dest, vec![code(&claim.profile.text)]);
-        if !claim.evidence.is_empty() {
-            events.push(text(" "));
-            push_joined(
-                &mut events,
-                claim.evidence.iter().map(|e| vec![code(&e.text)]),
-                ", ",
-            );
-        }
+        rows.push(last);
+        // In a `<div>` of its own class, for the stylesheet that `install` ships; without the
+        // stylesheet the table reads the same, only wider.
+        let mut events = vec![
+            Event::Start(Tag::HtmlBlock),
+            Event::Html(CowStr::Borrowed("<div class=\"contract-matrix\">\n")),
+            Event::End(TagEnd::HtmlBlock),
+        ];
+        events.extend(table(header, rows));
+        events.extend([
+            Event::Start(Tag::HtmlBlock),
+            Event::Html(CowStr::Borrowed("</div>\n")),
+            Event::End(TagEnd::HtmlBlock),
+        ]);
         events
     }
 }
 
 fn text(s: &str) -> Event<'_> {
     Event::Text(CowStr::Borrowed(s))
+}
+
+/// `s`, copied from the author's text, as text events. A `{{` in it is a shortcode the author
+/// escaped (real ones are rendered before anything is copied), so its first brace is written as
+/// `&#123;`: it shows as written, and the output holds no `{{#` that looks unrendered.
+fn shown_as_text(s: &str) -> Events<'static> {
+    let mut events = Vec::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("{{") {
+        if i > 0 {
+            events.push(Event::Text(CowStr::from(rest[..i].to_owned())));
+        }
+        events.push(Event::InlineHtml(CowStr::Borrowed("&#123;")));
+        rest = &rest[i + 1..];
+    }
+    if !rest.is_empty() {
+        events.push(Event::Text(CowStr::from(rest.to_owned())));
+    }
+    events
 }
 
 fn code(s: &str) -> Event<'_> {
@@ -392,6 +500,35 @@ fn rebase(events: &[Event<'static>], from: &Path, to: &Path) -> Events<'static> 
             other => other.clone(),
         })
         .collect()
+}
+
+/// The first shortcode of this preprocessor that `patches` would leave in the book unrendered
+/// (outside code, not escaped), with the number of its chapter. Whatever the book holds, the
+/// renderer must never write one, so this is a guard against its own bugs (such as author text
+/// copied into a generated table without its shortcodes rendered); only generated text that
+/// holds `{{` is parsed again.
+pub(crate) fn unrendered(
+    patches: &[Vec<Patch>],
+    options: &MarkdownOptions,
+) -> Option<(usize, String)> {
+    for (number, chapter) in patches.iter().enumerate() {
+        for patch in chapter {
+            if !patch.text.contains("{{") {
+                continue;
+            }
+            let index = ChapterIndex::parse_with(&patch.text, options, false);
+            let scan = crate::shortcode::scan(&patch.text, &index, &|_| false);
+            let left = scan
+                .shortcodes
+                .first()
+                .map(|s| s.range.clone())
+                .or_else(|| scan.malformed.first().map(|m| m.range.clone()));
+            if let Some(range) = left {
+                return Some((number, patch.text[range].to_owned()));
+            }
+        }
+    }
+    None
 }
 
 /// `events` as Markdown, written by pulldown-cmark-to-cmark, without trailing newlines.
@@ -591,5 +728,51 @@ mod tests {
             Path::new("b/appendix.md"),
         );
         assert_eq!(to_markdown(&moved), "[o](../a/contract.md#y)");
+    }
+}
+
+#[cfg(test)]
+mod guard {
+    use super::*;
+
+    fn patches(text: &str) -> Vec<Vec<Patch>> {
+        vec![
+            vec![],
+            vec![Patch {
+                range: 0..0,
+                text: text.to_owned(),
+            }],
+        ]
+    }
+
+    #[test]
+    fn the_guard_fires_on_a_shortcode_left_in_generated_text() {
+        let options = MarkdownOptions::default();
+        let left = unrendered(&patches("- [`a`](x.md#a): see {{#axis gc-mark}}"), &options);
+        assert_eq!(left, Some((1, "{{#axis gc-mark}}".to_owned())));
+        let broken = unrendered(&patches("see {{#axis}} here"), &options);
+        assert_eq!(broken, Some((1, "{{#axis}}".to_owned())));
+    }
+
+    #[test]
+    fn the_guard_is_silent_on_code_escapes_and_other_directives() {
+        let options = MarkdownOptions::default();
+        for text in [
+            "see [`gc-mark`](a.md#gc-mark)",
+            "`{{#axis gc-mark}}` in code",
+            "an escaped one: &#123;{#axis gc-mark}}",
+            "\\{{#axis gc-mark}}",
+            "{{#include other.md}}",
+        ] {
+            assert_eq!(unrendered(&patches(text), &options), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn escaped_text_keeps_no_double_brace() {
+        let events = shown_as_text("a {{#axis x}} b {{ c");
+        let markdown = inline_markdown(events);
+        assert_eq!(markdown, "a &#123;{#axis x}} b &#123;{ c");
+        assert!(!markdown.contains("{{"));
     }
 }

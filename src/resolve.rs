@@ -4,13 +4,18 @@
 //! [`resolve`] is the one place where a check's [`Draft`] (a byte range of a chapter's
 //! content) becomes a [`Finding`] (a `file:line:col` of the text as written, through the
 //! chapter's source map), gets its severity from book.toml, and is dropped when that severity
-//! is `off` or a `<!-- contract: allow -->` comment covers it. It also groups the findings by
-//! chapter, for the panels shown under `mdbook serve`.
+//! is `off` or a `<!-- contract: allow -->` comment covers it. Findings about book.toml point
+//! at the key of `[preprocessor.contract]` they are about. The findings come out chapter by
+//! chapter in document order, book.toml's first, and those that can follow from another
+//! check's after all the rest, so that a cause is read before its consequence. It also groups
+//! the findings by chapter, for the panels shown under `mdbook serve`.
 
 use crate::chapter::{BookFiles, Chapter};
 use crate::checks::Draft;
-use crate::config::Config;
+use crate::config::{Config, TABLE};
 use crate::diagnostic::{Finding, Report};
+use crate::markdown::LineIndex;
+use crate::sourcemap::Location;
 use crate::vocab::Severity;
 
 /// The findings of each chapter that has any (by its number in the chapters), for the serve
@@ -24,19 +29,38 @@ pub(crate) fn resolve(
     config: &Config,
     mut drafts: Vec<Draft>,
 ) -> (Report, Pages) {
-    drafts.sort_by_key(|d| (d.chapter, d.range.start, d.range.end));
+    drafts.sort_by_key(|d| {
+        (
+            d.check.follows_others(),
+            d.chapter.map_or(0, |c| c + 1),
+            d.range.start,
+            d.range.end,
+        )
+    });
     let mut pages: Pages = Vec::new();
     let mut findings = Vec::new();
     for draft in drafts {
-        let chapter = &chapters[draft.chapter];
-        let severity = config.severity(draft.check, Some(&chapter.key));
-        if severity == Severity::Off
-            || chapter
-                .suppressions()
-                .allows(draft.check, draft.range.start)
-        {
-            continue;
-        }
+        let (severity, location) = match draft.chapter {
+            Some(number) => {
+                let chapter = &chapters[number];
+                let severity = config.severity(draft.check, Some(&chapter.key));
+                if severity == Severity::Off
+                    || chapter
+                        .suppressions()
+                        .allows(draft.check, draft.range.start)
+                {
+                    continue;
+                }
+                (severity, chapter.locate(files, draft.range.clone()))
+            }
+            None => {
+                let severity = config.severity(draft.check, None);
+                if severity == Severity::Off {
+                    continue;
+                }
+                (severity, in_book_toml(files, draft.config_key))
+            }
+        };
         let notes = draft
             .related
             .iter()
@@ -49,15 +73,99 @@ pub(crate) fn resolve(
             check: draft.check,
             severity,
             message: draft.message,
-            location: chapter.locate(files, draft.range),
+            location,
             help: draft.help,
             notes,
         };
-        match pages.last_mut() {
-            Some((number, list)) if *number == draft.chapter => list.push(finding.clone()),
-            _ => pages.push((draft.chapter, vec![finding.clone()])),
+        // A finding about book.toml is shown on the first page.
+        let page = draft.chapter.unwrap_or(0);
+        match pages.iter_mut().find(|(number, _)| *number == page) {
+            Some((_, list)) => list.push(finding.clone()),
+            None => pages.push((page, vec![finding.clone()])),
         }
         findings.push(finding);
     }
     (Report { findings }, pages)
+}
+
+/// Where `key` of `[preprocessor.contract]` is written in book.toml: its line, else the table's
+/// header, else the file's first line (an in-process book may have no file at all).
+fn in_book_toml(files: &BookFiles, key: &str) -> Location {
+    let path = files.book_toml();
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let header = format!("[{TABLE}]");
+    let mut offset = 0;
+    let mut at = None;
+    let mut in_table = false;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            in_table = trimmed == header;
+            if in_table && at.is_none() {
+                at = Some(offset);
+            }
+        } else if in_table && !key.is_empty() {
+            let name = trimmed
+                .split('=')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_matches('"');
+            if name == key && trimmed.contains('=') {
+                at = Some(offset + (line.len() - line.trim_start().len()));
+                break;
+            }
+        }
+        offset += line.len();
+    }
+    let offset = at.unwrap_or(0);
+    let lines = LineIndex::new(&text);
+    let (line, column) = lines.line_col(&text, offset);
+    let line_text = text
+        .get(lines.line_range(&text, line))
+        .unwrap_or("")
+        .to_owned();
+    let width = line_text.chars().count().saturating_sub(column - 1).max(1);
+    Location {
+        path: files.display(&path),
+        line,
+        column,
+        width,
+        line_text,
+        note: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use mdbook_preprocessor::PreprocessorContext;
+
+    #[test]
+    fn book_toml_findings_point_at_their_key_or_the_table() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("book.toml"),
+            "[book]\ntitle = \"x\"\n\n[preprocessor.contract]\nafter = [\"index\"]\ncontract = [\"c.md\"]\n",
+        )
+        .unwrap();
+        let ctx = PreprocessorContext::new(dir.path().into(), Default::default(), "html".into());
+        let files = BookFiles::new(&ctx, PathBuf::new());
+        let after = in_book_toml(&files, "after");
+        assert_eq!((after.line, after.column), (5, 1));
+        assert_eq!(after.path, PathBuf::from("book.toml"));
+        let table = in_book_toml(&files, "template");
+        assert_eq!((table.line, table.column), (4, 1));
+        let none = in_book_toml(
+            &BookFiles::new(&ctx_without_file(), PathBuf::new()),
+            "after",
+        );
+        assert_eq!((none.line, none.column), (1, 1));
+    }
+
+    fn ctx_without_file() -> PreprocessorContext {
+        PreprocessorContext::new("/nonexistent".into(), Default::default(), "html".into())
+    }
 }

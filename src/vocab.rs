@@ -10,6 +10,9 @@ use std::fmt;
 
 use serde::Serialize;
 
+/// The name of the preprocessor, as in `[preprocessor.contract]`.
+pub const NAME: &str = "contract";
+
 /// How much a finding of a check matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -103,7 +106,7 @@ checks! {
         "a source line reference such as `provider.go:120` or `:12-30`, in prose or code spans",
     DanglingLink "dangling-link" Error
         "a link to a page that is not a chapter, to a `#fragment` the target page will not have, or (with `source-root`) out of the book to a file that does not exist",
-    ReadmeLink "readme-link" Warning
+    ReadmeLink "readme-link" Error
         "a link to `README.md`, which mdBook turns into `README.html` while it renders the chapter as `index.html`",
     ForbiddenTerm "forbidden-term" Error
         "a term banned in a chapter; every provider's name is banned in contract chapters",
@@ -115,12 +118,23 @@ checks! {
         "a code span naming an identifier that is not a whole word in the `symbol-files` under `source-root` (when set)",
     MalformedSuppression "malformed-suppression" Warning
         "a `<!-- contract: allow ... -->` comment that names no check, or a name that is not one",
+    MissingRole "missing-role" Warning
+        "book.toml gives no chapter the `contract` or the `template` role while the book defines axes, so the checks of that role do not run",
+    DanglingDefinition "dangling-definition" Warning
+        "a link reference definition (`[label]: target`) that no link uses, whose target dangles",
 }
 
 impl Check {
     /// The check called `name`.
     pub fn from_name(name: &str) -> Option<Check> {
         Check::ALL.iter().copied().find(|c| c.name() == name)
+    }
+
+    /// Whether its findings can follow from another check's (a provider lacks a claim on an
+    /// axis because the claim's axis code is mistyped): they are reported after the others,
+    /// so that the cause comes first.
+    pub fn follows_others(self) -> bool {
+        matches!(self, Check::MissingClaim | Check::MissingAnswer)
     }
 
     /// The names of every check, for suggestions.

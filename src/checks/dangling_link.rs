@@ -168,6 +168,17 @@ fn normalise(folder: &str, relative: &str) -> Option<String> {
     Some(normal)
 }
 
+/// The link `dest` for a message, with the path in the book it leads to when that is not what
+/// it says (`../a/b.md`, `a%20b.md`).
+fn leads_to(dest: &str, path: &str) -> String {
+    let written = dest.split(['#', '?']).next().unwrap_or(dest);
+    if written.trim_start_matches("./") == path {
+        format!("`{dest}`")
+    } else {
+        format!("`{dest}` (`{path}` in the book)")
+    }
+}
+
 /// Decodes `%XX` escapes; invalid ones stay as written. Borrows when there is none.
 pub(super) fn percent_decode(text: &str) -> Cow<'_, str> {
     if !text.contains('%') {
@@ -192,90 +203,101 @@ pub(super) fn percent_decode(text: &str) -> Cow<'_, str> {
 }
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
-    let keys: Vec<&str> = cx.chapters.iter().map(|c| c.key.as_str()).collect();
     let pages = Pages::new(cx);
     for (number, chapter) in cx.chapters.iter().enumerate() {
         for link in &chapter.index.links {
-            let range = link.range.clone();
-            match resolve(cx, &pages, number, &link.dest) {
-                Target::External => {}
-                Target::Page {
-                    chapter: None,
-                    path,
-                    ..
-                } => {
-                    if GENERATED_PAGES.contains(&path.as_str())
-                        || cx.files.src_dir().join(&path).is_file() && path.ends_with(".html")
-                    {
-                        continue;
-                    }
-                    let hint = suggest::hint(&path, keys.iter().copied());
-                    let unlisted = cx.files.src_dir().join(&path).is_file();
-                    let why = if unlisted {
-                        "; the file exists, but SUMMARY.md does not list it, so mdBook does not render it"
-                    } else {
-                        ""
-                    };
-                    out.push(Draft::new(
-                        Check::DanglingLink,
-                        number,
-                        range,
-                        format!(
-                            "`{}` links to `{path}`, which is not a chapter of the book{why}{hint}",
-                            link.dest
-                        ),
-                    ));
-                }
-                Target::Page {
-                    chapter: Some(target),
-                    path,
-                    fragment: Some(fragment),
-                } => {
-                    let anchors = &cx.chapters[target].index.anchors;
-                    if fragment.is_empty()
-                        || fragment == "top"
-                        || fragment.starts_with("mdbook-")
-                        || anchors.contains(fragment.as_ref())
-                    {
-                        continue;
-                    }
-                    let hint = suggest::hint(&fragment, anchors.iter().map(String::as_str));
-                    let page = if target == number {
-                        "this page".to_owned()
-                    } else {
-                        format!("`{path}`")
-                    };
-                    out.push(
-                        Draft::new(Check::DanglingLink, number, range, format!("{page} has no anchor `#{fragment}`{hint}"))
-                            .help("anchors are the ids mdBook gives headings: lowercase, spaces as `-`, punctuation dropped"),
-                    );
-                }
-                Target::Page { .. } => {}
-                Target::File { path } => {
-                    if !cx.files.src_dir().join(&path).exists() {
-                        out.push(Draft::new(
-                            Check::DanglingLink,
-                            number,
-                            range,
-                            format!("`{}` links to `{path}`, which does not exist in the book's sources", link.dest),
-                        ));
-                    }
-                }
-                Target::Outside { path } => {
-                    if cx.config.source_root.is_some() && !path.exists() {
-                        out.push(Draft::new(
-                            Check::DanglingLink,
-                            number,
-                            range,
-                            format!(
-                                "`{}` leaves the book and does not exist (`{}`)",
-                                link.dest,
-                                path.display()
-                            ),
-                        ));
-                    }
-                }
+            if let Some((message, help)) = problem(cx, &pages, number, &link.dest) {
+                let draft = Draft::new(Check::DanglingLink, number, link.range.clone(), message);
+                out.push(match help {
+                    Some(help) => draft.help(help),
+                    None => draft,
+                });
             }
+        }
+    }
+}
+
+/// What is wrong with the link `dest` of chapter `from`, and what to do about it; `None` when
+/// it leads where it says.
+pub(super) fn problem(
+    cx: &Context<'_>,
+    pages: &Pages,
+    from: usize,
+    dest: &str,
+) -> Option<(String, Option<&'static str>)> {
+    match resolve(cx, pages, from, dest) {
+        Target::External => None,
+        Target::Page {
+            chapter: None,
+            path,
+            ..
+        } => {
+            let on_disk = cx.files.src_dir().join(&path);
+            if GENERATED_PAGES.contains(&path.as_str())
+                || on_disk.is_file() && path.ends_with(".html")
+            {
+                return None;
+            }
+            let hint = suggest::hint(&path, cx.chapters.iter().map(|c| c.key.as_str()));
+            let why = if on_disk.is_file() {
+                "; the file exists, but SUMMARY.md does not list it, so mdBook does not render it"
+            } else {
+                ""
+            };
+            Some((
+                format!(
+                    "the link to {} leads to no chapter of the book{why}{hint}",
+                    leads_to(dest, &path)
+                ),
+                None,
+            ))
+        }
+        Target::Page {
+            chapter: Some(target),
+            path,
+            fragment: Some(fragment),
+        } => {
+            let anchors = &cx.chapters[target].index.anchors;
+            if fragment.is_empty()
+                || fragment == "top"
+                || fragment.starts_with("mdbook-")
+                || anchors.contains(fragment.as_ref())
+            {
+                return None;
+            }
+            let hint = suggest::hint(&fragment, anchors.iter().map(String::as_str));
+            let page = if target == from {
+                "this page".to_owned()
+            } else {
+                format!("`{path}`")
+            };
+            Some((
+                format!("{page} has no anchor `#{fragment}`{hint}"),
+                Some(
+                    "anchors are the ids mdBook gives headings: lowercase, spaces as `-`, punctuation dropped",
+                ),
+            ))
+        }
+        Target::Page { .. } => None,
+        Target::File { path } => (!cx.files.src_dir().join(&path).exists()).then(|| {
+            (
+                format!(
+                    "the link to {} leads to no file of the book's sources",
+                    leads_to(dest, &path)
+                ),
+                None,
+            )
+        }),
+        Target::Outside { path } => {
+            (cx.config.source_root.is_some() && !path.exists()).then(|| {
+                (
+                    format!(
+                        "`{dest}` leaves the book and does not exist (`{}`)",
+                        path.display()
+                    ),
+                    None,
+                )
+            })
         }
     }
 }

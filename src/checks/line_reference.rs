@@ -1,5 +1,10 @@
 //! `line-reference`: a source line reference such as `provider.go:120` or `:12-30`, in prose and
 //! in code spans, as the plan's `grep -nE '\.go:[0-9]+|:[0-9]+-[0-9]+'` finds them.
+//!
+//! What is quoted is not a citation: code blocks (listings, tool output) are not searched, and
+//! with the default patterns a position with a column, `src/main.rs:2:5`, is not reported
+//! either, since compilers, panics and debuggers print positions that way and authors citing
+//! code do not.
 
 use std::cell::OnceCell;
 use std::ops::Range;
@@ -41,7 +46,8 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             let mut found: Vec<Range<usize>> = Vec::new();
             for pattern in patterns() {
                 for m in pattern.find_iter(text) {
-                    if !in_url(text, m.start()) {
+                    let quoted = prefilter && has_column(&text[m.end()..]);
+                    if !quoted && !in_url(text, m.start()) {
                         found.push(range.start + m.start()..range.start + m.end());
                     }
                 }
@@ -94,6 +100,14 @@ fn may_hold_default(text: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether the text after a `file:line` match goes on with `:column`, as a position printed by a
+/// tool does (`src/main.rs:2:5`).
+fn has_column(after: &str) -> bool {
+    after
+        .strip_prefix(':')
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// Whether the match at `at` is part of a URL (`https://host:8080/...`).

@@ -21,6 +21,7 @@ use crate::vocab::Check;
 
 mod cited_path;
 mod cited_symbol;
+mod dangling_definition;
 mod dangling_link;
 mod duplicate_axis;
 mod duplicate_claim;
@@ -34,6 +35,7 @@ mod malformed_suppression;
 mod missing_answer;
 mod missing_claim;
 mod missing_evidence;
+mod missing_role;
 mod must_cite;
 mod readme_link;
 mod unknown_axis;
@@ -120,10 +122,12 @@ pub(crate) fn citations<'a>(
 pub(crate) struct Draft {
     /// The check.
     pub check: Check,
-    /// The chapter (index into the chapters).
-    pub chapter: usize,
+    /// The chapter (index into the chapters), or `None` for book.toml.
+    pub chapter: Option<usize>,
     /// What to point at, in the chapter's content.
     pub range: Range<usize>,
+    /// In book.toml, the key of `[preprocessor.contract]` to point at (empty: the table).
+    pub config_key: &'static str,
     /// What is wrong, in one sentence.
     pub message: String,
     /// What to do about it.
@@ -142,8 +146,23 @@ impl Draft {
     ) -> Draft {
         Draft {
             check,
-            chapter,
+            chapter: Some(chapter),
             range,
+            config_key: "",
+            message: message.into(),
+            help: None,
+            related: Vec::new(),
+        }
+    }
+
+    /// A finding of `check` about book.toml, at `key` of `[preprocessor.contract]` (empty: at
+    /// the table), for what no chapter shows.
+    pub(crate) fn in_config(check: Check, key: &'static str, message: impl Into<String>) -> Draft {
+        Draft {
+            check,
+            chapter: None,
+            range: 0..0,
+            config_key: key,
             message: message.into(),
             help: None,
             related: Vec::new(),
@@ -191,6 +210,8 @@ fn run(check: Check, cx: &Context<'_>, out: &mut Vec<Draft>) {
         Check::CitedPath => cited_path::run(cx, out),
         Check::CitedSymbol => cited_symbol::run(cx, out),
         Check::MalformedSuppression => malformed_suppression::run(cx, out),
+        Check::MissingRole => missing_role::run(cx, out),
+        Check::DanglingDefinition => dangling_definition::run(cx, out),
     }
 }
 

@@ -4,7 +4,9 @@
 //!
 //! The unit is the innermost list item that holds the MUST, else its sentence. A citation is a
 //! code span (or link target) naming a repository path under a `shared-layer` root, or a
-//! symbol; with `source-root` set, the symbol must occur in a file under those roots.
+//! symbol; with `source-root` set, the symbol must occur in a file under those roots. A unit
+//! that names RFC 2119, RFC 8174 or BCP 14 defines the keywords ("MUST, MUST NOT ... are to be
+//! interpreted as described in RFC 2119") and is not a rule.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -28,7 +30,10 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             for m in MUST.find_iter(&chapter.content[prose.clone()]) {
                 let at = prose.start + m.start();
                 let unit = unit_of(chapter, at);
-                if reported.contains(&unit) || cites_shared_layer(cx, chapter, &unit) {
+                if reported.contains(&unit)
+                    || defines_keywords(&chapter.content[unit.clone()])
+                    || cites_shared_layer(cx, chapter, &unit)
+                {
                     continue;
                 }
                 reported.push(unit);
@@ -57,6 +62,19 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             }
         }
     }
+}
+
+/// Whether `unit` is the sentence that says what the keywords mean: it names the RFC that
+/// defines them.
+fn defines_keywords(unit: &str) -> bool {
+    let squeezed: String = unit
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_uppercase();
+    ["RFC2119", "RFC8174", "BCP14"]
+        .iter()
+        .any(|name| squeezed.contains(name))
 }
 
 /// The list item or sentence that holds offset `at`.

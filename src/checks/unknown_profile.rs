@@ -17,10 +17,17 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         let names = axis.profiles.iter().map(|p| p.name.as_str());
         let hint = suggest::hint(profile, names.clone());
         let listed: Vec<String> = names.map(|n| format!("`{n}`")).collect();
-        let allowed = if listed.is_empty() {
-            "none".to_owned()
+        let help = if listed.is_empty() {
+            format!(
+                "axis `{}` lists no profiles yet (its `Profile` table has no rows); `{UNKNOWN_PROFILE}` marks a fact not verified yet",
+                axis.code
+            )
         } else {
-            listed.join(", ")
+            format!(
+                "the profiles of `{}` are {}; `{UNKNOWN_PROFILE}` marks a fact not verified yet",
+                axis.code,
+                listed.join(", ")
+            )
         };
         out.push(
             Draft::new(
@@ -29,7 +36,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 range.clone(),
                 format!("axis `{}` has no profile `{profile}`{hint}", axis.code),
             )
-            .help(format!("the profiles of `{}` are {allowed}; `{UNKNOWN_PROFILE}` marks a fact not verified yet", axis.code))
+            .help(help)
             .related(axis.chapter, axis.range.clone(), "axis defined here"),
         );
     }

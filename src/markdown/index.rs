@@ -95,6 +95,8 @@ pub struct TableCell {
     pub range: Range<usize>,
     /// The inline events of the cell, to render it elsewhere.
     pub events: Vec<Event<'static>>,
+    /// The bytes each of `events` was written in.
+    pub spans: Vec<Range<usize>>,
     /// The text of its first code span, if any.
     pub first_code: Option<String>,
     /// Its plain rendered text (code span text included).
@@ -151,6 +153,9 @@ pub struct ChapterIndex {
     /// Every block element (paragraphs, headings, lists, items, quotes, code, HTML, tables,
     /// footnote definitions), outer before inner.
     pub blocks: Vec<Range<usize>>,
+    /// Link reference definitions (`[label]: target`) that no link of the chapter uses, in
+    /// document order (the links that use one are in `links`).
+    pub unused_definitions: Vec<Link>,
 }
 
 /// An element that takes an id from the shared per-page set.
@@ -178,6 +183,15 @@ struct OpenHeading {
 static HTML_ID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?i)\sid\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))"#).expect("valid regex")
 });
+/// A link label as CommonMark matches labels: case-folded, runs of whitespace as one space.
+fn label_key(label: &str) -> String {
+    label
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
 /// Whether `haystack` contains `needle` (ASCII), ignoring ASCII case.
 fn contains_ascii_nocase(haystack: &str, needle: &str) -> bool {
     haystack
@@ -304,6 +318,7 @@ impl ChapterIndex {
             paragraphs,
             items,
             blocks,
+            unused_definitions,
         } = self;
         *anchors = HashSet::new();
         *links = Vec::new();
@@ -315,6 +330,7 @@ impl ChapterIndex {
         *paragraphs = Vec::new();
         *items = Vec::new();
         *blocks = Vec::new();
+        *unused_definitions = Vec::new();
     }
 }
 
@@ -338,15 +354,28 @@ struct Builder {
     defined_footnotes: HashSet<String>,
     /// Whether tables are recorded.
     tables: bool,
+    /// The labels of the reference links read so far (see [`label_key`]).
+    used_labels: HashSet<String>,
     table: Option<Table>,
     cell: Option<TableCell>,
 }
 
 impl Builder {
     fn run(mut self, text: &str, options: &MarkdownOptions) -> ChapterIndex {
-        for (event, range) in new_cmark_parser(text, options).into_offset_iter() {
+        let mut events = new_cmark_parser(text, options).into_offset_iter();
+        for (event, range) in &mut events {
             self.event(text, event, range);
         }
+        for (label, definition) in events.reference_definitions().iter() {
+            if !self.used_labels.contains(&label_key(label)) {
+                self.index.unused_definitions.push(Link {
+                    range: definition.span.clone(),
+                    dest: definition.dest.to_string(),
+                    origin: LinkOrigin::Markdown,
+                });
+            }
+        }
+        self.index.unused_definitions.sort_by_key(|d| d.range.start);
         self.finish()
     }
 
@@ -359,6 +388,7 @@ impl Builder {
             );
             if inside {
                 cell.events.push(event.clone().into_static());
+                cell.spans.push(range.clone());
             }
         }
         match event {
@@ -483,8 +513,12 @@ impl Builder {
             Tag::Link {
                 link_type,
                 dest_url,
+                id,
                 ..
             } => {
+                if !id.is_empty() {
+                    self.used_labels.insert(label_key(&id));
+                }
                 let origin = match link_type {
                     LinkType::Autolink | LinkType::Email => LinkOrigin::Autolink,
                     _ => LinkOrigin::Markdown,
@@ -522,6 +556,7 @@ impl Builder {
                 self.cell = Some(TableCell {
                     range: trimmed,
                     events: Vec::new(),
+                    spans: Vec::new(),
                     first_code: None,
                     text: String::new(),
                 });

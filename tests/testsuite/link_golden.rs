@@ -21,6 +21,7 @@ after = ["links"]
 [preprocessor.contract.checks]
 # Findings must not stop the build: the test compares them with the rendered pages.
 dangling-link = "warning"
+readme-link = "warning"
 "#;
 
 const SUMMARY: &str = "# Summary

@@ -4,6 +4,7 @@
 
 mod architecture;
 mod bad_input;
+mod browser;
 mod byte_exact;
 mod common;
 mod heading_ids;
@@ -14,4 +15,6 @@ mod plan_verification;
 mod prose_checks;
 mod protocol;
 mod regressions;
+mod rendering;
+mod scripts;
 mod serve;

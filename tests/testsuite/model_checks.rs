@@ -26,6 +26,7 @@ fn silent_on_the_clean_book() {
         "missing-evidence",
         "missing-answer",
         "malformed-shortcode",
+        "missing-role",
     ] {
         assert!(
             of(&report, check).is_empty(),
@@ -234,4 +235,91 @@ fn unknown_claim_can_be_turned_off_or_made_an_error() {
         positions(&report, "unknown-claim"),
         ["src/appendix/existing.md:16:48"]
     );
+}
+
+#[test]
+fn missing_role_warns_naming_the_key_book_toml_lacks() {
+    let toml = "[book]\ntitle = \"Fixture\"\n\n[preprocessor.contract]\nafter = [\"links\"]\n";
+    let mut files = contract_book();
+    files.push(("book.toml", toml));
+    let report = Fixture::new(&files).check();
+    // Both at the `[preprocessor.contract]` header: neither key is written.
+    assert_eq!(
+        positions(&report, "missing-role"),
+        ["book.toml:4:1", "book.toml:4:1"]
+    );
+    let messages = messages(&report, "missing-role");
+    assert!(
+        messages[0].contains("no chapter has the `contract` role"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[1].contains("no chapter has the `template` role"),
+        "{messages:?}"
+    );
+    assert_eq!(
+        of(&report, "missing-role")[0].severity,
+        mdbook_contract::Severity::Warning
+    );
+    // With only the template named, only the contract role is missing.
+    let toml = "[book]\ntitle = \"Fixture\"\n\n[preprocessor.contract]\nafter = [\"links\"]\ntemplate = [\"template.md\"]\n";
+    let mut files = contract_book();
+    files.push(("book.toml", toml));
+    let report = Fixture::new(&files).check();
+    assert_eq!(messages_of(&report).len(), 1, "{:?}", messages_of(&report));
+}
+
+fn messages_of(report: &mdbook_contract::Report) -> Vec<&str> {
+    messages(report, "missing-role")
+}
+
+#[test]
+fn a_missing_claim_comes_after_the_typo_that_causes_it() {
+    let appendix = APPENDIX.replace(
+        "{{#profile readiness immediate `newWithClient`}}",
+        "{{#profile readines immediate `newWithClient`}}",
+    );
+    let fixture = with(
+        "src/appendix/existing.md",
+        Box::leak(appendix.into_boxed_str()),
+    );
+    let report = fixture.check();
+    let order: Vec<&str> = report
+        .findings
+        .iter()
+        .map(|f| f.check.name())
+        .filter(|c| *c == "unknown-axis" || *c == "missing-claim")
+        .collect();
+    assert_eq!(
+        order,
+        ["unknown-axis", "missing-claim"],
+        "{:?}",
+        report.findings
+    );
+    // The missing claim sits at the provider's heading, above the typo in the file, and says
+    // where the claim meant for it is.
+    assert_eq!(
+        positions(&report, "missing-claim"),
+        ["src/appendix/existing.md:5:1"]
+    );
+    let notes = &of(&report, "missing-claim")[0].notes;
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("src/appendix/existing.md:9:")),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn an_axis_without_profiles_says_so() {
+    let contract = CONTRACT.replace(
+        "| `blocking` | once the instance runs | every caller |\n| `submit` | once the request is accepted | `reconcileManaged` polls |\n",
+        "",
+    );
+    let fixture = with("src/contract.md", Box::leak(contract.into_boxed_str()));
+    let report = fixture.check();
+    let help = of(&report, "unknown-profile")[0].help.clone().unwrap();
+    assert!(help.contains("lists no profiles yet"), "{help}");
+    assert!(!help.contains("are none"), "{help}");
 }

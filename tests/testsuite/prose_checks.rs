@@ -131,7 +131,7 @@ fn dangling_link_checks_links_out_of_the_book_only_with_a_source_root() {
 }
 
 #[test]
-fn readme_link_warns() {
+fn readme_link_fails_the_build() {
     let report = book_with(&[
         ("src/README.md", "# Intro\n"),
         (
@@ -148,7 +148,8 @@ fn readme_link_warns() {
     );
     assert_eq!(
         of(&report, "readme-link")[0].severity,
-        mdbook_contract::Severity::Warning
+        mdbook_contract::Severity::Error,
+        "the published link is broken"
     );
 }
 
@@ -320,5 +321,124 @@ fn suppression_comments_and_chapter_severities() {
     assert_eq!(
         of(&report, "em-dash")[0].severity,
         mdbook_contract::Severity::Warning
+    );
+}
+
+#[test]
+fn must_cite_takes_the_rfc_2119_sentence_for_what_it_is() {
+    let contract = leak(format!(
+        "{CONTRACT}\n## Keywords\n\nThe key words \"MUST\", \"MUST NOT\", \"SHOULD\" and \"MAY\" in this document are to be\ninterpreted as described in RFC 2119.\n\nCreate MUST be idempotent.\n"
+    ));
+    let report = book_with(&[("src/contract.md", contract)]).check();
+    // The definition of the keywords is not a rule; the uncited rule after it still fires.
+    assert_eq!(positions(&report, "must-cite"), ["src/contract.md:32:8"]);
+}
+
+#[test]
+fn dangling_definition_warns_on_an_unused_definition_whose_target_dangles() {
+    let text = "# Extra\n\nSee [the contract][c] and [gone][].\n\n[c]: contract.md#readiness\n[gone]: nowhere.md\n[spare]: missing.md\n[also-spare]: template.md\n[Anchor Spare]: contract.md#no-such-heading\n";
+    let report = book_with(&[("src/extra.md", text)]).check();
+    // The used definitions are checked with their links (`gone`); of the unused ones, those
+    // whose target dangles.
+    assert_eq!(positions(&report, "dangling-link"), ["src/extra.md:3:27"]);
+    assert_eq!(
+        positions(&report, "dangling-definition"),
+        ["src/extra.md:7:1", "src/extra.md:9:1"]
+    );
+    let found = of(&report, "dangling-definition");
+    assert_eq!(found[0].severity, mdbook_contract::Severity::Warning);
+    assert!(
+        found[0].message.contains("`missing.md`"),
+        "{}",
+        found[0].message
+    );
+    let clean =
+        "# Extra\n\nSee [the contract][c].\n\n[c]: contract.md#readiness\n[spare]: template.md\n";
+    assert!(
+        of(
+            &book_with(&[("src/extra.md", clean)]).check(),
+            "dangling-definition"
+        )
+        .is_empty()
+    );
+}
+
+#[test]
+fn dangling_link_messages_say_where_the_link_leads() {
+    let text = "# Extra\n\n[a](nowhere.md) [b](sub/../elsewhere.md)\n";
+    let report = book_with(&[("src/extra.md", text)]).check();
+    let messages = messages(&report, "dangling-link");
+    assert_eq!(
+        messages[0],
+        "the link to `nowhere.md` leads to no chapter of the book"
+    );
+    assert!(
+        messages[1].starts_with(
+            "the link to `sub/../elsewhere.md` (`elsewhere.md` in the book) leads to no chapter"
+        ),
+        "{messages:?}"
+    );
+}
+
+#[test]
+fn leftover_directive_leaves_mentions_of_mdbook_directives_alone() {
+    let text = "# Extra\n\nThe directives `{{ #include }}`, `{{#playground}}` and {{#include}} are mdBook's.\n\n{{#include missing.md}}\n";
+    let report = book_with(&[("src/extra.md", text)]).check();
+    assert_eq!(
+        positions(&report, "leftover-directive"),
+        ["src/extra.md:5:1"]
+    );
+}
+
+#[test]
+fn leftover_directive_says_once_that_links_runs_too_late() {
+    let text = "# Extra\n\n{{#include part.md}}\n\n{{#include part.md}}\n";
+    let files = [("src/extra.md", text), ("src/part.md", "Part.\n")];
+    // mdBook without `after = ["links"]`: the built-in `links` runs after `contract`, and the
+    // book reaches this preprocessor with every include as written. (`check` runs `links`
+    // itself, so the book is given to the pipeline unexpanded here, as a build hands it over.)
+    let toml = TOML_WITH("");
+    let fixture = book_with(&[files[0], files[1], ("book.toml", toml)]);
+    let md = mdbook_driver::MDBook::load(fixture.root()).unwrap();
+    let ctx = mdbook_preprocessor::PreprocessorContext::new(
+        fixture.root().to_path_buf(),
+        md.config.clone(),
+        "html".to_owned(),
+    );
+    let report = mdbook_contract::check(&ctx, &md.book, Default::default()).unwrap();
+    assert_eq!(positions(&report, "leftover-directive"), ["book.toml:4:1"]);
+    let message = &messages(&report, "leftover-directive")[0];
+    assert!(message.contains("(2 directives in 1 chapter)"), "{message}");
+    assert!(
+        of(&report, "leftover-directive")[0]
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains("after = [\"links\"]")),
+        "{:?}",
+        of(&report, "leftover-directive")
+    );
+    // With `after = ["links"]` the same unexpanded book is reported directive by directive.
+    let toml = TOML_WITH("after = [\"links\"]\n");
+    let fixture = book_with(&[files[0], files[1], ("book.toml", toml)]);
+    let md = mdbook_driver::MDBook::load(fixture.root()).unwrap();
+    let ctx = mdbook_preprocessor::PreprocessorContext::new(
+        fixture.root().to_path_buf(),
+        md.config.clone(),
+        "html".to_owned(),
+    );
+    let report = mdbook_contract::check(&ctx, &md.book, Default::default()).unwrap();
+    assert_eq!(
+        positions(&report, "leftover-directive"),
+        ["src/extra.md:3:1", "src/extra.md:5:1"]
+    );
+}
+
+#[test]
+fn line_reference_leaves_tool_positions_and_code_blocks_alone() {
+    let text = "# Extra\n\nThe panic says _src/main.rs:2:5_, line 2, column 5.\n\n```console\nthread 'main' panicked at src/main.rs:2:5:\n(gdb) break provider.go:120\n```\n\nBut provider.go:120 and `gc.go:40` are citations.\n";
+    let report = book_with(&[("src/extra.md", text)]).check();
+    assert_eq!(
+        positions(&report, "line-reference"),
+        ["src/extra.md:10:5", "src/extra.md:10:26"]
     );
 }

@@ -35,6 +35,11 @@ const BAD_AT: &str = "src/extra.md:3:13";
 
 /// Where the contract book's `unknown-claim` warning is, relative to the book root.
 const WARNING_AT: &str = "src/appendix/existing.md:16:48";
+/// The file of that warning, as a build's summary names it.
+const WARNING_FILE: &str = "src/appendix/existing.md";
+/// The count line a build of the contract book ends with.
+const WARNING_COUNT: &str =
+    "mdbook-contract: 1 warning; `mdbook-contract check` lists each warning with its place";
 
 /// Runs the binary with no arguments (the preprocessor protocol) on `input`.
 fn run_protocol(input: &[u8]) -> (i32, String, String) {
@@ -282,12 +287,11 @@ fn the_contract_book_renders_links_and_warns_once() {
     assert!(template.starts_with(&TEMPLATE[..TEMPLATE.find("{{#").expect("a shortcode")]));
     assert!(appendix.ends_with(&APPENDIX[APPENDIX.rfind("}}").expect("a shortcode") + 2..]));
 
-    assert!(stderr.contains("warning[unknown-claim]"), "{stderr}");
-    assert!(stderr.contains(WARNING_AT), "{stderr}");
-    assert_eq!(count(&stderr, "unknown-claim"), 1, "{stderr}");
-    assert!(
-        stderr.ends_with("mdbook-contract: 1 warning\n"),
-        "the count line closes the report: {stderr}"
+    // A build counts its warnings per check and says where to see them, one line each.
+    assert_eq!(
+        stderr,
+        format!("warning[unknown-claim]: 1 in {WARNING_FILE}\n{WARNING_COUNT}\n"),
+        "the build's summary of its warnings: {stderr}"
     );
 }
 
@@ -350,14 +354,23 @@ fn an_error_finding_fails_the_run_with_nothing_on_stdout() {
     assert_eq!(stdout, "", "no book on stdout after an error");
     assert!(stderr.contains("error[unknown-axis]"), "{stderr}");
     assert!(stderr.contains("nope"), "{stderr}");
-    assert!(stderr.contains(BAD_AT), "{stderr}");
+    assert!(stderr.contains(BAD_AT), "the error in full: {stderr}");
     assert!(
-        stderr.contains(WARNING_AT),
-        "all findings, warnings too: {stderr}"
+        stderr.starts_with(&format!("warning[unknown-claim]: 1 in {WARNING_FILE}\n")),
+        "the warnings counted first: {stderr}"
     );
     assert!(
-        stderr.contains("mdbook-contract: 1 error and 1 warning\n"),
-        "the count line: {stderr}"
+        !stderr.contains(WARNING_AT),
+        "warnings are not listed: {stderr}"
+    );
+    assert!(
+        stderr.ends_with("mdbook-contract: 1 error and 1 warning; `mdbook-contract check` lists each warning with its place\n"),
+        "the error, then one count line, last: {stderr}"
+    );
+    assert_eq!(
+        count(&stderr, "mdbook-contract:"),
+        1,
+        "the count once: {stderr}"
     );
 }
 
@@ -709,7 +722,16 @@ fn check_formats_show_the_same_finding() {
         "{short}"
     );
     assert!(line.contains("nope"), "{line}");
-    assert_eq!(short.lines().count(), 2, "one line per finding: {short}");
+    assert_eq!(
+        short.lines().count(),
+        3,
+        "one line per finding, then the count: {short}"
+    );
+    assert_eq!(
+        short.lines().last(),
+        Some("mdbook-contract: 1 error and 1 warning"),
+        "{short}"
+    );
 
     let (code, json, _) = run_check(bad.root(), "json", &[]);
     assert_eq!(code, 1, "{json}");
@@ -822,8 +844,8 @@ fn a_build_with_two_renderers_prints_findings_once() {
 
     let log = std::fs::read_to_string(&log).expect("the preprocessor wrote its stderr log");
     assert_eq!(count(&log, "warning[unknown-claim]"), 1, "{log}");
-    assert_eq!(count(&log, WARNING_AT), 1, "{log}");
-    assert_eq!(count(&log, "mdbook-contract: 1 warning"), 1, "{log}");
+    assert_eq!(count(&log, WARNING_FILE), 1, "{log}");
+    assert_eq!(count(&log, WARNING_COUNT), 1, "{log}");
     assert_no_panic(&log);
 }
 
@@ -851,4 +873,23 @@ fn a_build_with_an_error_finding_fails() {
         "{log}"
     );
     assert_no_panic(&log);
+}
+
+/// Run by hand on a terminal, the bare command says what it is for instead of waiting for
+/// input that never comes. `script` (util-linux) gives it a terminal for standard input.
+#[cfg(unix)]
+#[test]
+fn the_bare_command_on_a_terminal_says_what_it_expects() {
+    let output = std::process::Command::new("script")
+        .args(["-qec", binary(), "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("`script` from util-linux runs the binary on a terminal");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("reads the book as JSON from mdBook"),
+        "{text}"
+    );
+    assert!(text.contains("mdbook-contract check"), "{text}");
 }

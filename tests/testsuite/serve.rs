@@ -202,7 +202,9 @@ fn under_serve_an_error_is_shown_on_the_page_and_the_run_succeeds() {
         "the terminal still shows it: {stderr}"
     );
     assert!(
-        stderr.ends_with("mdbook-contract: 1 error and 1 warning\n"),
+        stderr.ends_with(
+            "mdbook-contract: 1 error and 1 warning; `mdbook-contract check` lists each warning with its place\n"
+        ),
         "{stderr}"
     );
     let output: Book = serde_json::from_str(&stdout).expect("stdout is a book");
@@ -215,6 +217,13 @@ fn under_serve_an_error_is_shown_on_the_page_and_the_run_succeeds() {
     assert!(panel.contains(&format!("<code>{BAD_AT}</code>")), "{panel}");
     assert!(panel.contains("error[unknown-axis]"), "{panel}");
     assert!(panel.contains("1 error"), "{panel}");
+    // An error in full: code in its message as code, and what to do about it.
+    assert!(
+        panel.contains("no axis <code>nope</code> is defined"),
+        "code, not backticks: {panel}"
+    );
+    assert!(panel.contains("<em>help:</em>"), "{panel}");
+    assert!(!panel.contains("<details>"), "no warnings here: {panel}");
     assert!(
         extra[end..].starts_with("# Extra\n\nSee "),
         "the chapter follows the panel: {extra}"
@@ -223,6 +232,11 @@ fn under_serve_an_error_is_shown_on_the_page_and_the_run_succeeds() {
     let appendix = content_of(&output, "appendix/existing.md");
     assert!(appendix.starts_with(PANEL), "{appendix}");
     assert!(appendix.contains("1 warning"), "{appendix}");
+    // Warnings are folded away, so that a page with many of them is not pushed down.
+    assert!(
+        appendix.contains("<details>\n<summary>1 warning</summary>\n<ul>\n<li>"),
+        "{appendix}"
+    );
 
     // Unaffected chapters: unchanged, or changed only where their shortcodes were.
     assert_eq!(content_of(&output, "plain.md"), PLAIN_CHAPTER);

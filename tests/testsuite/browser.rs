@@ -1,0 +1,202 @@
+//! What readers see, in a real browser: this repository's book with a fourth provider added,
+//! built by mdBook with its default theme, opened in headless Chromium at a 1280 px window. The
+//! profile matrix must fit its column without horizontal scrolling, and an `unknown` cell must
+//! look different from a known one.
+//!
+//! These tests need Chromium (Debian's `chromium` package), so they are ignored by a plain
+//! `cargo test`; `.ci/run` installs Chromium and runs them with `cargo test -- --ignored`.
+//! `CHROMIUM` names the browser binary when it is not `chromium` on the `PATH`;
+//! `MDBOOK_CONTRACT_SCREENSHOT=FILE` also saves a screenshot of the page.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use regex::Regex;
+
+/// The browser to run.
+fn chromium() -> PathBuf {
+    let configured = std::env::var_os("CHROMIUM").map(PathBuf::from);
+    configured.unwrap_or_else(|| PathBuf::from("chromium"))
+}
+
+/// Chromium's options for a headless run in a sandbox with no network: its background
+/// connections would only be refused, many at a time.
+fn headless(profile: &Path) -> Command {
+    let mut command = Command::new(chromium());
+    command.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--hide-scrollbars",
+    ]);
+    command.arg(format!("--user-data-dir={}", profile.display()));
+    command
+}
+
+/// The longest profile name of every axis of the contract, in order.
+fn longest_profiles(contract: &str) -> Vec<(String, String)> {
+    let axis = Regex::new(r"^#+ `([a-z0-9-]+)` \{\.axis\}").unwrap();
+    let row = Regex::new(r"^\| `([a-z0-9-]+)` \|").unwrap();
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in contract.lines() {
+        if let Some(caps) = axis.captures(line) {
+            out.push((caps[1].to_owned(), String::new()));
+        } else if let (Some(caps), Some((_, longest))) = (row.captures(line), out.last_mut())
+            && caps[1].len() > longest.len()
+        {
+            *longest = caps[1].to_owned();
+        }
+    }
+    out
+}
+
+/// This repository's book in a temporary folder (its stylesheet included), with a fourth
+/// provider (proposed) whose claims take the longest profile of every axis, built with the
+/// preprocessor in-process.
+fn built_with_four_providers() -> (tempfile::TempDir, PathBuf) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    for file in ["book.toml", mdbook_contract::CSS_FILE] {
+        std::fs::copy(root.join(file), dir.path().join(file)).unwrap();
+    }
+    std::fs::create_dir(dir.path().join("book")).unwrap();
+    for entry in std::fs::read_dir(root.join("book")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(
+            &path,
+            dir.path().join("book").join(path.file_name().unwrap()),
+        )
+        .unwrap();
+    }
+    let contract = std::fs::read_to_string(root.join("book/provider-contract.md")).unwrap();
+    let profiles = longest_profiles(&contract);
+    assert!(profiles.len() >= 19, "the contract's axes: {profiles:?}");
+    let mut section =
+        String::from("\n## `proxmox` {.provider .proposed}\n\nA fourth provider, for width.\n\n");
+    for (axis, profile) in &profiles {
+        section.push_str(&format!("{{{{#profile {axis} {profile}}}}}\n"));
+    }
+    let appendix = dir.path().join("book/providers-existing.md");
+    let mut text = std::fs::read_to_string(&appendix).unwrap();
+    text.push_str(&section);
+    std::fs::write(&appendix, text).unwrap();
+    let mut md = mdbook_driver::MDBook::load(dir.path()).expect("the book loads");
+    md.with_preprocessor(mdbook_contract::ContractPreprocessor::new());
+    let out = dir.path().join("out");
+    md.config.build.build_dir = out.clone();
+    md.build().expect("the book builds");
+    (dir, out)
+}
+
+/// What the script measures, as `key=value` pairs written into the page's title.
+const MEASURE: &str = r#"
+<script>
+window.addEventListener('load', () => {
+  const table = document.querySelector('.contract-matrix table')
+    || [...document.querySelectorAll('main table')].find(t => t.rows[0].cells[0].textContent.trim() === 'Axis' && t.rows.length > 20);
+  const wrapper = table.closest('.table-wrapper') || table.parentElement;
+  const main = document.querySelector('main');
+  const known = table.querySelector('tbody a code');
+  const unknown = [...table.querySelectorAll('tbody em')].find(e => e.textContent === 'unknown');
+  const style = e => { const s = getComputedStyle(e); return [s.color, s.fontStyle, s.fontFamily].join('/'); };
+  document.title = [
+    'table=' + Math.ceil(table.getBoundingClientRect().width),
+    'main=' + main.clientWidth,
+    'scroll=' + wrapper.scrollWidth,
+    'client=' + wrapper.clientWidth,
+    'columns=' + table.rows[0].cells.length,
+    'known=' + style(known),
+    'unknown=' + style(unknown),
+  ].join(';');
+});
+</script>
+"#;
+
+/// The measurements of the matrix in `page` of the built book at `out`.
+fn measure(out: &Path, page: &str) -> std::collections::HashMap<String, String> {
+    let html = std::fs::read_to_string(out.join(page)).unwrap();
+    let measured = out.join("measured.html");
+    std::fs::write(
+        &measured,
+        html.replace("</body>", &format!("{MEASURE}</body>")),
+    )
+    .unwrap();
+    let profile = tempfile::tempdir().unwrap();
+    let output = headless(profile.path())
+        .args([
+            "--window-size=1280,900",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+        ])
+        .arg(format!("file://{}", measured.display()))
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "{} does not run ({e}); install Debian's `chromium` or set CHROMIUM",
+                chromium().display()
+            )
+        });
+    let dom = String::from_utf8_lossy(&output.stdout);
+    let title = Regex::new(r"<title>([^<]*)</title>").unwrap();
+    let text = title
+        .captures(&dom)
+        .map(|c| c[1].replace("&amp;", "&"))
+        .unwrap_or_default();
+    let values: std::collections::HashMap<String, String> = text
+        .split(';')
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+    assert!(
+        values.contains_key("table"),
+        "the page was not measured; Chromium said: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    if let Some(file) = std::env::var_os("MDBOOK_CONTRACT_SCREENSHOT") {
+        let profile = tempfile::tempdir().unwrap();
+        let status = headless(profile.path())
+            .args(["--window-size=1280,1600", "--virtual-time-budget=5000"])
+            .arg(format!("--screenshot={}", Path::new(&file).display()))
+            .arg(format!("file://{}", out.join(page).display()))
+            .output()
+            .unwrap()
+            .status;
+        assert!(status.success(), "the screenshot was not taken");
+    }
+    values
+}
+
+#[test]
+#[ignore = "needs Chromium: run by .ci/run, or with `cargo test -- --ignored`"]
+fn four_providers_fit_the_page_and_unknown_looks_different() {
+    let (_dir, out) = built_with_four_providers();
+    let m = measure(&out, "providers-existing.html");
+    let number = |k: &str| m[k].parse::<u32>().unwrap();
+    // Shown with `--nocapture`, for the record of how wide the matrix came out.
+    #[allow(clippy::print_stderr)]
+    {
+        eprintln!("matrix measured at 1280 px: {m:?}");
+    }
+    assert_eq!(
+        number("columns"),
+        5,
+        "an axis column and four providers: {m:?}"
+    );
+    assert!(
+        number("scroll") <= number("client"),
+        "the matrix scrolls sideways: {m:?}"
+    );
+    assert!(
+        number("table") <= number("main"),
+        "the matrix is wider than its column: {m:?}"
+    );
+    assert_ne!(
+        m["known"], m["unknown"],
+        "an unknown cell looks like a known one"
+    );
+}
