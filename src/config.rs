@@ -30,6 +30,10 @@ pub(crate) const KNOWN_KEYS: &[(&str, &str)] = &[
         "template",
         "a list of chapter paths relative to the book's `src`",
     ),
+    (
+        "specs",
+        "a list of chapter paths or globs relative to the book's `src`",
+    ),
     ("source-root", "a path relative to the book root"),
     ("shared-layer", "a list of repository paths or globs"),
     ("symbol-files", "a list of file name globs"),
@@ -63,6 +67,10 @@ pub(crate) struct Config {
     pub contract: Vec<String>,
     /// Chapters with the template role (they hold the answer sites).
     pub template: Vec<String>,
+    /// Globs of the chapters that are filled specs, as written.
+    pub specs: Vec<String>,
+    /// `specs`, compiled.
+    spec_globs: globset::GlobSet,
     /// The repository the documents describe, relative to the book root.
     pub source_root: Option<String>,
     /// Roots of the shared layer that a MUST in a contract chapter must cite.
@@ -90,6 +98,8 @@ impl Default for Config {
         Config {
             contract: Vec::new(),
             template: Vec::new(),
+            specs: Vec::new(),
+            spec_globs: globset::GlobSet::empty(),
             source_root: None,
             shared_layer: Vec::new(),
             symbol_files: vec!["*.go".into(), "Makefile".into(), "*.yaml".into()],
@@ -142,6 +152,26 @@ impl Config {
         match key {
             "contract" => self.contract = paths(&at, value)?,
             "template" => self.template = paths(&at, value)?,
+            "specs" => {
+                let specs = paths(&at, value)?;
+                let mut globs = globset::GlobSetBuilder::new();
+                for spec in &specs {
+                    let glob = globset::GlobBuilder::new(spec)
+                        .literal_separator(true)
+                        .build();
+                    match glob {
+                        Ok(glob) => {
+                            globs.add(glob);
+                        }
+                        Err(error) => bail!(
+                            "book.toml: `{at}` holds `{spec}`, which is not a glob: {}",
+                            error.kind()
+                        ),
+                    }
+                }
+                self.spec_globs = globs.build()?;
+                self.specs = specs;
+            }
             "source-root" => self.source_root = Some(string(&at, value)?),
             "shared-layer" => self.shared_layer = strings(&at, value)?,
             "symbol-files" => self.symbol_files = strings(&at, value)?,
@@ -252,16 +282,21 @@ impl Config {
         self.template.iter().any(|c| c == chapter)
     }
 
+    /// Whether `chapter` is a filled spec (it matches one of `specs`).
+    pub(crate) fn is_spec(&self, chapter: &str) -> bool {
+        !self.specs.is_empty() && self.spec_globs.is_match(chapter)
+    }
+
     /// Whether `chapter` may define axes: a contract chapter, or any chapter when no chapter
     /// is named a contract.
     pub(crate) fn may_define_axes(&self, chapter: &str) -> bool {
         self.contract.is_empty() || self.is_contract(chapter)
     }
 
-    /// Whether `chapter` may hold answer sites: a template chapter, or any chapter when no
-    /// chapter is named a template.
+    /// Whether `chapter` may hold answer sites: a template or spec chapter, or any chapter
+    /// when no chapter is named a template.
     pub(crate) fn may_hold_answers(&self, chapter: &str) -> bool {
-        self.template.is_empty() || self.is_template(chapter)
+        self.template.is_empty() || self.is_template(chapter) || self.is_spec(chapter)
     }
 }
 

@@ -35,6 +35,32 @@ enum Command {
         #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
         format: OutputFormat,
     },
+    /// Writes the spec chapter of a new provider from the template, lists it in SUMMARY.md
+    /// after the template and adds it to `specs` in book.toml.
+    ///
+    /// Every entry is left with its Answer and Evidence empty: fill them in, then mark the
+    /// spec `**Status:** accepted`. Changes nothing when it refuses.
+    NewSpec {
+        /// The provider's type, a DNS-1123 label such as `proxmox`.
+        provider_type: String,
+        /// The book's root folder, where book.toml is.
+        #[arg(default_value = ".")]
+        book_dir: PathBuf,
+        /// The chapter's path relative to `src` (default: `<type>-provider-spec.md` beside the
+        /// template).
+        #[arg(long)]
+        path: Option<String>,
+    },
+    /// Prints where each filled spec stands: its status, the entries answered of all, and each
+    /// open entry with its place.
+    Status {
+        /// The book's root folder, where book.toml is.
+        #[arg(default_value = ".")]
+        book_dir: PathBuf,
+        /// How to print it.
+        #[arg(long, value_enum, default_value_t = StatusOutput::Human)]
+        format: StatusOutput,
+    },
     /// Sets a book up: writes the stylesheet of the generated tables beside book.toml and
     /// lists it in `output.html.additional-css`, and adds `[preprocessor.contract]` with
     /// `after = ["links"]` when book.toml has none (comments and formatting are kept).
@@ -43,6 +69,14 @@ enum Command {
         #[arg(default_value = ".")]
         book_dir: PathBuf,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum StatusOutput {
+    /// A few lines per spec.
+    Human,
+    /// A JSON array, one object per spec.
+    Json,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -63,6 +97,12 @@ fn main() -> ExitCode {
         Some(Command::Supports { .. }) => ExitCode::SUCCESS,
         Some(Command::Check { book_dir, format }) => check(&book_dir, format),
         Some(Command::Install { book_dir }) => install(&book_dir),
+        Some(Command::Status { book_dir, format }) => status(&book_dir, format),
+        Some(Command::NewSpec {
+            provider_type,
+            book_dir,
+            path,
+        }) => new_spec(&book_dir, &provider_type, path.as_deref()),
         None => protocol(),
     }
 }
@@ -92,6 +132,61 @@ fn protocol() -> ExitCode {
     ExitCode::from(u8::try_from(code).unwrap_or(1))
 }
 
+fn new_spec(book_dir: &std::path::Path, provider_type: &str, path: Option<&str>) -> ExitCode {
+    match mdbook_contract::new_spec(book_dir, provider_type, path) {
+        Ok(spec) => {
+            let mut stdout = std::io::stdout().lock();
+            for file in &spec.written {
+                let _ = writeln!(
+                    stdout,
+                    "wrote {}",
+                    display_root(book_dir).join(file).display()
+                );
+            }
+            let _ = writeln!(
+                stdout,
+                "next: answer every entry of {} (the build lists what is open), then mark it `**Status:** accepted`",
+                spec.chapter
+            );
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Paths in output are shown as `book_dir` joined with the path in the book, so they are
+/// relative to where the command was run.
+fn display_root(book_dir: &std::path::Path) -> PathBuf {
+    if book_dir == std::path::Path::new(".") {
+        PathBuf::new()
+    } else {
+        book_dir.to_path_buf()
+    }
+}
+
+fn status(book_dir: &std::path::Path, format: StatusOutput) -> ExitCode {
+    let states = mdbook_contract::load(book_dir, "html")
+        .and_then(|(ctx, book)| mdbook_contract::status(&ctx, &book, display_root(book_dir)));
+    match states {
+        Ok(states) => {
+            let format = match format {
+                StatusOutput::Human => mdbook_contract::StatusFormat::Human,
+                StatusOutput::Json => mdbook_contract::StatusFormat::Json,
+            };
+            let text = mdbook_contract::render_status(&states, format);
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn install(book_dir: &std::path::Path) -> ExitCode {
     match mdbook_contract::install(book_dir) {
         Ok(installed) => {
@@ -114,15 +209,8 @@ fn install(book_dir: &std::path::Path) -> ExitCode {
 }
 
 fn check(book_dir: &std::path::Path, format: OutputFormat) -> ExitCode {
-    // Paths in findings are shown as `book_dir` joined with the path in the book, so they are
-    // relative to where the command was run.
-    let display_root = if book_dir == std::path::Path::new(".") {
-        PathBuf::new()
-    } else {
-        book_dir.to_path_buf()
-    };
     let report = mdbook_contract::load(book_dir, "html")
-        .and_then(|(ctx, book)| mdbook_contract::check(&ctx, &book, display_root));
+        .and_then(|(ctx, book)| mdbook_contract::check(&ctx, &book, display_root(book_dir)));
     let report = match report {
         Ok(report) => report,
         Err(error) => {

@@ -77,8 +77,10 @@ pub(crate) struct Provider {
     pub range: Range<usize>,
     /// The section's range.
     pub section: Range<usize>,
-    /// Specified but not built yet (`.proposed`).
+    /// Specified but not built yet (`.proposed`, or a spec).
     pub proposed: bool,
+    /// Described by a spec chapter (see `specs` in book.toml).
+    pub spec: bool,
 }
 
 /// "Provider P has profile X on axis A, evidence E": one `{{#profile}}`.
@@ -144,8 +146,11 @@ pub(crate) struct Model {
     pub providers: Vec<Provider>,
     /// Claims in document order.
     pub claims: Vec<Claim>,
-    /// Answer sites in document order.
+    /// Answer sites of the template chapters, in document order.
     pub answer_sites: Vec<AnswerSite>,
+    /// The `{{#answers}}` of spec chapters, in document order: copies of the template's
+    /// answer sites, not answer sites of their own.
+    pub spec_sites: Vec<AnswerSite>,
     /// What could not be taken in.
     pub problems: Vec<Problem>,
     /// Claims by provider (an index into `providers`), then by axis code, in document order;
@@ -173,6 +178,7 @@ impl Model {
         for found in found {
             model.claims.extend(found.claims);
             model.answer_sites.extend(found.answer_sites);
+            model.spec_sites.extend(found.spec_sites);
             model.problems.extend(found.problems);
         }
         model.claims_by = vec![HashMap::new(); model.providers.len()];
@@ -241,12 +247,34 @@ impl Model {
 
     fn collect_headings(&mut self, number: usize, chapter: &Chapter<'_>, config: &Config) {
         let headings = &chapter.index.headings;
+        let spec = config.is_spec(&chapter.key);
+        let mut spec_provider = None;
         for (i, heading) in headings.iter().enumerate() {
-            let section = section_of(headings, i, chapter.content.len());
+            let mut section = section_of(headings, i, chapter.content.len());
             if heading.has_class("axis") {
                 self.collect_axis(number, chapter, config, heading, section.clone());
             }
             if heading.has_class("provider") || heading.has_class("proposed") {
+                if spec {
+                    // A spec describes one provider, and the whole chapter is its section.
+                    if let Some(first) = spec_provider {
+                        let first: &Provider = &self.providers[first];
+                        let message = format!(
+                            "a spec describes one provider, `{}`; this heading would make a second",
+                            first.name
+                        );
+                        problem(
+                            &mut self.problems,
+                            Check::MalformedSection,
+                            number,
+                            heading.range.clone(),
+                            message,
+                        );
+                        continue;
+                    }
+                    section = 0..chapter.content.len();
+                    spec_provider = Some(self.providers.len());
+                }
                 let name = match &heading.first_code {
                     Some((code, _)) => code.clone(),
                     None => heading.text.trim().to_owned(),
@@ -267,9 +295,20 @@ impl Model {
                     anchor: heading.id.clone(),
                     range: heading.range.clone(),
                     section,
-                    proposed: heading.has_class("proposed"),
+                    proposed: spec || heading.has_class("proposed"),
+                    spec,
                 });
             }
+        }
+        if spec && spec_provider.is_none() {
+            let at = headings.first().map_or(0..0, |h| h.range.clone());
+            problem(
+                &mut self.problems,
+                Check::MalformedSection,
+                number,
+                at,
+                "a spec chapter starts with its provider's heading, such as ``# `proxmox` provider spec {.provider .proposed}``".into(),
+            );
         }
     }
 
@@ -414,6 +453,7 @@ impl Model {
 struct Shortcodes {
     claims: Vec<Claim>,
     answer_sites: Vec<AnswerSite>,
+    spec_sites: Vec<AnswerSite>,
     problems: Vec<Problem>,
 }
 
@@ -467,8 +507,9 @@ impl Shortcodes {
                 Kind::Answers { code } => {
                     if !config.may_hold_answers(&chapter.key) {
                         let message = format!(
-                            "`{{{{#answers}}}}` marks a template entry and belongs in a template chapter ({})",
-                            config.template.join(", ")
+                            "`{{{{#answers}}}}` marks a template entry and belongs in the template ({}) or in a filled spec; to make `{}` a spec, add it to `specs` under `[preprocessor.contract]` in book.toml (`mdbook-contract new-spec TYPE` writes a new spec and adds it)",
+                            config.template.join(", "),
+                            chapter.key
                         );
                         problem(
                             &mut found.problems,
@@ -480,12 +521,28 @@ impl Shortcodes {
                         continue;
                     }
                     let before = headings.partition_point(|h| h.range.start <= at);
-                    found.answer_sites.push(AnswerSite {
+                    let site = AnswerSite {
                         axis: code.clone(),
                         chapter: number,
                         range: shortcode.range.clone(),
                         heading: before.checked_sub(1),
-                    });
+                    };
+                    if config.is_spec(&chapter.key) {
+                        found.spec_sites.push(site);
+                    } else {
+                        found.answer_sites.push(site);
+                    }
+                }
+                Kind::SpecStatus => {
+                    if !config.is_spec(&chapter.key) {
+                        problem(
+                            &mut found.problems,
+                            Check::MalformedShortcode,
+                            number,
+                            shortcode.range.clone(),
+                            "`{{#spec-status}}` shows a filled spec's status and belongs in a spec chapter (see `specs` in book.toml)".into(),
+                        );
+                    }
                 }
                 Kind::Axis { .. } | Kind::AxisTable | Kind::ProfileMatrix => {}
             }

@@ -30,6 +30,8 @@ use crate::render;
 use crate::resolve::{Pages, resolve};
 use crate::serve;
 use crate::source_tree::{Roots, SourceIndex};
+use crate::spec::Specs;
+use crate::status::{OpenEntry, SpecState};
 use crate::suggest;
 
 /// The book after rendering, and what the checks found.
@@ -55,6 +57,7 @@ pub fn process(
         let Analysis {
             mut chapters,
             model,
+            specs,
             report,
             pages,
             options,
@@ -64,7 +67,7 @@ pub fn process(
         for chapter in &mut chapters {
             chapter.release_checked();
         }
-        let mut patches = render::patches(&chapters, &model);
+        let mut patches = render::patches(&chapters, &model, &specs);
         if let Some((number, left)) = render::unrendered(&patches, &options) {
             let chapter = &chapters[number];
             bail!(
@@ -88,6 +91,69 @@ pub fn process(
 /// `display_root` (empty: relative to the book root).
 pub fn check(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> Result<Report> {
     Ok(Analysis::run(ctx, book, display_root)?.report)
+}
+
+/// Where every filled spec of `book` stands (see [`crate::status`]). Paths are shown under
+/// `display_root`.
+pub fn status(
+    ctx: &PreprocessorContext,
+    book: &Book,
+    display_root: PathBuf,
+) -> Result<Vec<SpecState>> {
+    let files = BookFiles::new(ctx, display_root.clone());
+    let Analysis {
+        chapters,
+        model,
+        specs,
+        ..
+    } = Analysis::run(ctx, book, display_root)?;
+    let mut states = Vec::new();
+    for spec in &specs.specs {
+        let chapter = &chapters[spec.chapter];
+        let unanswered = spec.unanswered(&model, &specs);
+        let mut open = Vec::new();
+        let mut answered = 0;
+        for (entry, why) in &unanswered {
+            if why.is_empty() {
+                answered += 1;
+                continue;
+            }
+            let at = chapter.locate(&files, entry.range.clone());
+            open.push(OpenEntry {
+                entry: entry.title.clone(),
+                path: at.path,
+                line: at.line,
+                lacks: why
+                    .iter()
+                    .map(|w| w.describe())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+        let top = chapter.locate(&files, 0..0);
+        for entry in &specs.template {
+            if !unanswered.iter().any(|(e, _)| e.name == entry.name) {
+                open.push(OpenEntry {
+                    entry: entry.title.clone(),
+                    path: top.path.clone(),
+                    line: top.line,
+                    lacks: "not in the spec".to_owned(),
+                });
+            }
+        }
+        states.push(SpecState {
+            provider: spec
+                .provider
+                .map(|p| model.providers[p].name.clone())
+                .unwrap_or_default(),
+            path: top.path,
+            status: spec.status.as_str(),
+            answered,
+            entries: specs.template.len(),
+            open,
+        });
+    }
+    Ok(states)
 }
 
 /// Whether the build is `mdbook serve` (the context carries a live-reload endpoint).
@@ -119,6 +185,7 @@ fn splice_into(items: &mut [BookItem], patches: &mut impl Iterator<Item = Vec<sp
 struct Analysis<'b> {
     chapters: Vec<Chapter<'b>>,
     model: Model,
+    specs: Specs,
     report: Report,
     pages: Pages,
     options: MarkdownOptions,
@@ -138,6 +205,7 @@ impl<'b> Analysis<'b> {
         let chapters = read_chapters(book, &files, &options, &config);
         check_chapter_keys(&config, &chapters)?;
         let model = Model::collect(&chapters, &config);
+        let specs = Specs::collect(&chapters, &model, &config);
         let excluded = checks::excluded_words(&model, &config);
         let source = match &config.source_root {
             Some(root) => Some(index_source(
@@ -148,6 +216,7 @@ impl<'b> Analysis<'b> {
         let cx = checks::Context {
             chapters: &chapters,
             model: &model,
+            specs: &specs,
             config: &config,
             files: &files,
             source: source.as_ref(),
@@ -159,6 +228,7 @@ impl<'b> Analysis<'b> {
         Ok(Analysis {
             chapters,
             model,
+            specs,
             report,
             pages,
             options,

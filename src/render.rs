@@ -16,18 +16,20 @@ use mdbook_markdown::pulldown_cmark::{Alignment, CowStr, Event, LinkType, Tag, T
 use crate::chapter::Chapter;
 use crate::markdown::splice::Patch;
 use crate::markdown::{ChapterIndex, MarkdownOptions};
-use crate::model::{Axis, Model};
+use crate::model::{Axis, Model, Provider};
 use crate::paths;
 use crate::shortcode::{Kind, Shortcode};
+use crate::spec::{Entry, Specs, Status, Unanswered};
 
 /// Events borrow from the model and the chapters; only link destinations are built.
 type Events<'e> = Vec<Event<'e>>;
 
 /// The patches of every chapter, indexed like `chapters`.
-pub(crate) fn patches(chapters: &[Chapter<'_>], model: &Model) -> Vec<Vec<Patch>> {
+pub(crate) fn patches(chapters: &[Chapter<'_>], model: &Model, specs: &Specs) -> Vec<Vec<Patch>> {
     let renderer = Renderer {
         chapters,
         model,
+        specs,
         paths: chapters
             .iter()
             .map(|c| paths::components(c.link_path()))
@@ -40,6 +42,7 @@ pub(crate) fn patches(chapters: &[Chapter<'_>], model: &Model) -> Vec<Vec<Patch>
 struct Renderer<'a> {
     chapters: &'a [Chapter<'a>],
     model: &'a Model,
+    specs: &'a Specs,
     /// The path each chapter is rendered at, as its components: links between chapters are
     /// worked out from them.
     paths: Vec<Vec<String>>,
@@ -107,6 +110,103 @@ impl<'a> Renderer<'a> {
                 .map(|axis| self.answers(number, axis)),
             Kind::AxisTable => Some(self.axis_table(number)),
             Kind::ProfileMatrix => Some(self.profile_matrix(number)),
+            Kind::SpecStatus => self.spec_status(number),
+        }
+    }
+
+    /// The entry of `provider`'s spec that asks `axis`, if the spec has it.
+    fn spec_entry_of(&self, provider: &Provider, axis: &str) -> Option<&'a Entry> {
+        let spec = self
+            .specs
+            .specs
+            .iter()
+            .find(|s| s.chapter == provider.chapter)?;
+        let asked = self.specs.entry_of_axis(axis)?;
+        spec.entries.iter().find(|e| e.name == asked.name)
+    }
+
+    /// A spec's status box: its status, how many of the template's entries it answers, and a
+    /// list of the others, each linked, with what it lacks.
+    fn spec_status(&self, from: usize) -> Option<Events<'a>> {
+        let spec = self.specs.specs.iter().find(|s| s.chapter == from)?;
+        let unanswered = spec.unanswered(self.model, self.specs);
+        let present: Vec<&str> = unanswered.iter().map(|(e, _)| e.name.as_str()).collect();
+        let missing: Vec<&'a Entry> = self
+            .specs
+            .template
+            .iter()
+            .filter(|t| !present.contains(&t.name.as_str()))
+            .collect();
+        let open: Vec<&(&'a Entry, Vec<Unanswered>)> = unanswered
+            .iter()
+            .filter(|(_, why)| !why.is_empty())
+            .collect();
+        let answered = unanswered.len() - open.len();
+        let total = self.specs.template.len();
+        let mut events = vec![Event::Start(Tag::Paragraph)];
+        events.push(text(match spec.status {
+            Status::Draft => "This spec is a ",
+            Status::Accepted => "This spec is ",
+        }));
+        events.extend(strong(spec.status.as_str()));
+        events.push(Event::Text(CowStr::from(format!(
+            ": {answered} of {total} entries answered{}",
+            if open.is_empty() && missing.is_empty() {
+                "."
+            } else {
+                "; still open:"
+            }
+        ))));
+        events.push(Event::End(TagEnd::Paragraph));
+        if open.is_empty() && missing.is_empty() {
+            return Some(events);
+        }
+        events.push(Event::Start(Tag::List(None)));
+        for (entry, why) in open {
+            events.push(Event::Start(Tag::Item));
+            events.extend(link(
+                self.dest(from, entry.chapter, &entry.anchor),
+                shown_as_text(&entry.title),
+            ));
+            events.push(text(": "));
+            for (i, reason) in why.iter().enumerate() {
+                if i > 0 {
+                    events.push(text("; "));
+                }
+                events.extend(self.reason(from, reason));
+            }
+            events.push(Event::End(TagEnd::Item));
+        }
+        for entry in missing {
+            events.push(Event::Start(Tag::Item));
+            events.extend(shown_as_text(&entry.title));
+            events.push(text(": not in this spec (the template has it)"));
+            events.push(Event::End(TagEnd::Item));
+        }
+        events.push(Event::End(TagEnd::List(false)));
+        Some(events)
+    }
+
+    /// Why an entry is not answered, for the status box.
+    fn reason(&self, from: usize, reason: &Unanswered) -> Events<'a> {
+        let axis = |code: &str| match self.model.axis(code) {
+            Some(axis) => self.axis_link(from, axis),
+            None => vec![Event::Code(CowStr::from(code.to_owned()))],
+        };
+        match reason {
+            Unanswered::NoAnswerLine => vec![text("no "), code(crate::spec::ANSWER), text(" line")],
+            Unanswered::NoAnswer => vec![text("no answer yet")],
+            Unanswered::NoClaim(code) => {
+                let mut events = vec![text("no profile for ")];
+                events.extend(axis(code));
+                events
+            }
+            Unanswered::Unknown(code, _) => {
+                let mut events = axis(code);
+                events.push(text(" left unknown"));
+                events
+            }
+            Unanswered::NoEvidence => vec![text("answered without evidence")],
         }
     }
 
@@ -306,9 +406,28 @@ impl<'a> Renderer<'a> {
     /// states the claim with its evidence (which stays there, so that four providers fit the
     /// page); a claim not verified yet is *unknown*, in plain italics, unlinked.
     fn profile_matrix(&self, from: usize) -> Events<'a> {
-        let providers = &self.model.providers;
+        // Built providers first, then the proposed ones. A provider with a spec and a built
+        // section has one column, from the built section.
+        let mut providers: Vec<(usize, &'a Provider)> = self
+            .model
+            .providers
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| {
+                let providers = &self.model.providers;
+                if p.spec {
+                    !providers
+                        .iter()
+                        .any(|b| !b.spec && !b.proposed && b.name == p.name)
+                } else {
+                    // A proposed section beside a spec of its own (reported): the spec's column.
+                    !p.proposed || !providers.iter().any(|s| s.spec && s.name == p.name)
+                }
+            })
+            .collect();
+        providers.sort_by_key(|(_, p)| p.proposed);
         let mut header = vec![vec![text("Axis")]];
-        for provider in providers {
+        for (_, provider) in &providers {
             let mut cell = link(
                 self.dest(from, provider.chapter, &provider.anchor),
                 vec![code(&provider.name)],
@@ -324,7 +443,7 @@ impl<'a> Renderer<'a> {
         let mut rows = Vec::new();
         for axis in &axes {
             let mut row = vec![self.axis_link(from, axis)];
-            for (p, count) in verified.iter_mut().enumerate() {
+            for (&(p, provider), count) in providers.iter().zip(verified.iter_mut()) {
                 let claim = self.model.claims_of(p, &axis.code).next();
                 row.push(match claim {
                     Some(claim) if !claim.is_unknown() => {
@@ -334,6 +453,14 @@ impl<'a> Renderer<'a> {
                             vec![code(&claim.profile.text)],
                         )
                     }
+                    // A spec's cell leads to the entry that asks the axis.
+                    _ if provider.spec => match self.spec_entry_of(provider, &axis.code) {
+                        Some(entry) => link(
+                            self.dest(from, entry.chapter, &entry.anchor),
+                            emphasis("unanswered"),
+                        ),
+                        None => emphasis("unanswered"),
+                    },
                     Some(_) => emphasis("unknown"),
                     None => emphasis("missing"),
                 });

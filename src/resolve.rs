@@ -43,7 +43,10 @@ pub(crate) fn resolve(
         let (severity, location) = match draft.chapter {
             Some(number) => {
                 let chapter = &chapters[number];
-                let severity = config.severity(draft.check, Some(&chapter.key));
+                let mut severity = config.severity(draft.check, Some(&chapter.key));
+                if draft.blocking && severity != Severity::Off {
+                    severity = Severity::Error;
+                }
                 if severity == Severity::Off
                     || chapter
                         .suppressions()

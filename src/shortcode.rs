@@ -25,16 +25,19 @@ pub enum Name {
     Profile,
     /// `{{#profile-matrix}}`.
     ProfileMatrix,
+    /// `{{#spec-status}}`.
+    SpecStatus,
 }
 
 impl Name {
     /// Every name, in the order the README lists them.
-    pub const ALL: [Name; 5] = [
+    pub const ALL: [Name; 6] = [
         Name::Axis,
         Name::AxisTable,
         Name::Answers,
         Name::Profile,
         Name::ProfileMatrix,
+        Name::SpecStatus,
     ];
 
     /// The name written after `{{#`.
@@ -45,6 +48,7 @@ impl Name {
             Name::Answers => "answers",
             Name::Profile => "profile",
             Name::ProfileMatrix => "profile-matrix",
+            Name::SpecStatus => "spec-status",
         }
     }
 
@@ -54,7 +58,10 @@ impl Name {
 
     /// Whether it renders a block (a table or a list) and so must stand alone in its paragraph.
     pub fn is_block(self) -> bool {
-        matches!(self, Name::AxisTable | Name::Answers | Name::ProfileMatrix)
+        matches!(
+            self,
+            Name::AxisTable | Name::Answers | Name::ProfileMatrix | Name::SpecStatus
+        )
     }
 
     fn usage(self) -> &'static str {
@@ -64,6 +71,7 @@ impl Name {
             Name::Answers => "{{#answers CODE}}",
             Name::Profile => "{{#profile CODE PROFILE EVIDENCE...}}",
             Name::ProfileMatrix => "{{#profile-matrix}}",
+            Name::SpecStatus => "{{#spec-status}}",
         }
     }
 
@@ -71,7 +79,7 @@ impl Name {
     fn takes(self) -> &'static str {
         match self {
             Name::Axis | Name::Answers => "one axis code",
-            Name::AxisTable | Name::ProfileMatrix => "no arguments",
+            Name::AxisTable | Name::ProfileMatrix | Name::SpecStatus => "no arguments",
             Name::Profile => "an axis code, a profile and the evidence",
         }
     }
@@ -79,7 +87,7 @@ impl Name {
     fn arity_ok(self, count: usize) -> bool {
         match self {
             Name::Axis | Name::Answers => count == 1,
-            Name::AxisTable | Name::ProfileMatrix => count == 0,
+            Name::AxisTable | Name::ProfileMatrix | Name::SpecStatus => count == 0,
             Name::Profile => count >= 2,
         }
     }
@@ -89,7 +97,7 @@ impl Name {
         match self {
             Name::Axis | Name::Answers => 1,
             Name::Profile => 2,
-            Name::AxisTable | Name::ProfileMatrix => 0,
+            Name::AxisTable | Name::ProfileMatrix | Name::SpecStatus => 0,
         }
     }
 }
@@ -130,6 +138,8 @@ pub enum Kind {
     },
     /// `{{#profile-matrix}}`: one row per axis, one column per provider.
     ProfileMatrix,
+    /// `{{#spec-status}}`: a spec's status, answered entries out of all, the unanswered ones.
+    SpecStatus,
 }
 
 impl Kind {
@@ -141,6 +151,7 @@ impl Kind {
             Kind::Answers { .. } => Name::Answers,
             Kind::Profile { .. } => Name::Profile,
             Kind::ProfileMatrix => Name::ProfileMatrix,
+            Kind::SpecStatus => Name::SpecStatus,
         }
     }
 
@@ -153,7 +164,7 @@ impl Kind {
                 profile,
                 evidence,
             } => [axis, profile].into_iter().chain(evidence).collect(),
-            Kind::AxisTable | Kind::ProfileMatrix => Vec::new(),
+            Kind::AxisTable | Kind::ProfileMatrix | Kind::SpecStatus => Vec::new(),
         }
     }
 
@@ -162,7 +173,7 @@ impl Kind {
         match self {
             Kind::Axis { code } | Kind::Answers { code } => Some(code),
             Kind::Profile { axis, .. } => Some(axis),
-            Kind::AxisTable | Kind::ProfileMatrix => None,
+            Kind::AxisTable | Kind::ProfileMatrix | Kind::SpecStatus => None,
         }
     }
 }
@@ -219,6 +230,7 @@ fn in_our_family(name: &str) -> bool {
     name.starts_with("axis")
         || name.starts_with("profile")
         || name.starts_with("answer")
+        || name.starts_with("spec")
         || suggest::did_you_mean(name, Name::ALL.map(Name::as_str)).is_some()
 }
 
@@ -372,6 +384,7 @@ fn parse(
             }
         }
         Name::ProfileMatrix => Kind::ProfileMatrix,
+        Name::SpecStatus => Kind::SpecStatus,
     };
     Ok(Shortcode { range, kind })
 }

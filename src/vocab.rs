@@ -122,6 +122,12 @@ checks! {
         "book.toml gives no chapter the `contract` or the `template` role while the book defines axes, so the checks of that role do not run",
     DanglingDefinition "dangling-definition" Warning
         "a link reference definition (`[label]: target`) that no link uses, whose target dangles",
+    UnansweredEntry "unanswered-entry" Warning
+        "an entry of a filled spec without an answer, without a profile (or with `unknown`) for one of its axes, or answered without evidence; an error in an accepted spec",
+    SpecDrift "spec-drift" Error
+        "a filled spec that has fallen behind the template: an entry missing, twice, unknown to the template or out of order, an `{{#answers}}` missing, a claim in another axis's entry",
+    SpecMismatch "spec-mismatch" Warning
+        "a built provider whose appendix claim on an axis differs from the answer of its accepted spec",
 }
 
 impl Check {

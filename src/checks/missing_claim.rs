@@ -1,4 +1,5 @@
-//! `missing-claim`: a provider has no claim for some axis.
+//! `missing-claim`: a provider has no claim for some axis. A spec's provider is left to
+//! `unanswered-entry`, which says which entry of the spec answers the axis.
 //!
 //! When one of the provider's claims names an axis that does not exist but is close to the
 //! missing one (a typo, which `unknown-axis` reports), the finding points at that claim too.
@@ -9,6 +10,9 @@ use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for (index, provider) in cx.model.providers.iter().enumerate() {
+        if provider.spec {
+            continue;
+        }
         for axis in cx.model.unique_axes() {
             let claimed = cx.model.claims_of(index, &axis.code).next().is_some();
             if claimed {

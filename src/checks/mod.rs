@@ -17,6 +17,7 @@ use crate::config::Config;
 use crate::model::{Model, UNKNOWN_PROFILE};
 use crate::shortcode::Kind;
 use crate::source_tree::{Roots, SourceIndex};
+use crate::spec::Specs;
 use crate::vocab::Check;
 
 mod cited_path;
@@ -38,6 +39,9 @@ mod missing_evidence;
 mod missing_role;
 mod must_cite;
 mod readme_link;
+mod spec_drift;
+mod spec_mismatch;
+mod unanswered_entry;
 mod unknown_axis;
 mod unknown_claim;
 mod unknown_profile;
@@ -48,6 +52,8 @@ pub(crate) struct Context<'a> {
     pub chapters: &'a [Chapter<'a>],
     /// The model collected from them.
     pub model: &'a Model,
+    /// The template's entries and the filled specs.
+    pub specs: &'a Specs,
     /// The configuration.
     pub config: &'a Config,
     /// Where the book's files are.
@@ -128,6 +134,9 @@ pub(crate) struct Draft {
     pub range: Range<usize>,
     /// In book.toml, the key of `[preprocessor.contract]` to point at (empty: the table).
     pub config_key: &'static str,
+    /// Reported as an error whatever its check's severity (unless the check is off): an
+    /// unanswered entry of an accepted spec blocks implementation.
+    pub blocking: bool,
     /// What is wrong, in one sentence.
     pub message: String,
     /// What to do about it.
@@ -149,6 +158,7 @@ impl Draft {
             chapter: Some(chapter),
             range,
             config_key: "",
+            blocking: false,
             message: message.into(),
             help: None,
             related: Vec::new(),
@@ -163,10 +173,17 @@ impl Draft {
             chapter: None,
             range: 0..0,
             config_key: key,
+            blocking: false,
             message: message.into(),
             help: None,
             related: Vec::new(),
         }
+    }
+
+    /// Makes it an error whatever its check's severity, unless the check is off.
+    pub(crate) fn blocking(mut self, blocking: bool) -> Draft {
+        self.blocking = blocking;
+        self
     }
 
     /// Adds what to do about it.
@@ -212,6 +229,9 @@ fn run(check: Check, cx: &Context<'_>, out: &mut Vec<Draft>) {
         Check::MalformedSuppression => malformed_suppression::run(cx, out),
         Check::MissingRole => missing_role::run(cx, out),
         Check::DanglingDefinition => dangling_definition::run(cx, out),
+        Check::UnansweredEntry => unanswered_entry::run(cx, out),
+        Check::SpecDrift => spec_drift::run(cx, out),
+        Check::SpecMismatch => spec_mismatch::run(cx, out),
     }
 }
 

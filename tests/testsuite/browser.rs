@@ -55,9 +55,10 @@ fn longest_profiles(contract: &str) -> Vec<(String, String)> {
     out
 }
 
-/// This repository's book in a temporary folder (its stylesheet included), with a fourth
-/// provider (proposed) whose claims take the longest profile of every axis, built with the
-/// preprocessor in-process.
+/// This repository's book in a temporary folder (its stylesheet included), its fourth provider
+/// (proposed) claiming the longest profile of every axis, built with the preprocessor
+/// in-process. The fourth provider is the book's Proxmox spec, answered here, or (should the
+/// book carry no spec) a proposed section added to the appendix.
 fn built_with_four_providers() -> (tempfile::TempDir, PathBuf) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
@@ -76,15 +77,31 @@ fn built_with_four_providers() -> (tempfile::TempDir, PathBuf) {
     let contract = std::fs::read_to_string(root.join("book/provider-contract.md")).unwrap();
     let profiles = longest_profiles(&contract);
     assert!(profiles.len() >= 19, "the contract's axes: {profiles:?}");
-    let mut section =
-        String::from("\n## `proxmox` {.provider .proposed}\n\nA fourth provider, for width.\n\n");
-    for (axis, profile) in &profiles {
-        section.push_str(&format!("{{{{#profile {axis} {profile}}}}}\n"));
+    let spec = dir.path().join("book/proxmox-provider-spec.md");
+    if spec.exists() {
+        // Each axis answered in the entry that asks it.
+        let mut text = std::fs::read_to_string(&spec).unwrap();
+        for (axis, profile) in &profiles {
+            let asked = text
+                .find(&format!("{{{{#answers {axis}}}}}"))
+                .unwrap_or_else(|| panic!("the spec asks `{axis}`"));
+            let answer = asked + text[asked..].find("**Answer:**").expect("an answer line");
+            let at = answer + "**Answer:**".len();
+            text.insert_str(at, &format!(" {{{{#profile {axis} {profile}}}}}"));
+        }
+        std::fs::write(&spec, text).unwrap();
+    } else {
+        let mut section = String::from(
+            "\n## `proxmox` {.provider .proposed}\n\nA fourth provider, for width.\n\n",
+        );
+        for (axis, profile) in &profiles {
+            section.push_str(&format!("{{{{#profile {axis} {profile}}}}}\n"));
+        }
+        let appendix = dir.path().join("book/providers-existing.md");
+        let mut text = std::fs::read_to_string(&appendix).unwrap();
+        text.push_str(&section);
+        std::fs::write(&appendix, text).unwrap();
     }
-    let appendix = dir.path().join("book/providers-existing.md");
-    let mut text = std::fs::read_to_string(&appendix).unwrap();
-    text.push_str(&section);
-    std::fs::write(&appendix, text).unwrap();
     let mut md = mdbook_driver::MDBook::load(dir.path()).expect("the book loads");
     md.with_preprocessor(mdbook_contract::ContractPreprocessor::new());
     let out = dir.path().join("out");

@@ -15,6 +15,7 @@ fn every_check_is_documented_and_fires_in_a_test() {
     let tests: String = [
         "tests/testsuite/model_checks.rs",
         "tests/testsuite/prose_checks.rs",
+        "tests/testsuite/specs.rs",
     ]
     .iter()
     .map(|p| read(p))

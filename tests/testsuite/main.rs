@@ -18,3 +18,4 @@ mod regressions;
 mod rendering;
 mod scripts;
 mod serve;
+mod specs;

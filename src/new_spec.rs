@@ -1,0 +1,256 @@
+//! `mdbook-contract new-spec TYPE`: the first step of specifying a new provider, as the plan
+//! has it ("copy the template to `<type>-provider-spec.md`, fill every Answer line").
+//!
+//! [`new_spec`] writes the spec chapter from the template chapter (its preamble replaced by the
+//! spec's heading, `**Status:** draft` and `{{#spec-status}}`, the header's `Type` filled, every
+//! entry kept with its Answer and Evidence empty), lists it in SUMMARY.md right after the
+//! template at the same depth, and adds its path to `specs` in book.toml (with `toml_edit`, so
+//! comments and layout stay). It changes nothing when it refuses: every new text is made and
+//! checked before any file is written.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result, bail};
+use toml_edit::{Array, DocumentMut, Item, value};
+
+use crate::config::{Config, TABLE};
+use crate::spec::{STATUS, is_dns_label};
+
+/// What [`new_spec`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct NewSpec {
+    /// The spec chapter, relative to `src` (`/`-separated).
+    pub chapter: String,
+    /// The files written, relative to the book's root folder.
+    pub written: Vec<PathBuf>,
+}
+
+/// Writes the spec of provider `provider_type` for the book at `dir` (see the module docs), as
+/// `path` (relative to `src`) or beside the template as `<type>-provider-spec.md`.
+pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<NewSpec> {
+    if !is_dns_label(provider_type) {
+        bail!(
+            "`{provider_type}` is not a provider type: a type is a DNS-1123 label (lowercase letters, digits and `-`, at most 63 characters, starting and ending with a letter or digit), such as `proxmox`"
+        );
+    }
+    let md = mdbook_driver::MDBook::load(dir)
+        .with_context(|| format!("could not load the book at `{}`", dir.display()))?;
+    let config = Config::from_book_config(&md.config)?;
+    let Some(template) = config.template.first() else {
+        bail!(
+            "book.toml names no template chapter (`{TABLE}.template`); new-spec copies the template"
+        );
+    };
+    let src = md.root.join(&md.config.book.src);
+    let folder = template.rsplit_once('/').map_or("", |(f, _)| f);
+    let chapter = match path {
+        Some(path) => crate::config::normalise(path),
+        None if folder.is_empty() => format!("{provider_type}-provider-spec.md"),
+        None => format!("{folder}/{provider_type}-provider-spec.md"),
+    };
+    let spec_folder = chapter.rsplit_once('/').map_or("", |(f, _)| f);
+    if spec_folder != folder || !chapter.ends_with(".md") {
+        bail!(
+            "`{chapter}`: a spec is a `.md` chapter beside its template (in `{}`), so that the template's relative links hold in it",
+            if folder.is_empty() {
+                "`src` itself".to_owned()
+            } else {
+                format!("`{folder}`")
+            }
+        );
+    }
+    let spec_file = src.join(&chapter);
+    if spec_file.exists() {
+        bail!(
+            "`{}` exists; new-spec writes a new spec and never overwrites one",
+            relative(&md.root, &spec_file).display()
+        );
+    }
+    let template_text = std::fs::read_to_string(src.join(template))
+        .with_context(|| format!("cannot read the template `{template}`"))?;
+    let spec_text = spec_from_template(&template_text, provider_type)
+        .with_context(|| format!("the template `{template}` cannot be copied"))?;
+
+    let summary_file = src.join("SUMMARY.md");
+    let summary = std::fs::read_to_string(&summary_file)
+        .with_context(|| format!("cannot read `{}`", summary_file.display()))?;
+    let title = format!("Provider spec: {provider_type}");
+    let summary = with_summary_line(&summary, template, &title, &chapter)?;
+
+    let toml_file = md.root.join("book.toml");
+    let toml = std::fs::read_to_string(&toml_file)
+        .with_context(|| format!("cannot read `{}`", toml_file.display()))?;
+    let toml = with_spec_key(&toml, &chapter, &config)?;
+
+    std::fs::write(&spec_file, spec_text)
+        .with_context(|| format!("cannot write `{}`", spec_file.display()))?;
+    std::fs::write(&summary_file, summary)
+        .with_context(|| format!("cannot write `{}`", summary_file.display()))?;
+    let mut written = vec![
+        relative(&md.root, &spec_file),
+        relative(&md.root, &summary_file),
+    ];
+    if let Some(toml) = toml {
+        std::fs::write(&toml_file, toml)
+            .with_context(|| format!("cannot write `{}`", toml_file.display()))?;
+        written.push(PathBuf::from("book.toml"));
+    }
+    Ok(NewSpec { chapter, written })
+}
+
+fn relative(root: &Path, path: &Path) -> PathBuf {
+    path.strip_prefix(root).unwrap_or(path).to_path_buf()
+}
+
+/// The spec's text: the template's preamble (everything before its first `##` heading)
+/// replaced by the spec's heading, status and status box, the header's `Type` row filled.
+fn spec_from_template(template: &str, provider_type: &str) -> Result<String> {
+    let mut offset = 0;
+    let mut fenced = false;
+    let mut body = None;
+    for line in template.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fenced = !fenced;
+        } else if !fenced && trimmed.starts_with("## ") {
+            body = Some(offset);
+            break;
+        }
+        offset += line.len();
+    }
+    let Some(body) = body else {
+        bail!("it has no `##` section after its preamble, so it has no entries");
+    };
+    let mut out = format!(
+        "# `{provider_type}` provider spec {{.provider .proposed}}\n\n{STATUS} draft\n\n{{{{#spec-status}}}}\n\n"
+    );
+    let mut typed = false;
+    for line in template[body..].split_inclusive('\n') {
+        if !typed && let Some(filled) = fill_type_row(line, provider_type) {
+            out.push_str(&filled);
+            typed = true;
+        } else {
+            out.push_str(line);
+        }
+    }
+    Ok(out)
+}
+
+/// `line` with its second cell filled, when it is the header table's `Type` row with that
+/// cell empty (`| Type (the `type` of the config block) | |`).
+fn fill_type_row(line: &str, provider_type: &str) -> Option<String> {
+    let trimmed = line.trim_end();
+    let cells: Vec<&str> = trimmed
+        .strip_prefix('|')?
+        .strip_suffix('|')?
+        .split('|')
+        .collect();
+    let [first, second] = cells.as_slice() else {
+        return None;
+    };
+    if !first.trim().starts_with("Type") || !second.trim().is_empty() {
+        return None;
+    }
+    let ending = &line[trimmed.len()..];
+    Some(format!("|{first}| `{provider_type}` |{ending}"))
+}
+
+/// SUMMARY.md with a line for the spec right after the template's (and its sub-chapters), at
+/// the template's depth and with its list marker.
+fn with_summary_line(summary: &str, template: &str, title: &str, chapter: &str) -> Result<String> {
+    let lines: Vec<&str> = summary.split_inclusive('\n').collect();
+    let target = |line: &str| {
+        line.split("](").nth(1).is_some_and(|rest| {
+            let link = rest.split(')').next().unwrap_or("");
+            crate::config::normalise(link.split('#').next().unwrap_or(link)) == template
+        })
+    };
+    let Some(at) = lines.iter().position(|l| target(l)) else {
+        bail!(
+            "SUMMARY.md does not list the template `{template}`, so the spec has no place after it"
+        );
+    };
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let depth = indent(lines[at]);
+    let marker = lines[at].trim_start().chars().next().unwrap_or('-');
+    let mut after = at + 1;
+    while after < lines.len() && !lines[after].trim().is_empty() && indent(lines[after]) > depth {
+        after += 1;
+    }
+    let mut out = String::with_capacity(summary.len() + 80);
+    for line in &lines[..after] {
+        out.push_str(line);
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "{}{marker} [{title}]({chapter})\n",
+        &lines[at][..depth]
+    ));
+    for line in &lines[after..] {
+        out.push_str(line);
+    }
+    Ok(out)
+}
+
+/// book.toml with `chapter` added to `specs`, or `None` when a glob there already covers it.
+fn with_spec_key(toml: &str, chapter: &str, config: &Config) -> Result<Option<String>> {
+    if config.is_spec(chapter) {
+        return Ok(None);
+    }
+    let mut doc: DocumentMut = toml.parse().context("book.toml is not valid TOML")?;
+    let Some(table) = doc
+        .get_mut("preprocessor")
+        .and_then(Item::as_table_like_mut)
+        .and_then(|t| t.get_mut("contract"))
+        .and_then(Item::as_table_mut)
+    else {
+        bail!("book.toml has no `[{TABLE}]` table");
+    };
+    let specs = table.entry("specs").or_insert_with(|| value(Array::new()));
+    let Some(list) = specs.as_array_mut() else {
+        bail!("book.toml: `{TABLE}.specs` must be a list of chapter paths");
+    };
+    list.push(chapter);
+    Ok(Some(doc.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_type_row_is_filled_and_nothing_else() {
+        assert_eq!(
+            fill_type_row("| Type (the `type` of the config block) | |\n", "proxmox").as_deref(),
+            Some("| Type (the `type` of the config block) | `proxmox` |\n")
+        );
+        assert_eq!(fill_type_row("| Type | given |\n", "proxmox"), None);
+        assert_eq!(fill_type_row("| Author | |\n", "proxmox"), None);
+    }
+
+    #[test]
+    fn the_preamble_is_replaced() {
+        let template = "# Template\n\nCopy me.\n\n```\n## not a heading\n```\n\n## Header\n\n| Field | Value |\n|---|---|\n| Type | |\n\n## Entries\n";
+        let spec = spec_from_template(template, "proxmox").unwrap();
+        assert_eq!(
+            spec,
+            "# `proxmox` provider spec {.provider .proposed}\n\n**Status:** draft\n\n{{#spec-status}}\n\n## Header\n\n| Field | Value |\n|---|---|\n| Type | `proxmox` |\n\n## Entries\n"
+        );
+        assert!(spec_from_template("# Only a title\n", "x").is_err());
+    }
+
+    #[test]
+    fn the_summary_line_follows_the_template_at_its_depth() {
+        let summary = "# Summary\n\n[Intro](intro.md)\n\n- [Contract](c.md)\n- [Template](t.md)\n    - [Part](t/part.md)\n- [Appendix](a.md)\n";
+        let out =
+            with_summary_line(summary, "t.md", "Provider spec: x", "x-provider-spec.md").unwrap();
+        assert_eq!(
+            out,
+            "# Summary\n\n[Intro](intro.md)\n\n- [Contract](c.md)\n- [Template](t.md)\n    - [Part](t/part.md)\n- [Provider spec: x](x-provider-spec.md)\n- [Appendix](a.md)\n"
+        );
+        assert!(with_summary_line(summary, "missing.md", "t", "x.md").is_err());
+    }
+}
