@@ -6,6 +6,7 @@
 //! over), [`run_protocol`] (mdBook's JSON protocol, as the binary speaks it), and the
 //! [`Report`] of [`Finding`]s they produce. The pipeline is described in `ARCHITECTURE.md`.
 
+mod brief;
 mod chapter;
 mod checks;
 mod citation;
@@ -33,6 +34,7 @@ mod suggest;
 mod suppress;
 mod vocab;
 
+pub use brief::{Brief, BriefError, brief};
 pub use diagnostic::{Finding, Format, Report};
 pub use install::{CSS, CSS_FILE, Installed, install};
 pub use load::load;

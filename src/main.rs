@@ -51,6 +51,23 @@ enum Command {
         #[arg(long)]
         path: Option<String>,
     },
+    /// Writes the implementer's brief of a provider: one self-contained Markdown document with
+    /// its spec, the profiles it chose with what they oblige, worked examples from the existing
+    /// providers, the checklist for adding a provider, and the whole contract.
+    ///
+    /// Checks the book first: a book with errors gets its findings printed as `check` prints
+    /// them, and nothing is written (exit 1). Exit 2 when the book cannot be loaded or has no
+    /// spec of that provider.
+    Brief {
+        /// The provider's type, as its spec names it.
+        provider_type: String,
+        /// The book's root folder, where book.toml is.
+        #[arg(default_value = ".")]
+        book_dir: PathBuf,
+        /// Where to write it (standard output when not given).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// Prints where each filled spec stands: its status, the entries answered of all, and each
     /// open entry with its place.
     Status {
@@ -98,6 +115,11 @@ fn main() -> ExitCode {
         Some(Command::Check { book_dir, format }) => check(&book_dir, format),
         Some(Command::Install { book_dir }) => install(&book_dir),
         Some(Command::Status { book_dir, format }) => status(&book_dir, format),
+        Some(Command::Brief {
+            provider_type,
+            book_dir,
+            output,
+        }) => brief(&book_dir, &provider_type, output.as_deref()),
         Some(Command::NewSpec {
             provider_type,
             book_dir,
@@ -164,6 +186,66 @@ fn display_root(book_dir: &std::path::Path) -> PathBuf {
         PathBuf::new()
     } else {
         book_dir.to_path_buf()
+    }
+}
+
+fn brief(
+    book_dir: &std::path::Path,
+    provider_type: &str,
+    output: Option<&std::path::Path>,
+) -> ExitCode {
+    let loaded = match mdbook_contract::load(book_dir, "html") {
+        Ok(loaded) => loaded,
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
+            return ExitCode::from(2);
+        }
+    };
+    let (ctx, book) = loaded;
+    match mdbook_contract::brief(&ctx, &book, provider_type) {
+        Ok(brief) => {
+            let written = match output {
+                Some(file) => std::fs::write(file, &brief.markdown),
+                None => std::io::stdout()
+                    .lock()
+                    .write_all(brief.markdown.as_bytes()),
+            };
+            if let Err(error) = written {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "mdbook-contract: cannot write the brief: {error}"
+                );
+                return ExitCode::from(2);
+            }
+            if let Some(file) = output {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "wrote {} ({} bytes, {} links, each to a heading of the brief or an absolute address)",
+                    file.display(),
+                    brief.markdown.len(),
+                    brief.links
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Err(mdbook_contract::BriefError::Findings(report)) => {
+            // The findings as `check` prints them, with book paths shown from here.
+            let report =
+                mdbook_contract::check(&ctx, &book, display_root(book_dir)).unwrap_or(report);
+            let color = std::io::stderr().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+            let mut stderr = std::io::stderr().lock();
+            let _ = stderr.write_all(report.render(Format::Human, color).as_bytes());
+            let _ = writeln!(
+                stderr,
+                "mdbook-contract: no brief written: a brief is written only from a book without errors"
+            );
+            ExitCode::FAILURE
+        }
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error}");
+            ExitCode::from(2)
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 //! the platform, so the HTML renderer (which turns `.md` into `.html`) and the Markdown
 //! renderer both follow them.
 
+use std::borrow::Cow;
 use std::path::{Component, Path};
 
 /// The `/`-separated components of a chapter path, `.` dropped and `..` applied.
@@ -91,9 +92,42 @@ pub(crate) fn is_external(dest: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
 }
 
+/// Decodes `%XX` escapes; invalid ones stay as written. Borrows when there is none.
+pub(crate) fn percent_decode(text: &str) -> Cow<'_, str> {
+    if !text.contains('%') {
+        return Cow::Borrowed(text);
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = text.get(i + 1..i + 3)
+            && let Ok(byte) = u8::from_str_radix(hex, 16)
+        {
+            out.push(byte);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).map_or(Cow::Borrowed(text), Cow::Owned)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn percent_escapes_are_decoded_and_borrowed_when_absent() {
+        assert!(matches!(percent_decode("a b"), Cow::Borrowed("a b")));
+        assert_eq!(percent_decode("a%20b"), "a b");
+        assert_eq!(percent_decode("100%"), "100%");
+        assert_eq!(percent_decode("%zz"), "%zz");
+        // Bytes that are not UTF-8 leave the text as written.
+        assert_eq!(percent_decode("%ff"), "%ff");
+    }
 
     #[test]
     fn relative_links_between_folders() {

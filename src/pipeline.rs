@@ -61,6 +61,7 @@ pub fn process(
             report,
             pages,
             options,
+            ..
         } = Analysis::run(ctx, &book, display_root)?;
         // Checked and resolved: rendering reads only headings, tables and shortcodes, so the
         // rest of every chapter's index is given back before the largest tables are written.
@@ -91,6 +92,57 @@ pub fn process(
 /// `display_root` (empty: relative to the book root).
 pub fn check(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> Result<Report> {
     Ok(Analysis::run(ctx, book, display_root)?.report)
+}
+
+/// A chapter as a build renders it (its shortcodes rendered, without the serve panel).
+pub(crate) struct RenderedChapter {
+    /// Its source path with `/` separators, as book.toml names chapters.
+    pub(crate) key: String,
+    /// The path links are computed from.
+    pub(crate) link_path: PathBuf,
+    /// Its content, rendered.
+    pub(crate) content: String,
+}
+
+/// The book rendered, with what was read from it: what the implementer's brief is written
+/// from. Chapters are numbered as the model numbers them.
+pub(crate) struct Rendered {
+    pub(crate) chapters: Vec<RenderedChapter>,
+    pub(crate) model: Model,
+    pub(crate) specs: Specs,
+    pub(crate) config: Config,
+    pub(crate) options: MarkdownOptions,
+}
+
+/// Reads, checks and renders `book` without changing it; also the findings.
+pub(crate) fn rendered(ctx: &PreprocessorContext, book: &Book) -> Result<(Rendered, Report)> {
+    let Analysis {
+        chapters,
+        model,
+        specs,
+        report,
+        options,
+        config,
+        ..
+    } = Analysis::run(ctx, book, PathBuf::new())?;
+    let patches = render::patches(&chapters, &model, &specs);
+    let chapters = chapters
+        .iter()
+        .zip(&patches)
+        .map(|(chapter, patches)| RenderedChapter {
+            key: chapter.key.clone(),
+            link_path: chapter.link_path().to_path_buf(),
+            content: splice::apply(chapter.content, patches).into_owned(),
+        })
+        .collect();
+    let rendered = Rendered {
+        chapters,
+        model,
+        specs,
+        config,
+        options,
+    };
+    Ok((rendered, report))
 }
 
 /// Where every filled spec of `book` stands (see [`crate::status`]). Paths are shown under
@@ -189,6 +241,7 @@ struct Analysis<'b> {
     report: Report,
     pages: Pages,
     options: MarkdownOptions,
+    config: Config,
 }
 
 impl<'b> Analysis<'b> {
@@ -232,6 +285,7 @@ impl<'b> Analysis<'b> {
             report,
             pages,
             options,
+            config,
         })
     }
 }

@@ -87,7 +87,7 @@ pub(super) fn resolve<'d>(
         return Target::External;
     }
     let (path, fragment) = match dest.split_once('#') {
-        Some((path, fragment)) => (path, Some(percent_decode(fragment))),
+        Some((path, fragment)) => (path, Some(paths::percent_decode(fragment))),
         None => (dest, None),
     };
     let path = path.split('?').next().unwrap_or("");
@@ -99,7 +99,7 @@ pub(super) fn resolve<'d>(
             fragment,
         };
     }
-    let decoded = percent_decode(path);
+    let decoded = paths::percent_decode(path);
     // A leading `/` is the root of `src`; anything else starts in the chapter's folder.
     let (folder, relative) = match decoded.strip_prefix('/') {
         Some(rest) => ("", rest),
@@ -177,29 +177,6 @@ fn leads_to(dest: &str, path: &str) -> String {
     } else {
         format!("`{dest}` (`{path}` in the book)")
     }
-}
-
-/// Decodes `%XX` escapes; invalid ones stay as written. Borrows when there is none.
-pub(super) fn percent_decode(text: &str) -> Cow<'_, str> {
-    if !text.contains('%') {
-        return Cow::Borrowed(text);
-    }
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let Some(hex) = text.get(i + 1..i + 3)
-            && let Ok(byte) = u8::from_str_radix(hex, 16)
-        {
-            out.push(byte);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8(out).map_or(Cow::Borrowed(text), Cow::Owned)
 }
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
@@ -330,15 +307,5 @@ mod tests {
         // Back inside by the end, but above the start on the way.
         assert_eq!(normalise("", "../p/a.md"), None);
         assert_eq!(normalise("p", "../../p/a.md"), None);
-    }
-
-    #[test]
-    fn percent_escapes_are_decoded_and_borrowed_when_absent() {
-        assert!(matches!(percent_decode("a b"), Cow::Borrowed("a b")));
-        assert_eq!(percent_decode("a%20b"), "a b");
-        assert_eq!(percent_decode("100%"), "100%");
-        assert_eq!(percent_decode("%zz"), "%zz");
-        // Bytes that are not UTF-8 leave the text as written.
-        assert_eq!(percent_decode("%ff"), "%ff");
     }
 }

@@ -4,6 +4,7 @@
 
 mod architecture;
 mod bad_input;
+mod brief;
 mod browser;
 mod byte_exact;
 mod common;
