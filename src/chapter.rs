@@ -44,6 +44,11 @@ impl BookFiles {
         }
     }
 
+    /// The book's root folder, where book.toml is.
+    pub(crate) fn root(&self) -> &Path {
+        &self.root
+    }
+
     /// The book's configuration file.
     pub(crate) fn book_toml(&self) -> PathBuf {
         self.root.join("book.toml")

@@ -34,6 +34,11 @@ pub(crate) const KNOWN_KEYS: &[(&str, &str)] = &[
         "specs",
         "a list of chapter paths or globs relative to the book's `src`",
     ),
+    (
+        "companions",
+        "a list of file paths relative to the folder of book.toml",
+    ),
+    ("changed-since", "a git revision, such as \"origin/main\""),
     ("source-root", "a path relative to the book root"),
     ("shared-layer", "a list of repository paths or globs"),
     ("symbol-files", "a list of file name globs"),
@@ -71,6 +76,11 @@ pub(crate) struct Config {
     pub specs: Vec<String>,
     /// `specs`, compiled.
     spec_globs: globset::GlobSet,
+    /// Files outside the book checked with it, relative to the book root.
+    pub companions: Vec<String>,
+    /// The revision whose merge base with `HEAD` limits findings in companions to the lines
+    /// changed since.
+    pub changed_since: Option<String>,
     /// The repository the documents describe, relative to the book root.
     pub source_root: Option<String>,
     /// Roots of the shared layer that a MUST in a contract chapter must cite.
@@ -100,6 +110,8 @@ impl Default for Config {
             template: Vec::new(),
             specs: Vec::new(),
             spec_globs: globset::GlobSet::empty(),
+            companions: Vec::new(),
+            changed_since: None,
             source_root: None,
             shared_layer: Vec::new(),
             symbol_files: vec!["*.go".into(), "Makefile".into(), "*.yaml".into()],
@@ -171,6 +183,12 @@ impl Config {
                 }
                 self.spec_globs = globs.build()?;
                 self.specs = specs;
+            }
+            "companions" => self.companions = paths(&at, value)?,
+            "changed-since" => {
+                let rev = string(&at, value)?;
+                // An empty value (from the environment, say) means every line.
+                self.changed_since = (!rev.trim().is_empty()).then(|| rev.trim().to_owned());
             }
             "source-root" => self.source_root = Some(string(&at, value)?),
             "shared-layer" => self.shared_layer = strings(&at, value)?,

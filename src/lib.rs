@@ -7,11 +7,14 @@
 //! [`Report`] of [`Finding`]s they produce. The pipeline is described in `ARCHITECTURE.md`.
 
 mod brief;
+mod carried_over;
 mod chapter;
 mod checks;
 mod citation;
+mod companion;
 mod config;
 mod diagnostic;
+mod git;
 mod install;
 mod load;
 mod markdown;
@@ -35,6 +38,7 @@ mod suppress;
 mod vocab;
 
 pub use brief::{Brief, BriefError, brief};
+pub use carried_over::{CarriedOver, LostItem, carried_over};
 pub use diagnostic::{Finding, Format, Report};
 pub use install::{CSS, CSS_FILE, Installed, install};
 pub use load::load;

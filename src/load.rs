@@ -1,28 +1,85 @@
 //! Loading a book from disk the way mdBook hands it to this preprocessor, for
-//! `mdbook-contract check`.
+//! `mdbook-contract check` and the other commands that read a book.
 //!
 //! [`load`] reads book.toml (with `MDBOOK_*` environment overrides) and SUMMARY.md through
-//! mdbook-driver, then runs mdBook's own `index` and `links` preprocessors, so includes are
-//! expanded exactly as in a build. Other preprocessors of the book are not run.
+//! mdbook-driver, then runs every preprocessor that mdBook would run before this one, in
+//! mdBook's own order and by mdBook's own code: `index` and `links`, and any other the book
+//! configures, external commands included. In this preprocessor's place it puts one that keeps
+//! the book as it arrives and stops the run, so the preprocessors ordered after it never run.
+//! A book whose other preprocessors write links or text gets the same findings from `check` as
+//! from `mdbook build`.
 
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
-use anyhow::{Context as _, Result};
+use anyhow::{Context as _, Result, bail};
 use mdbook_driver::MDBook;
-use mdbook_driver::builtin_preprocessors::{IndexPreprocessor, LinkPreprocessor};
 use mdbook_preprocessor::book::Book;
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
+use mdbook_renderer::{RenderContext, Renderer};
+
+use crate::vocab::NAME;
 
 /// Loads the book at `dir` as mdBook would hand it to this preprocessor for `renderer`.
 pub fn load(dir: &Path, renderer: &str) -> Result<(PreprocessorContext, Book)> {
-    let md = MDBook::load(dir)
+    let mut md = MDBook::load(dir)
         .with_context(|| format!("could not load the book at `{}`", dir.display()))?;
     let ctx = PreprocessorContext::new(md.root.clone(), md.config.clone(), renderer.to_owned());
-    let mut book = md.book;
-    if md.config.build.use_default_preprocessors {
-        // mdBook runs preprocessors without ordering constraints sorted by name.
-        book = IndexPreprocessor::new().run(&ctx, book)?;
-        book = LinkPreprocessor::new().run(&ctx, book)?;
+    let arrived = Arc::new(Mutex::new(None));
+    // Takes this preprocessor's place in mdBook's order (or the last place, when book.toml
+    // does not configure it).
+    md.with_preprocessor(Arrival {
+        book: Arc::clone(&arrived),
+    });
+    let ran = md.preprocess_book(&Named(renderer));
+    let book = arrived
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .take();
+    match (book, ran) {
+        (Some(book), _) => Ok((ctx, book)),
+        // This preprocessor does not run for `renderer` (`renderers` leaves it out): every
+        // other one did.
+        (None, Ok((book, _))) => Ok((ctx, book)),
+        (None, Err(error)) => Err(error.context(format!(
+            "a preprocessor that mdBook runs before `{NAME}` failed"
+        ))),
     }
-    Ok((ctx, book))
+}
+
+/// Stands in for this preprocessor: keeps the book it is given and stops the run there.
+struct Arrival {
+    book: Arc<Mutex<Option<Book>>>,
+}
+
+impl Preprocessor for Arrival {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn run(&self, _: &PreprocessorContext, book: Book) -> Result<Book> {
+        *self
+            .book
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(book);
+        bail!("stopped where `{NAME}` runs: the book is read as it arrives there")
+    }
+
+    fn supports_renderer(&self, _: &str) -> Result<bool> {
+        Ok(true)
+    }
+}
+
+/// A renderer that is only a name: what `MDBook::preprocess_book` asks the preprocessors
+/// about. It renders nothing.
+struct Named<'a>(&'a str);
+
+impl Renderer for Named<'_> {
+    fn name(&self) -> &str {
+        self.0
+    }
+
+    fn render(&self, _: &RenderContext) -> Result<()> {
+        Ok(())
+    }
 }

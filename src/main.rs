@@ -34,6 +34,10 @@ enum Command {
         /// How to print findings.
         #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
         format: OutputFormat,
+        /// In companions, report only findings on lines added or changed since the merge base
+        /// of REV and HEAD (the `changed-since` key). Chapters are always checked whole.
+        #[arg(long, value_name = "REV")]
+        changed_since: Option<String>,
     },
     /// Writes the spec chapter of a new provider from the template, lists it in SUMMARY.md
     /// after the template and adds it to `specs` in book.toml.
@@ -67,6 +71,23 @@ enum Command {
         /// Where to write it (standard output when not given).
         #[arg(short, long)]
         output: Option<PathBuf>,
+    },
+    /// Reports every list item of an old document whose code spans do not all occur in the
+    /// book: nothing of what a split replaced is lost.
+    ///
+    /// Exits 0 when every item is carried over, 1 when one is not, 2 when OLD, a section or the
+    /// book cannot be read.
+    CarriedOver {
+        /// The old document: a file, or `REV:PATH` for a file at a git revision (read with
+        /// `git show`, such as `main:docs/providers.md`).
+        old: String,
+        /// The book's root folder, where book.toml is.
+        #[arg(default_value = ".")]
+        book_dir: PathBuf,
+        /// Compare only the list items of the section with this heading (numbering and case
+        /// aside); may be given more than once. Default: every list item of OLD.
+        #[arg(long = "section", value_name = "TITLE")]
+        sections: Vec<String>,
     },
     /// Prints where each filled spec stands: its status, the entries answered of all, and each
     /// open entry with its place.
@@ -112,8 +133,17 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Supports { .. }) => ExitCode::SUCCESS,
-        Some(Command::Check { book_dir, format }) => check(&book_dir, format),
+        Some(Command::Check {
+            book_dir,
+            format,
+            changed_since,
+        }) => check(&book_dir, format, changed_since.as_deref()),
         Some(Command::Install { book_dir }) => install(&book_dir),
+        Some(Command::CarriedOver {
+            old,
+            book_dir,
+            sections,
+        }) => carried_over(&book_dir, &old, &sections),
         Some(Command::Status { book_dir, format }) => status(&book_dir, format),
         Some(Command::Brief {
             provider_type,
@@ -269,6 +299,28 @@ fn status(book_dir: &std::path::Path, format: StatusOutput) -> ExitCode {
     }
 }
 
+fn carried_over(book_dir: &std::path::Path, old: &str, sections: &[String]) -> ExitCode {
+    let result = mdbook_contract::load(book_dir, "html").and_then(|(_, book)| {
+        mdbook_contract::carried_over(std::path::Path::new(""), old, sections, &book)
+    });
+    match result {
+        Ok(report) => {
+            let _ = std::io::stdout()
+                .lock()
+                .write_all(report.render().as_bytes());
+            if report.lost.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn install(book_dir: &std::path::Path) -> ExitCode {
     match mdbook_contract::install(book_dir) {
         Ok(installed) => {
@@ -290,9 +342,17 @@ fn install(book_dir: &std::path::Path) -> ExitCode {
     }
 }
 
-fn check(book_dir: &std::path::Path, format: OutputFormat) -> ExitCode {
-    let report = mdbook_contract::load(book_dir, "html")
-        .and_then(|(ctx, book)| mdbook_contract::check(&ctx, &book, display_root(book_dir)));
+fn check(
+    book_dir: &std::path::Path,
+    format: OutputFormat,
+    changed_since: Option<&str>,
+) -> ExitCode {
+    let report = mdbook_contract::load(book_dir, "html").and_then(|(mut ctx, book)| {
+        if let Some(rev) = changed_since {
+            ctx.config.set("preprocessor.contract.changed-since", rev)?;
+        }
+        mdbook_contract::check(&ctx, &book, display_root(book_dir))
+    });
     let report = match report {
         Ok(report) => report,
         Err(error) => {

@@ -22,6 +22,28 @@ pub(crate) fn components(path: &Path) -> Vec<String> {
     parts
 }
 
+/// `path` with `.` dropped and `..` applied to the part before it, as written (a root or a
+/// prefix is kept; a `..` that climbs above the start is kept too): the same file, found
+/// without asking the file system.
+pub(crate) fn lexical(path: &Path) -> std::path::PathBuf {
+    let mut out = std::path::PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                let can_pop = matches!(out.components().next_back(), Some(Component::Normal(_)));
+                if can_pop {
+                    out.pop();
+                } else {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
 /// The relative link from the chapter at `from` to the file at `to` (both relative to `src`),
 /// with `/` separators: `a/b.md` to `c/d.md` is `../c/d.md`.
 pub(crate) fn relative(from: &Path, to: &Path) -> String {

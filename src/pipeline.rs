@@ -22,6 +22,7 @@ use mdbook_preprocessor::book::{Book, BookItem};
 use crate::chapter::{BookFiles, Chapter, is_read, read_chapters};
 use crate::checks;
 use crate::citation::Citation;
+use crate::companion::read_companions;
 use crate::config::{self, Config};
 use crate::diagnostic::Report;
 use crate::markdown::{MarkdownOptions, parse_options, splice};
@@ -257,6 +258,7 @@ impl<'b> Analysis<'b> {
             .with_context(|| format!("book.toml: `{}.shared-layer`", config::TABLE))?;
         let chapters = read_chapters(book, &files, &options, &config);
         check_chapter_keys(&config, &chapters)?;
+        let companions = read_companions(&config, &files, &chapters, &options)?;
         let model = Model::collect(&chapters, &config);
         let specs = Specs::collect(&chapters, &model, &config);
         let excluded = checks::excluded_words(&model, &config);
@@ -268,6 +270,7 @@ impl<'b> Analysis<'b> {
         };
         let cx = checks::Context {
             chapters: &chapters,
+            companions: &companions,
             model: &model,
             specs: &specs,
             config: &config,
@@ -277,7 +280,7 @@ impl<'b> Analysis<'b> {
             excluded: &excluded,
         };
         let drafts = checks::run_all(&cx);
-        let (report, pages) = resolve(&chapters, &files, &config, drafts);
+        let (report, pages) = resolve(&chapters, &companions, &files, &config, drafts);
         Ok(Analysis {
             chapters,
             model,

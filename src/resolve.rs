@@ -11,7 +11,8 @@
 //! the findings by chapter, for the panels shown under `mdbook serve`.
 
 use crate::chapter::{BookFiles, Chapter};
-use crate::checks::Draft;
+use crate::checks::{Draft, Place};
+use crate::companion::Companion;
 use crate::config::{Config, TABLE};
 use crate::diagnostic::{Finding, Report};
 use crate::markdown::LineIndex;
@@ -22,17 +23,25 @@ use crate::vocab::Severity;
 /// panel.
 pub(crate) type Pages = Vec<(usize, Vec<Finding>)>;
 
-/// Locates `drafts`, gives them their severity and drops those that are off or suppressed.
+/// Locates `drafts`, gives them their severity and drops those that are off or suppressed, and
+/// in companions with `changed-since`, those on lines that did not change.
 pub(crate) fn resolve(
     chapters: &[Chapter<'_>],
+    companions: &[Companion],
     files: &BookFiles,
     config: &Config,
     mut drafts: Vec<Draft>,
 ) -> (Report, Pages) {
+    // book.toml, then the chapters, then the companions.
+    let order = |place: Place| match place {
+        Place::Config(_) => 0,
+        Place::Chapter(n) => 1 + n,
+        Place::Companion(n) => 1 + chapters.len() + n,
+    };
     drafts.sort_by_key(|d| {
         (
             d.check.follows_others(),
-            d.chapter.map_or(0, |c| c + 1),
+            order(d.place),
             d.range.start,
             d.range.end,
         )
@@ -40,8 +49,8 @@ pub(crate) fn resolve(
     let mut pages: Pages = Vec::new();
     let mut findings = Vec::new();
     for draft in drafts {
-        let (severity, location) = match draft.chapter {
-            Some(number) => {
+        let (severity, location) = match draft.place {
+            Place::Chapter(number) => {
                 let chapter = &chapters[number];
                 let mut severity = config.severity(draft.check, Some(&chapter.key));
                 if draft.blocking && severity != Severity::Off {
@@ -56,12 +65,28 @@ pub(crate) fn resolve(
                 }
                 (severity, chapter.locate(files, draft.range.clone()))
             }
-            None => {
+            Place::Companion(number) => {
+                let companion = &companions[number];
+                let severity = config.severity(draft.check, None);
+                if severity == Severity::Off
+                    || companion
+                        .suppressions()
+                        .allows(draft.check, draft.range.start)
+                {
+                    continue;
+                }
+                let location = companion.locate(draft.range.clone());
+                if !companion.counts_line(location.line) {
+                    continue;
+                }
+                (severity, location)
+            }
+            Place::Config(key) => {
                 let severity = config.severity(draft.check, None);
                 if severity == Severity::Off {
                     continue;
                 }
-                (severity, in_book_toml(files, draft.config_key))
+                (severity, in_book_toml(files, key))
             }
         };
         let notes = draft
@@ -80,8 +105,11 @@ pub(crate) fn resolve(
             help: draft.help,
             notes,
         };
-        // A finding about book.toml is shown on the first page.
-        let page = draft.chapter.unwrap_or(0);
+        // A finding about book.toml or a companion is shown on the first page.
+        let page = match draft.place {
+            Place::Chapter(number) => number,
+            Place::Config(_) | Place::Companion(_) => 0,
+        };
         match pages.iter_mut().find(|(number, _)| *number == page) {
             Some((_, list)) => list.push(finding.clone()),
             None => pages.push((page, vec![finding.clone()])),

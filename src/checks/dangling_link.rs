@@ -6,7 +6,9 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::{Context, Draft};
+use super::{Context, Draft, Place};
+use crate::companion::Companion;
+use crate::markdown::{ChapterIndex, MarkdownOptions};
 use crate::paths;
 use crate::suggest;
 use crate::vocab::Check;
@@ -192,6 +194,118 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             }
         }
     }
+    let mut outside = OutsideAnchors::default();
+    for (number, companion) in cx.companions.iter().enumerate() {
+        for link in &companion.index.links {
+            if let Some((message, help)) =
+                from_companion(cx, &pages, companion, &link.dest, &mut outside)
+            {
+                let draft = Draft::at(
+                    Check::DanglingLink,
+                    Place::Companion(number),
+                    link.range.clone(),
+                    message,
+                );
+                out.push(match help {
+                    Some(help) => draft.help(help),
+                    None => draft,
+                });
+            }
+        }
+    }
+}
+
+const ANCHOR_HELP: &str =
+    "anchors are the ids mdBook gives headings: lowercase, spaces as `-`, punctuation dropped";
+
+/// The anchors of Markdown files outside the book that companions link to, each read once.
+#[derive(Default)]
+struct OutsideAnchors {
+    files: HashMap<PathBuf, Option<std::collections::HashSet<String>>>,
+}
+
+impl OutsideAnchors {
+    /// The heading ids of the Markdown file at `path` (`None` when it cannot be read as text).
+    fn of(&mut self, path: &Path) -> Option<&std::collections::HashSet<String>> {
+        self.files
+            .entry(path.to_owned())
+            .or_insert_with(|| {
+                let text = std::fs::read_to_string(path).ok()?;
+                Some(ChapterIndex::parse_with(&text, &MarkdownOptions::default(), false).anchors)
+            })
+            .as_ref()
+    }
+}
+
+/// What is wrong with the link `dest` of a companion: relative to the companion's folder (a
+/// leading `/` to the book root), a target that is a chapter needs its fragment to be an id of
+/// that chapter; any other target must exist, and a fragment into another Markdown file must
+/// be one of its heading ids.
+fn from_companion(
+    cx: &Context<'_>,
+    pages: &Pages,
+    companion: &Companion,
+    dest: &str,
+    outside: &mut OutsideAnchors,
+) -> Option<(String, Option<&'static str>)> {
+    if paths::is_external(dest) {
+        return None;
+    }
+    let (path, fragment) = match dest.split_once('#') {
+        Some((path, fragment)) => (path, Some(paths::percent_decode(fragment))),
+        None => (dest, None),
+    };
+    let path = path.split('?').next().unwrap_or("");
+    let missing_anchor = |anchors: &std::collections::HashSet<String>, page: String| {
+        let fragment = fragment.as_deref()?;
+        if fragment.is_empty() || fragment == "top" || anchors.contains(fragment) {
+            return None;
+        }
+        let hint = suggest::hint(fragment, anchors.iter().map(String::as_str));
+        Some((
+            format!("{page} has no anchor `#{fragment}`{hint}"),
+            Some(ANCHOR_HELP),
+        ))
+    };
+    if path.is_empty() {
+        return missing_anchor(&companion.index.anchors, "this file".to_owned());
+    }
+    let decoded = paths::percent_decode(path);
+    let target = match decoded.strip_prefix('/') {
+        Some(rest) => paths::lexical(&cx.files.root().join(rest)),
+        None => paths::lexical(&companion.folder().join(&*decoded)),
+    };
+    let src = paths::lexical(&cx.files.src_dir());
+    if let Ok(in_src) = target.strip_prefix(&src) {
+        let key = paths::components(in_src).join("/");
+        if let Some(chapter) = pages.lookup(&key) {
+            let anchors = &cx.chapters[chapter].index.anchors;
+            return missing_anchor(anchors, format!("the chapter `{key}`"));
+        }
+    }
+    let shown = cx.files.display(&target);
+    if !target.exists() {
+        return Some((
+            format!(
+                "the link to `{dest}` leads to no file: `{}` does not exist",
+                shown.display()
+            ),
+            None,
+        ));
+    }
+    if fragment.is_none() || target.extension().is_none_or(|e| e != "md") {
+        return None;
+    }
+    let own = cx
+        .companions
+        .iter()
+        .find(|c| paths::lexical(&c.path) == target)
+        .map(|c| &c.index.anchors);
+    let anchors = match own {
+        Some(anchors) => anchors,
+        None => outside.of(&target)?,
+    };
+    missing_anchor(anchors, format!("`{}`", shown.display()))
 }
 
 /// What is wrong with the link `dest` of chapter `from`, and what to do about it; `None` when
@@ -250,9 +364,7 @@ pub(super) fn problem(
             };
             Some((
                 format!("{page} has no anchor `#{fragment}`{hint}"),
-                Some(
-                    "anchors are the ids mdBook gives headings: lowercase, spaces as `-`, punctuation dropped",
-                ),
+                Some(ANCHOR_HELP),
             ))
         }
         Target::Page { .. } => None,

@@ -7,16 +7,16 @@ const HELP: &str = "write a comma, a colon, parentheses or two sentences instead
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     const DASH: &str = "\u{2014}";
-    for (number, chapter) in cx.chapters.iter().enumerate() {
+    for source in cx.texts() {
         // Every U+2014 of the chapter, found once with memchr's SIMD search; most chapters have
         // none, and then only runs rendered differently can hold one.
         let dashes: Vec<usize> =
-            memchr::memmem::find_iter(chapter.content.as_bytes(), DASH.as_bytes()).collect();
-        for run in chapter.index.text() {
+            memchr::memmem::find_iter(source.content.as_bytes(), DASH.as_bytes()).collect();
+        for run in source.index.text() {
             if dashes.is_empty() && run.rendered.is_none() {
                 continue;
             }
-            let written = &chapter.content[run.range.clone()];
+            let written = &source.content[run.range.clone()];
             // The dashes inside this run (runs lie on character boundaries, so a dash that
             // starts inside one ends inside it).
             let first = dashes.partition_point(|&at| at < run.range.start);
@@ -25,9 +25,9 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             for &start in inside {
                 literal = true;
                 out.push(
-                    Draft::new(
+                    Draft::at(
                         Check::EmDash,
-                        number,
+                        source.place,
                         start..start + DASH.len(),
                         "em-dash (U+2014) in prose",
                     )
@@ -44,7 +44,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             } else {
                 format!("`{written}` renders as an em-dash")
             };
-            out.push(Draft::new(Check::EmDash, number, run.range.clone(), message).help(HELP));
+            out.push(Draft::at(Check::EmDash, source.place, run.range.clone(), message).help(HELP));
         }
     }
 }

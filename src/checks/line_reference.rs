@@ -33,13 +33,13 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     // costs more than this scan, and compiling the patterns more than most books take.
     let prefilter = cx.config.line_reference_patterns == DEFAULT_LINE_REFERENCE_PATTERNS;
     let may_match = |text: &str| !prefilter || may_hold_default(text);
-    for (number, chapter) in cx.chapters.iter().enumerate() {
-        if !may_match(chapter.content) {
+    for source in cx.texts() {
+        if !may_match(source.content) {
             continue;
         }
-        let spans = chapter.index.code_spans.iter().map(|c| c.range.clone());
-        for range in chapter.index.prose_ranges().into_iter().chain(spans) {
-            let text = &chapter.content[range.clone()];
+        let spans = source.index.code_spans.iter().map(|c| c.range.clone());
+        for range in source.index.prose_ranges().into_iter().chain(spans) {
+            let text = &source.content[range.clone()];
             if !may_match(text) {
                 continue;
             }
@@ -59,9 +59,9 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                     continue;
                 }
                 last_end = hit.end;
-                let written = &chapter.content[hit.clone()];
+                let written = &source.content[hit.clone()];
                 out.push(
-                    Draft::new(Check::LineReference, number, hit, format!("source line reference `{written}`: line numbers go stale"))
+                    Draft::at(Check::LineReference, source.place, hit, format!("source line reference `{written}`: line numbers go stale"))
                         .help("cite a path plus a symbol instead, such as `internal/gc/gc.go` and `Sweeper.sweep`"),
                 );
             }

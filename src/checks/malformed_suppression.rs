@@ -1,7 +1,7 @@
 //! `malformed-suppression`: a `<!-- contract: allow ... -->` comment that names no check or a
 //! name that is not a check (so it suppresses nothing).
 
-use super::{Context, Draft};
+use super::{Context, Draft, Place};
 use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
@@ -10,6 +10,17 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             out.push(Draft::new(
                 Check::MalformedSuppression,
                 number,
+                range.clone(),
+                message.clone(),
+            ));
+        }
+    }
+    // A companion's comments suppress too, so a mistyped one there is reported as well.
+    for (number, companion) in cx.companions.iter().enumerate() {
+        for (range, message) in &companion.suppressions().problems {
+            out.push(Draft::at(
+                Check::MalformedSuppression,
+                Place::Companion(number),
                 range.clone(),
                 message.clone(),
             ));

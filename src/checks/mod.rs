@@ -13,7 +13,9 @@ use std::ops::Range;
 
 use crate::chapter::{BookFiles, Chapter};
 use crate::citation::{Citation, classify};
+use crate::companion::Companion;
 use crate::config::Config;
+use crate::markdown::ChapterIndex;
 use crate::model::{Model, UNKNOWN_PROFILE};
 use crate::shortcode::Kind;
 use crate::source_tree::{Roots, SourceIndex};
@@ -50,6 +52,8 @@ mod unknown_profile;
 pub(crate) struct Context<'a> {
     /// The chapters, in document order.
     pub chapters: &'a [Chapter<'a>],
+    /// The companions, in the order book.toml names them.
+    pub companions: &'a [Companion],
     /// The model collected from them.
     pub model: &'a Model,
     /// The template's entries and the filled specs.
@@ -66,7 +70,32 @@ pub(crate) struct Context<'a> {
     pub excluded: &'a HashSet<String>,
 }
 
+/// A text that the prose checks read: a chapter, or a companion.
+pub(crate) struct Text<'t> {
+    /// Where a finding in it is reported.
+    pub place: Place,
+    /// Its content.
+    pub content: &'t str,
+    /// Its one parse.
+    pub index: &'t ChapterIndex,
+}
+
 impl<'a> Context<'a> {
+    /// Every chapter, then every companion: what `em-dash`, `line-reference` and the like read.
+    pub(crate) fn texts(&self) -> impl Iterator<Item = Text<'_>> {
+        let chapters = self.chapters.iter().enumerate().map(|(n, c)| Text {
+            place: Place::Chapter(n),
+            content: c.content,
+            index: &c.index,
+        });
+        let companions = self.companions.iter().enumerate().map(|(n, c)| Text {
+            place: Place::Companion(n),
+            content: &c.content,
+            index: &c.index,
+        });
+        chapters.chain(companions)
+    }
+
     /// Whether `word` is never taken for a symbol.
     pub(crate) fn is_excluded_word(&self, word: &str) -> bool {
         self.excluded.contains(word)
@@ -123,17 +152,27 @@ pub(crate) fn citations<'a>(
     out
 }
 
+/// Where a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// In book.toml, at this key of `[preprocessor.contract]` (empty: the table), for what no
+    /// chapter shows.
+    Config(&'static str),
+    /// In a chapter (its index into the chapters).
+    Chapter(usize),
+    /// In a companion (its index into the companions).
+    Companion(usize),
+}
+
 /// A finding before it is located and given its severity.
 #[derive(Debug, Clone)]
 pub(crate) struct Draft {
     /// The check.
     pub check: Check,
-    /// The chapter (index into the chapters), or `None` for book.toml.
-    pub chapter: Option<usize>,
-    /// What to point at, in the chapter's content.
+    /// Where it is.
+    pub place: Place,
+    /// What to point at, in the chapter's or the companion's content (empty in book.toml).
     pub range: Range<usize>,
-    /// In book.toml, the key of `[preprocessor.contract]` to point at (empty: the table).
-    pub config_key: &'static str,
     /// Reported as an error whatever its check's severity (unless the check is off): an
     /// unanswered entry of an accepted spec blocks implementation.
     pub blocking: bool,
@@ -153,11 +192,20 @@ impl Draft {
         range: Range<usize>,
         message: impl Into<String>,
     ) -> Draft {
+        Draft::at(check, Place::Chapter(chapter), range, message)
+    }
+
+    /// A finding of `check` at `range` of the text at `place`.
+    pub(crate) fn at(
+        check: Check,
+        place: Place,
+        range: Range<usize>,
+        message: impl Into<String>,
+    ) -> Draft {
         Draft {
             check,
-            chapter: Some(chapter),
+            place,
             range,
-            config_key: "",
             blocking: false,
             message: message.into(),
             help: None,
@@ -168,16 +216,7 @@ impl Draft {
     /// A finding of `check` about book.toml, at `key` of `[preprocessor.contract]` (empty: at
     /// the table), for what no chapter shows.
     pub(crate) fn in_config(check: Check, key: &'static str, message: impl Into<String>) -> Draft {
-        Draft {
-            check,
-            chapter: None,
-            range: 0..0,
-            config_key: key,
-            blocking: false,
-            message: message.into(),
-            help: None,
-            related: Vec::new(),
-        }
+        Draft::at(check, Place::Config(key), 0..0, message)
     }
 
     /// Makes it an error whatever its check's severity, unless the check is off.

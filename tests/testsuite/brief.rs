@@ -383,20 +383,7 @@ fn a_provider_without_a_spec_is_named() {
 /// appendix's providers chose too, so that the brief quotes their sections.
 #[test]
 fn the_brief_of_this_repositorys_book_with_its_spec_filled() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = tempfile::tempdir().unwrap();
-    for file in ["book.toml", mdbook_contract::CSS_FILE] {
-        std::fs::copy(root.join(file), dir.path().join(file)).unwrap();
-    }
-    std::fs::create_dir(dir.path().join("book")).unwrap();
-    for entry in std::fs::read_dir(root.join("book")).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(
-            &path,
-            dir.path().join("book").join(path.file_name().unwrap()),
-        )
-        .unwrap();
-    }
+    let dir = super::common::repository_copy();
     let spec_path = dir.path().join("book/proxmox-provider-spec.md");
     if !spec_path.exists() {
         let (code, _, stderr) = run(dir.path(), &["new-spec", "proxmox"]);

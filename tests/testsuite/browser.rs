@@ -61,19 +61,7 @@ fn longest_profiles(contract: &str) -> Vec<(String, String)> {
 /// book carry no spec) a proposed section added to the appendix.
 fn built_with_four_providers() -> (tempfile::TempDir, PathBuf) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = tempfile::tempdir().unwrap();
-    for file in ["book.toml", mdbook_contract::CSS_FILE] {
-        std::fs::copy(root.join(file), dir.path().join(file)).unwrap();
-    }
-    std::fs::create_dir(dir.path().join("book")).unwrap();
-    for entry in std::fs::read_dir(root.join("book")).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(
-            &path,
-            dir.path().join("book").join(path.file_name().unwrap()),
-        )
-        .unwrap();
-    }
+    let dir = super::common::repository_copy();
     let contract = std::fs::read_to_string(root.join("book/provider-contract.md")).unwrap();
     let profiles = longest_profiles(&contract);
     assert!(profiles.len() >= 19, "the contract's axes: {profiles:?}");

@@ -105,6 +105,38 @@ impl Fixture {
     }
 }
 
+/// This repository's book (book.toml, the stylesheet, `book/`) in a temporary folder, without
+/// its companions: the repository's README and the like link to files that are not copied.
+pub fn repository_copy() -> tempfile::TempDir {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root.join(mdbook_contract::CSS_FILE),
+        dir.path().join(mdbook_contract::CSS_FILE),
+    )
+    .unwrap();
+    let toml = std::fs::read_to_string(root.join("book.toml")).unwrap();
+    let without: Vec<&str> = toml
+        .lines()
+        .filter(|line| !line.starts_with("companions ="))
+        .collect();
+    assert!(
+        without.len() < toml.lines().count(),
+        "book.toml names companions"
+    );
+    std::fs::write(dir.path().join("book.toml"), without.join("\n") + "\n").unwrap();
+    std::fs::create_dir(dir.path().join("book")).unwrap();
+    for entry in std::fs::read_dir(root.join("book")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(
+            &path,
+            dir.path().join("book").join(path.file_name().unwrap()),
+        )
+        .unwrap();
+    }
+    dir
+}
+
 /// The findings of `check`, as `check:line:col`.
 pub fn positions(report: &Report, check: &str) -> Vec<String> {
     report

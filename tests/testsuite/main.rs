@@ -4,6 +4,7 @@
 
 mod architecture;
 mod bad_input;
+mod beyond;
 mod brief;
 mod browser;
 mod byte_exact;

@@ -487,25 +487,6 @@ fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     files
 }
 
-/// This repository's book (book.toml, the stylesheet, `book/`) in a temporary folder.
-fn repository_copy() -> tempfile::TempDir {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = tempfile::tempdir().unwrap();
-    for file in ["book.toml", mdbook_contract::CSS_FILE] {
-        std::fs::copy(root.join(file), dir.path().join(file)).unwrap();
-    }
-    std::fs::create_dir(dir.path().join("book")).unwrap();
-    for entry in std::fs::read_dir(root.join("book")).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(
-            &path,
-            dir.path().join("book").join(path.file_name().unwrap()),
-        )
-        .unwrap();
-    }
-    dir
-}
-
 fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let output = Command::new(binary())
         .args(args)
@@ -522,7 +503,7 @@ fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn new_spec_scaffolds_a_spec_that_builds_with_warnings_only() {
-    let dir = repository_copy();
+    let dir = super::common::repository_copy();
     let root = dir.path();
     // A copy of the repository without a spec of its own, whatever the book carries.
     let toml_before = std::fs::read_to_string(root.join("book.toml")).unwrap();
@@ -645,7 +626,7 @@ fn new_spec_scaffolds_a_spec_that_builds_with_warnings_only() {
 
 #[test]
 fn new_spec_refuses_without_changing_anything() {
-    let dir = repository_copy();
+    let dir = super::common::repository_copy();
     let root = dir.path();
     let before = snapshot(root);
     let refusals: [(&[&str], &str); 3] = [

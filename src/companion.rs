@@ -1,0 +1,146 @@
+//! Companions: files outside the book that are checked with it (`companions` in book.toml).
+//!
+//! A repository's README, its agent notes or an architecture page that SUMMARY.md does not
+//! list are not chapters, but they link into the book and are edited with it. Each one is read
+//! from disk and parsed once, like a chapter; the prose checks that make sense outside a book
+//! (`em-dash`, `line-reference`, `dangling-link`) read it through
+//! [`crate::checks::Context::texts`]. Its findings are positions in the file as it is, since no
+//! preprocessor has touched it. With `changed-since`, [`Companion::changed`] holds the lines
+//! that changed (see [`crate::git`]) and [`crate::resolve`] keeps only findings on them.
+//!
+//! To check a companion with another check, read it in that check through `Context::texts`;
+//! checks about the contract, the template or the providers never read companions.
+
+use std::collections::HashSet;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use anyhow::{Result, bail};
+
+use crate::chapter::{BookFiles, Chapter};
+use crate::config::{self, Config};
+use crate::git::{self, Changed};
+use crate::markdown::{ChapterIndex, MarkdownOptions};
+use crate::sourcemap::{Location, SourceMap};
+use crate::suppress::Suppressions;
+
+/// One companion file, as read.
+pub(crate) struct Companion {
+    /// Its path as book.toml names it (relative to the book root, `/` separators).
+    pub key: String,
+    /// Its path on disk (the book root joined with the key).
+    pub path: PathBuf,
+    /// Its text, without a byte order mark.
+    pub content: String,
+    /// The one parse of it.
+    pub index: ChapterIndex,
+    /// With `changed-since`, the lines added or changed since the merge base; `None` when every
+    /// line counts.
+    pub changed: Option<Changed>,
+    map: SourceMap,
+    suppressions: OnceLock<Suppressions>,
+}
+
+impl Companion {
+    /// Where `range` of its text is.
+    pub(crate) fn locate(&self, range: Range<usize>) -> Location {
+        self.map.locate(&self.content, range)
+    }
+
+    /// Its `<!-- contract: allow ... -->` comments.
+    pub(crate) fn suppressions(&self) -> &Suppressions {
+        self.suppressions
+            .get_or_init(|| Suppressions::collect(&self.content, &self.index))
+    }
+
+    /// Whether a finding on `line` is reported: every line counts without `changed-since`.
+    pub(crate) fn counts_line(&self, line: usize) -> bool {
+        self.changed
+            .as_ref()
+            .is_none_or(|changed| changed.contains(line))
+    }
+
+    /// The folder its relative links start in.
+    pub(crate) fn folder(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new(""))
+    }
+}
+
+/// Reads every companion that `config` names. A companion that does not exist, cannot be read
+/// or is a chapter of the book is an error naming the key; so is a `changed-since` that git
+/// cannot answer.
+pub(crate) fn read_companions(
+    config: &Config,
+    files: &BookFiles,
+    chapters: &[Chapter<'_>],
+    options: &MarkdownOptions,
+) -> Result<Vec<Companion>> {
+    let at = format!("{}.companions", config::TABLE);
+    let mut seen = HashSet::new();
+    let mut companions = Vec::new();
+    for key in &config.companions {
+        if !seen.insert(key.as_str()) {
+            continue;
+        }
+        let path = files.root().join(key);
+        if let Some(chapter) = chapter_at(files, chapters, &path) {
+            bail!(
+                "book.toml: `{at}` names `{key}`, which is the chapter `{chapter}` of the book and is checked as one; remove it from `companions`"
+            );
+        }
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => bail!(
+                "book.toml: `{at}` names `{key}`, which does not exist (`{}`; paths are relative to the folder of book.toml)",
+                files.display(&path).display()
+            ),
+            Err(error) => bail!(
+                "book.toml: `{at}` names `{key}`, which cannot be read (`{}`): {error}",
+                files.display(&path).display()
+            ),
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
+            bail!("book.toml: `{at}` names `{key}`, which is not UTF-8 text");
+        };
+        let content = match text.strip_prefix('\u{feff}') {
+            Some(rest) => rest.to_owned(),
+            None => text,
+        };
+        let index = ChapterIndex::parse_with(&content, options, false);
+        let map = SourceMap::same_as_file(files.display(&path));
+        companions.push(Companion {
+            key: key.clone(),
+            path,
+            content,
+            index,
+            changed: None,
+            map,
+            suppressions: OnceLock::new(),
+        });
+    }
+    if let Some(rev) = &config.changed_since
+        && !companions.is_empty()
+    {
+        let base = git::merge_base(files.root(), rev)?;
+        for companion in &mut companions {
+            companion.changed = Some(git::changed_lines(
+                files.root(),
+                &base,
+                Path::new(&companion.key),
+            )?);
+        }
+    }
+    Ok(companions)
+}
+
+/// The chapter (its key) whose file is at `path`, if any.
+fn chapter_at<'c>(files: &BookFiles, chapters: &'c [Chapter<'_>], path: &Path) -> Option<&'c str> {
+    let src = crate::paths::components(&files.src_dir());
+    let file = crate::paths::components(path);
+    let key = file.strip_prefix(src.as_slice())?.join("/");
+    chapters
+        .iter()
+        .find(|c| c.key == key)
+        .map(|c| c.key.as_str())
+}

@@ -1,0 +1,202 @@
+//! What the checks need from the book's repository, asked of the `git` command: the lines of a
+//! file changed since a revision (`changed-since`), and a file as it was at a revision
+//! (`carried-over OLD` with `REV:PATH`).
+//!
+//! The `git` command, not a library: it is what authors and CI already have, and it reads the
+//! repository as they do (worktrees, alternates, safe directories). Every failure is an error
+//! that names the revision or file asked for and what git answered; a missing `git` says so.
+
+use std::ffi::OsStr;
+use std::ops::Range;
+use std::path::Path;
+use std::process::Command;
+
+use anyhow::{Result, bail};
+
+/// The lines of a file that count as changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Changed {
+    /// Every line: the file is new (git does not track it).
+    All,
+    /// These 1-based line ranges (end exclusive), in order.
+    Lines(Vec<Range<usize>>),
+}
+
+impl Changed {
+    /// Whether `line` (1-based) is changed.
+    pub(crate) fn contains(&self, line: usize) -> bool {
+        match self {
+            Changed::All => true,
+            Changed::Lines(ranges) => ranges.iter().any(|r| r.contains(&line)),
+        }
+    }
+}
+
+/// What git answered.
+struct Answer {
+    success: bool,
+    stdout: Vec<u8>,
+    /// The first line of its standard error, or how it exited.
+    said: String,
+}
+
+/// Runs `git` with `args` in `dir`; `what` says what it was for, in an error.
+fn ask<I, S>(dir: &Path, args: I, what: &str) -> Result<Answer>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let output = Command::new("git")
+        .arg("--literal-pathspecs")
+        .args(args)
+        .current_dir(dir)
+        .output();
+    let output = match output {
+        Ok(output) => output,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            bail!("{what}: this needs the `git` command, which is not on the PATH")
+        }
+        Err(error) => bail!("{what}: `git` could not be run: {error}"),
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let said = match stderr.lines().map(str::trim).find(|l| !l.is_empty()) {
+        Some(line) => format!("git said: {line}"),
+        None => format!("git exited with {}", output.status),
+    };
+    Ok(Answer {
+        success: output.status.success(),
+        stdout: output.stdout,
+        said,
+    })
+}
+
+/// Runs `git` with `args` in `dir` and gives its standard output, or an error with what git
+/// said.
+fn git<I, S>(dir: &Path, args: I, what: &str) -> Result<String>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let answer = ask(dir, args, what)?;
+    if !answer.success {
+        bail!("{what}: {}", answer.said);
+    }
+    match String::from_utf8(answer.stdout) {
+        Ok(text) => Ok(text),
+        Err(_) => bail!("{what}: git's answer is not UTF-8"),
+    }
+}
+
+/// The merge base of `rev` and `HEAD` in the repository at `dir`.
+pub(crate) fn merge_base(dir: &Path, rev: &str) -> Result<String> {
+    let what = format!("`changed-since` is `{rev}`");
+    let spec = format!("{rev}^{{commit}}");
+    let verified = ask(
+        dir,
+        [
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            "--end-of-options",
+            &spec,
+        ],
+        &what,
+    )?;
+    if !verified.success {
+        if verified.said.starts_with("git exited") {
+            // `--quiet` prints nothing for a revision it does not know.
+            bail!(
+                "{what}, which git does not know as a revision in `{}` (give a branch, tag or commit such as `origin/main`; in CI, fetch it first)",
+                if dir.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    dir
+                }
+                .display()
+            );
+        }
+        bail!("{what}: {}", verified.said);
+    }
+    let base = git(dir, ["merge-base", rev, "HEAD"], &what)?;
+    Ok(base.trim().to_owned())
+}
+
+/// The lines of `file` (relative to `dir`) added or changed since `base`, in the working tree.
+pub(crate) fn changed_lines(dir: &Path, base: &str, file: &Path) -> Result<Changed> {
+    let what = format!("the changed lines of `{}`", file.display());
+    let tracked = git(
+        dir,
+        [OsStr::new("ls-files"), OsStr::new("--"), file.as_os_str()],
+        &what,
+    )?;
+    if tracked.trim().is_empty() {
+        return Ok(Changed::All);
+    }
+    let diff = git(
+        dir,
+        [
+            OsStr::new("diff"),
+            OsStr::new("--no-color"),
+            OsStr::new("--no-ext-diff"),
+            OsStr::new("--no-textconv"),
+            OsStr::new("--no-renames"),
+            OsStr::new("--unified=0"),
+            OsStr::new(base),
+            OsStr::new("--"),
+            file.as_os_str(),
+        ],
+        &what,
+    )?;
+    Ok(Changed::Lines(added_lines(&diff)))
+}
+
+/// The new-side line ranges of the hunks of a `--unified=0` diff (`@@ -a,b +c,d @@`).
+fn added_lines(diff: &str) -> Vec<Range<usize>> {
+    let mut ranges = Vec::new();
+    for line in diff.lines() {
+        let Some(rest) = line.strip_prefix("@@ ") else {
+            continue;
+        };
+        let Some(new) = rest.split(' ').find_map(|part| part.strip_prefix('+')) else {
+            continue;
+        };
+        let (start, count) = match new.split_once(',') {
+            Some((start, count)) => (start.parse::<usize>(), count.parse::<usize>()),
+            None => (new.parse::<usize>(), Ok(1)),
+        };
+        if let (Ok(start), Ok(count)) = (start, count)
+            && count > 0
+        {
+            ranges.push(start..start + count);
+        }
+    }
+    ranges
+}
+
+/// The text of `rev_path` (`REV:PATH`, as `git show` takes it) in the repository at `dir`.
+pub(crate) fn show(dir: &Path, rev_path: &str) -> Result<String> {
+    git(
+        dir,
+        ["show", "--no-color", "--end-of-options", rev_path],
+        &format!("`{rev_path}`"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hunks_give_the_new_side_lines() {
+        let diff = "diff --git a/R.md b/R.md\n--- a/R.md\n+++ b/R.md\n@@ -3 +3 @@ x\n-a\n+b\n@@ -10,0 +11,2 @@\n+c\n+d\n@@ -20,2 +22,0 @@\n-e\n-f\n";
+        assert_eq!(added_lines(diff), vec![3..4, 11..13]);
+        let changed = Changed::Lines(added_lines(diff));
+        assert!(changed.contains(12) && !changed.contains(13) && !changed.contains(22));
+        assert!(Changed::All.contains(1));
+    }
+}
