@@ -1,9 +1,10 @@
 //! Findings and their printers.
 //!
 //! A [`Finding`] is data: a check, a severity, a message, a [`Location`] and a help line. A
-//! [`Report`] holds them in document order and prints them in one of four [`Format`]s:
+//! [`Report`] holds them in document order and prints them in one of five [`Format`]s:
 //! `human` (rustc-style snippets, by annotate-snippets), `short` (one line each), `json` (a
-//! stable array) and `github` (workflow annotations). Printing is the only thing done here; the
+//! stable array), `github` (workflow annotations) and `sarif` (SARIF 2.1.0, for code scanning).
+//! The Markdown summary needs the model too, so it is [`crate::overview`]'s. Printing is the only thing done here; the
 //! exit status is decided by whoever holds the report.
 
 use std::fmt::Write as _;
@@ -44,6 +45,8 @@ pub enum Format {
     Json,
     /// GitHub Actions workflow commands.
     Github,
+    /// A SARIF 2.1.0 log: every check as a rule, every finding as a result.
+    Sarif,
 }
 
 /// The findings of one run, in document order.
@@ -152,7 +155,81 @@ impl Report {
             Format::Short => self.short(),
             Format::Json => self.json(),
             Format::Github => self.github(),
+            Format::Sarif => self.sarif(),
         }
+    }
+
+    /// A SARIF 2.1.0 log with one run: the tool with every check as a rule (its summary, its
+    /// default level), and each finding as a result with its rule, level, message (help and
+    /// notes included) and place. Columns count Unicode code points, as ours do.
+    fn sarif(&self) -> String {
+        let level = |severity: Severity| match severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Off => "none",
+        };
+        let rules: Vec<serde_json::Value> = Check::ALL
+            .iter()
+            .map(|check| {
+                serde_json::json!({
+                    "id": check.name(),
+                    "shortDescription": { "text": check.summary() },
+                    "defaultConfiguration": { "level": level(check.default_severity()) },
+                })
+            })
+            .collect();
+        let results: Vec<serde_json::Value> = self
+            .findings
+            .iter()
+            .map(|f| {
+                let l = &f.location;
+                let mut text = f.message.clone();
+                for note in f.notes.iter().chain(&l.note) {
+                    text.push_str("\nnote: ");
+                    text.push_str(note);
+                }
+                if let Some(help) = &f.help {
+                    text.push_str("\nhelp: ");
+                    text.push_str(help);
+                }
+                let uri = crate::paths::encode(&l.path.to_string_lossy().replace('\\', "/"));
+                serde_json::json!({
+                    "ruleId": f.check.name(),
+                    "ruleIndex": Check::ALL.iter().position(|c| *c == f.check),
+                    "level": level(f.severity),
+                    "message": { "text": text },
+                    "locations": [{
+                        "physicalLocation": {
+                            "artifactLocation": { "uri": uri },
+                            "region": {
+                                "startLine": l.line,
+                                "startColumn": l.column,
+                                "endColumn": l.column + l.width,
+                            },
+                        },
+                    }],
+                })
+            })
+            .collect();
+        let log = serde_json::json!({
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [{
+                "tool": {
+                    "driver": {
+                        "name": env!("CARGO_PKG_NAME"),
+                        "version": env!("CARGO_PKG_VERSION"),
+                        "semanticVersion": env!("CARGO_PKG_VERSION"),
+                        "rules": rules,
+                    },
+                },
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }],
+        });
+        let mut out = serde_json::to_string_pretty(&log).expect("a SARIF log serialises");
+        out.push('\n');
+        out
     }
 
     fn human(&self, color: bool) -> String {

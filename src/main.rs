@@ -127,6 +127,11 @@ enum OutputFormat {
     Json,
     /// GitHub Actions annotations.
     Github,
+    /// A SARIF 2.1.0 log, for code scanning.
+    Sarif,
+    /// A Markdown summary (the axes, claims per provider, findings per check), for
+    /// `$GITHUB_STEP_SUMMARY`.
+    Markdown,
 }
 
 fn main() -> ExitCode {
@@ -347,31 +352,36 @@ fn check(
     format: OutputFormat,
     changed_since: Option<&str>,
 ) -> ExitCode {
-    let report = mdbook_contract::load(book_dir, "html").and_then(|(mut ctx, book)| {
+    let checked = mdbook_contract::load(book_dir, "html").and_then(|(mut ctx, book)| {
         if let Some(rev) = changed_since {
             ctx.config.set("preprocessor.contract.changed-since", rev)?;
         }
-        mdbook_contract::check(&ctx, &book, display_root(book_dir))
+        mdbook_contract::overview(&ctx, &book, display_root(book_dir))
     });
-    let report = match report {
-        Ok(report) => report,
+    let (overview, report) = match checked {
+        Ok(checked) => checked,
         Err(error) => {
             let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
             return ExitCode::from(2);
         }
     };
     let format = match format {
-        OutputFormat::Human => Format::Human,
-        OutputFormat::Short => Format::Short,
-        OutputFormat::Json => Format::Json,
-        OutputFormat::Github => Format::Github,
+        OutputFormat::Human => Some(Format::Human),
+        OutputFormat::Short => Some(Format::Short),
+        OutputFormat::Json => Some(Format::Json),
+        OutputFormat::Github => Some(Format::Github),
+        OutputFormat::Sarif => Some(Format::Sarif),
+        OutputFormat::Markdown => None,
     };
     let color = std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let mut text = report.render(format, color);
-    if format == Format::Human && report.findings.is_empty() {
-        text = format!("mdbook-contract: {}\n", report.summary());
-    }
+    let text = match format {
+        Some(Format::Human) if report.findings.is_empty() => {
+            format!("mdbook-contract: {}\n", report.summary())
+        }
+        Some(format) => report.render(format, color),
+        None => overview.markdown(&report),
+    };
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes());
     let _ = stdout.flush();

@@ -245,6 +245,29 @@ impl Model {
             .map(|(_, a)| a)
     }
 
+    /// The providers that have a column in the profile matrix, built ones first, then the
+    /// proposed ones (each group in document order). A provider with a spec and a built section
+    /// has one column, from the built section; a proposed section beside a spec of its own has
+    /// the spec's column.
+    pub(crate) fn matrix_providers(&self) -> Vec<(usize, &Provider)> {
+        let providers = &self.providers;
+        let mut columns: Vec<(usize, &Provider)> = providers
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| {
+                if p.spec {
+                    !providers
+                        .iter()
+                        .any(|b| !b.spec && !b.proposed && b.name == p.name)
+                } else {
+                    !p.proposed || !providers.iter().any(|s| s.spec && s.name == p.name)
+                }
+            })
+            .collect();
+        columns.sort_by_key(|(_, p)| p.proposed);
+        columns
+    }
+
     fn collect_headings(&mut self, number: usize, chapter: &Chapter<'_>, config: &Config) {
         let headings = &chapter.index.headings;
         let spec = config.is_spec(&chapter.key);

@@ -27,6 +27,7 @@ use crate::config::{self, Config};
 use crate::diagnostic::Report;
 use crate::markdown::{MarkdownOptions, parse_options, splice};
 use crate::model::Model;
+use crate::overview::Overview;
 use crate::render;
 use crate::resolve::{Pages, resolve};
 use crate::serve;
@@ -93,6 +94,19 @@ pub fn process(
 /// `display_root` (empty: relative to the book root).
 pub fn check(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> Result<Report> {
     Ok(Analysis::run(ctx, book, display_root)?.report)
+}
+
+/// Runs every check over `book`, without rendering it, and sums up what the book states (see
+/// [`crate::overview`]). Paths in findings are shown under `display_root`.
+pub fn overview(
+    ctx: &PreprocessorContext,
+    book: &Book,
+    display_root: PathBuf,
+) -> Result<(Overview, Report)> {
+    let analysis = Analysis::run(ctx, book, display_root)?;
+    let title = ctx.config.book.title.clone();
+    let overview = Overview::of(&analysis.model, &analysis.specs, title);
+    Ok((overview, analysis.report))
 }
 
 /// A chapter as a build renders it (its shortcodes rendered, without the serve panel).

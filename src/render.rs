@@ -406,26 +406,7 @@ impl<'a> Renderer<'a> {
     /// states the claim with its evidence (which stays there, so that four providers fit the
     /// page); a claim not verified yet is *unknown*, in plain italics, unlinked.
     fn profile_matrix(&self, from: usize) -> Events<'a> {
-        // Built providers first, then the proposed ones. A provider with a spec and a built
-        // section has one column, from the built section.
-        let mut providers: Vec<(usize, &'a Provider)> = self
-            .model
-            .providers
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| {
-                let providers = &self.model.providers;
-                if p.spec {
-                    !providers
-                        .iter()
-                        .any(|b| !b.spec && !b.proposed && b.name == p.name)
-                } else {
-                    // A proposed section beside a spec of its own (reported): the spec's column.
-                    !p.proposed || !providers.iter().any(|s| s.spec && s.name == p.name)
-                }
-            })
-            .collect();
-        providers.sort_by_key(|(_, p)| p.proposed);
+        let providers = self.model.matrix_providers();
         let mut header = vec![vec![text("Axis")]];
         for (_, provider) in &providers {
             let mut cell = link(
