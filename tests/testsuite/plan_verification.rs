@@ -1,5 +1,8 @@
 //! The plan's verification list (`plan/provider-docs-split-plan.md`, "Verification", steps 1 to
-//! 8), run on the book's sources and on the HTML that a real build renders.
+//! 8), run on the book's sources and on the HTML that a real build renders; and steps 6, 7 and 9
+//! where they reach past the four documents (README.md, CLAUDE.md, docs/architecture.md, the
+//! added lines of those three, and the pre-split blueprint in git history), run on the fixture
+//! repository in the operator's layout (`tests/fixtures/operator`, see `beyond.rs`).
 //!
 //! These checks are written again here, from the plan's greps, with nothing but `regex` and the
 //! standard library, so that a bug in one of the preprocessor's checks cannot hide a defect in
@@ -472,4 +475,146 @@ fn step_8_no_line_references() {
             .collect();
         assert!(hits.is_empty(), "{chapter}: {hits:#?}");
     }
+}
+
+/// The fixture repository's four documents and three edited files (the plan's step 6 list).
+const FOUR_IN_DOCS: [&str; 4] = [
+    "docs/providers.md",
+    "docs/provider-contract.md",
+    "docs/provider-spec-template.md",
+    "docs/providers-existing.md",
+];
+const EDITED: [&str; 3] = ["README.md", "CLAUDE.md", "docs/architecture.md"];
+
+fn git_output(dir: &Path, args: &[&str]) -> String {
+    let output = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(output.status.success(), "git {args:?}");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// Step 6 beyond the book: the links of the four files plus README, CLAUDE.md and
+/// architecture.md resolve, each from its own folder: file targets exist and anchors match
+/// slugified headings. The preprocessor agrees.
+#[test]
+fn step_6_links_resolve_in_the_operator_repository() {
+    let repo = super::beyond::operator_repo();
+    let root = repo.path();
+    let link = Regex::new(r"\]\(([^)\s]+)\)").unwrap();
+    let heading = Regex::new(r"(?m)^#{1,6} (.+)$").unwrap();
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for file in FOUR_IN_DOCS.iter().chain(&EDITED) {
+        let folder = Path::new(file).parent().unwrap();
+        for (i, line) in prose_lines(&std::fs::read_to_string(root.join(file)).unwrap()) {
+            for c in link.captures_iter(&line) {
+                let target = &c[1];
+                if target.contains("://") {
+                    continue;
+                }
+                checked += 1;
+                let (path, anchor) = target
+                    .split_once('#')
+                    .map_or((target, None), |(f, a)| (f, Some(a)));
+                let path = if path.is_empty() {
+                    root.join(file)
+                } else {
+                    root.join(folder).join(path)
+                };
+                if !path.exists() {
+                    problems.push(format!("{file}:{i}: `{target}`: no file"));
+                    continue;
+                }
+                let Some(anchor) = anchor else { continue };
+                let text = std::fs::read_to_string(&path).unwrap();
+                let slugs: BTreeSet<String> =
+                    heading.captures_iter(&text).map(|h| slug(&h[1])).collect();
+                if !slugs.contains(anchor) {
+                    problems.push(format!("{file}:{i}: `{target}`: no heading `{anchor}`"));
+                }
+            }
+        }
+    }
+    assert!(checked >= 12, "{checked} links");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let (code, out, _) = super::beyond::run(root, &["check", "--format", "short"]);
+    assert!(!out.contains("[dangling-link]"), "{out}");
+    assert_eq!(code, 1, "the README's old em-dash, see step 7");
+}
+
+/// Step 7 beyond the book: no em-dash in the four files, nor in the lines the split added to
+/// the three edited files (`git diff main`); the README's old tagline keeps its own. The
+/// preprocessor, told `--changed-since main`, agrees.
+#[test]
+fn step_7_no_em_dashes_in_the_added_lines_of_the_edited_files() {
+    let repo = super::beyond::operator_repo();
+    let root = repo.path();
+    for file in FOUR_IN_DOCS {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        assert!(!text.contains('\u{2014}'), "{file}");
+    }
+    let mut added = 0;
+    for file in EDITED {
+        let diff = git_output(root, &["diff", "--unified=0", "main", "--", file]);
+        for line in diff.lines() {
+            if line.starts_with('+') && !line.starts_with("+++") {
+                added += 1;
+                assert!(!line.contains('\u{2014}'), "{file}: {line}");
+            }
+        }
+    }
+    assert!(added >= 3, "each edited file has an added line");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(
+        readme.contains('\u{2014}'),
+        "an old em-dash outside the added lines"
+    );
+    let (code, out, _) = super::beyond::run(root, &["check", "--changed-since", "main"]);
+    assert_eq!((code, out.trim()), (0, "mdbook-contract: no findings"));
+}
+
+/// Step 9: nothing lost: every gap and proposal bullet of the blueprint (`git show
+/// main:docs/providers.md`) has its backticked keywords in the appendix or in the contract's
+/// known limits (section 13). `carried-over` agrees.
+#[test]
+fn step_9_nothing_lost() {
+    let repo = super::beyond::operator_repo();
+    let root = repo.path();
+    let old = git_output(root, &["show", "main:docs/providers.md"]);
+    let section = old
+        .split("\n## ")
+        .find(|s| s.to_lowercase().contains("gaps and proposed features"))
+        .expect("the blueprint's gaps and proposals");
+    let bullets: Vec<&str> = section.lines().filter(|l| l.starts_with("- ")).collect();
+    assert_eq!(bullets.len(), 5);
+    let appendix = std::fs::read_to_string(root.join("docs/providers-existing.md")).unwrap();
+    let contract = std::fs::read_to_string(root.join("docs/provider-contract.md")).unwrap();
+    let limits = contract
+        .split("\n## ")
+        .find(|s| s.starts_with("Known limits"))
+        .expect("the contract's known limits");
+    let keyword = Regex::new("`([^`]+)`").unwrap();
+    for bullet in &bullets {
+        for word in keyword.captures_iter(bullet) {
+            let word = &word[1];
+            let whole = Regex::new(&format!(r"(^|[^\w]){}([^\w]|$)", regex::escape(word))).unwrap();
+            assert!(
+                whole.is_match(&appendix) || whole.is_match(limits),
+                "`{word}` of \"{bullet}\" is lost"
+            );
+        }
+    }
+    let (code, out, err) = super::beyond::run(
+        root,
+        &[
+            "carried-over",
+            "main:docs/providers.md",
+            "--section",
+            "Gaps and proposed features",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
 }
