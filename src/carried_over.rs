@@ -263,8 +263,16 @@ fn excerpt(item: &str) -> String {
     if text.chars().count() <= MAX {
         return text;
     }
+    // Cut between words, and before a code span the cut would leave open.
     let cut: String = text.chars().take(MAX).collect();
-    format!("{}...", cut.trim_end())
+    let mut cut = match cut.rfind(' ') {
+        Some(space) => &cut[..space],
+        None => &cut[..],
+    };
+    if cut.matches('`').count() % 2 == 1 {
+        cut = cut[..cut.rfind('`').unwrap_or(0)].trim_end();
+    }
+    format!("{cut}...")
 }
 
 #[cfg(test)]

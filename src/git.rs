@@ -111,7 +111,7 @@ pub(crate) fn merge_base(dir: &Path, rev: &str) -> Result<String> {
         if verified.said.starts_with("git exited") {
             // `--quiet` prints nothing for a revision it does not know.
             bail!(
-                "{what}, which git does not know as a revision in `{}` (give a branch, tag or commit such as `origin/main`; in CI, fetch it first)",
+                "{what}, which git does not know as a revision in `{}` (give a branch, tag or commit of this repository; in CI, fetch it first: `actions/checkout` with `fetch-depth: 0`)",
                 if dir.as_os_str().is_empty() {
                     Path::new(".")
                 } else {

@@ -2,9 +2,11 @@
 //! appendix in step.
 //!
 //! The surface is small: [`ContractPreprocessor`] for use in-process, [`process`] (check and
-//! render a book), [`check`] (only check it), [`load`] (a book from disk, as mdBook hands it
-//! over), [`run_protocol`] (mdBook's JSON protocol, as the binary speaks it), and the
-//! [`Report`] of [`Finding`]s they produce. The pipeline is described in `ARCHITECTURE.md`.
+//! render a book), [`check`] (only check it), [`overview`] (check it and sum it up),
+//! [`load`] (a book from disk, as mdBook hands it over), [`run_protocol`] (mdBook's JSON
+//! protocol, as the binary speaks it), and the [`Report`] of [`Finding`]s they produce; then
+//! one function per command of the binary ([`install`], [`new_spec`], [`status`], [`brief`],
+//! [`carried_over`]). The pipeline is described in `ARCHITECTURE.md`.
 
 mod brief;
 mod carried_over;

@@ -352,7 +352,7 @@ fn carried_over_reports_each_item_whose_words_the_book_lacks() {
     assert_eq!(code, 1);
     assert_eq!(
         out,
-        "main:docs/providers.md:17: not in the book: `registry.Build` (item: \"A conformance suite run against every provider through `regi...\")\n\
+        "main:docs/providers.md:17: not in the book: `registry.Build` (item: \"A conformance suite run against every provider through...\")\n\
          mdbook-contract: 1 of 5 list items of \"Gaps\", \"Proposed features\" not carried over\n"
     );
     // OLD as a file; every section when none is named.
