@@ -255,5 +255,15 @@ if [ -n "${BENCH_REAL_BOOK:-}" ]; then
   say ""
 fi
 
+# --- 6. the language server ------------------------------------------------------------------
+# How long after an edit the edited chapter's diagnostics arrive, on this repository's book
+# (the server in-process, driven as an editor drives it; see bench/src/bin/lsp_latency.rs).
+say "## Language server (diagnostics after an edit, this repository's book)"
+say ""
+for chapter in book/provider-contract.md book/providers-existing.md; do
+  say "- $(RUNS=20 $bin/lsp_latency . "$chapter")"
+done
+say ""
+
 say "load after the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "(written to $results; hyperfine's logs and CSVs are beside it)" >&2

@@ -5,8 +5,9 @@
 //! shortcodes. The [`SourceMap`] back to the author's files is built on first use only, since
 //! only chapters with shortcodes or findings need it. [`BookFiles`] knows where the files are.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use mdbook_driver::builtin_preprocessors::LinkPreprocessor;
 use mdbook_preprocessor::book::{Book, BookItem, Chapter as BookChapter};
@@ -18,11 +19,16 @@ use crate::shortcode::{self, Scan};
 use crate::sourcemap::{ChapterFile, Location, SourceMap};
 use crate::suppress::Suppressions;
 
+/// Texts that stand for files on disk: an editor's unsaved documents, by absolute path (as
+/// [`crate::paths::lexical`] writes it).
+pub(crate) type Overlays = HashMap<PathBuf, String>;
+
 /// Where a book's files are, and how to show their paths.
 pub(crate) struct BookFiles {
     root: PathBuf,
     src: PathBuf,
     display_root: PathBuf,
+    overlays: Arc<Overlays>,
     /// A context for replaying mdBook's `links` preprocessor on one directive (behind a lock:
     /// chapters are read on several threads, and the context is not `Sync`).
     links: Mutex<PreprocessorContext>,
@@ -36,12 +42,29 @@ impl BookFiles {
             root: ctx.root.clone(),
             src: ctx.config.book.src.clone(),
             display_root,
+            overlays: Arc::default(),
             links: Mutex::new(PreprocessorContext::new(
                 ctx.root.clone(),
                 ctx.config.clone(),
                 ctx.renderer.clone(),
             )),
         }
+    }
+
+    /// The same files, with `overlays` read in place of theirs on disk.
+    pub(crate) fn with_overlays(mut self, overlays: Arc<Overlays>) -> BookFiles {
+        self.overlays = overlays;
+        self
+    }
+
+    /// The bytes of the file at `path`: its overlay, else what is on disk.
+    pub(crate) fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        if !self.overlays.is_empty()
+            && let Some(text) = self.overlays.get(&crate::paths::lexical(path))
+        {
+            return Ok(text.clone().into_bytes());
+        }
+        std::fs::read(path)
     }
 
     /// The book's root folder, where book.toml is.
@@ -158,7 +181,8 @@ fn build_map(
     };
     let display = files.display_chapter(source_path);
     let absolute = files.src_dir().join(source_path);
-    let text = std::fs::read(&absolute)
+    let text = files
+        .read(&absolute)
         .ok()
         .and_then(|bytes| String::from_utf8(bytes).ok());
     let base_dir = absolute.parent().map(Path::to_path_buf).unwrap_or_default();

@@ -89,7 +89,7 @@ pub(crate) fn read_companions(
                 "book.toml: `{at}` names `{key}`, which is the chapter `{chapter}` of the book and is checked as one; remove it from `companions`"
             );
         }
-        let bytes = match std::fs::read(&path) {
+        let bytes = match files.read(&path) {
             Ok(bytes) => bytes,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => bail!(
                 "book.toml: `{at}` names `{key}`, which does not exist (`{}`; paths are relative to the folder of book.toml)",

@@ -6,7 +6,7 @@
 //! [`load`] (a book from disk, as mdBook hands it over), [`run_protocol`] (mdBook's JSON
 //! protocol, as the binary speaks it), and the [`Report`] of [`Finding`]s they produce; then
 //! one function per command of the binary ([`install`], [`new_spec`], [`status`], [`brief`],
-//! [`carried_over`]). The pipeline is described in `ARCHITECTURE.md`.
+//! [`carried_over`], [`run_language_server`]). The pipeline is described in `ARCHITECTURE.md`.
 
 mod brief;
 mod carried_over;
@@ -19,9 +19,11 @@ mod diagnostic;
 mod git;
 mod install;
 mod load;
+mod lsp;
 mod markdown;
 mod model;
 mod new_spec;
+mod outline;
 mod overview;
 mod parallel;
 mod paths;
@@ -45,6 +47,7 @@ pub use carried_over::{CarriedOver, LostItem, carried_over};
 pub use diagnostic::{Finding, Format, Report};
 pub use install::{CSS, CSS_FILE, Installed, install};
 pub use load::load;
+pub use lsp::{run_stdio as run_language_server, serve as serve_language_server};
 pub use new_spec::{NewSpec, new_spec};
 pub use overview::{Overview, ProviderClaims};
 pub use pipeline::{Outcome, check, overview, process, status};

@@ -14,16 +14,66 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::{Context as _, Result, bail};
 use mdbook_driver::MDBook;
-use mdbook_preprocessor::book::Book;
+use mdbook_driver::config::Config;
+use mdbook_preprocessor::book::{Book, BookItem};
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 use mdbook_renderer::{RenderContext, Renderer};
 
+use crate::chapter::Overlays;
 use crate::vocab::NAME;
 
 /// Loads the book at `dir` as mdBook would hand it to this preprocessor for `renderer`.
 pub fn load(dir: &Path, renderer: &str) -> Result<(PreprocessorContext, Book)> {
-    let mut md = MDBook::load(dir)
+    let md = MDBook::load(dir)
         .with_context(|| format!("could not load the book at `{}`", dir.display()))?;
+    preprocess(md, renderer)
+}
+
+/// Loads the book at `dir` for an editor: an open book.toml or chapter is read from
+/// `overlays` instead of the disk (SUMMARY.md and included files are read from disk), and a
+/// chapter that SUMMARY.md lists but that does not exist is an error, not a file created
+/// (`build.create-missing` is off), since the editor loads the book at every change.
+pub(crate) fn load_for_editor(
+    dir: &Path,
+    overlays: &Overlays,
+) -> Result<(PreprocessorContext, Book)> {
+    let toml = dir.join("book.toml");
+    let mut config = match overlays.get(&crate::paths::lexical(&toml)) {
+        Some(text) => text
+            .parse::<Config>()
+            .context("book.toml could not be read")?,
+        None if toml.exists() => Config::from_disk(&toml)?,
+        None => Config::default(),
+    };
+    config.update_from_env()?;
+    config.build.create_missing = false;
+    let mut md = MDBook::load_with_config(dir, config)
+        .with_context(|| format!("could not load the book at `{}`", dir.display()))?;
+    let src = md.root.join(&md.config.book.src);
+    for item in md.book.items.iter_mut() {
+        overlay(item, &src, overlays);
+    }
+    preprocess(md, "html")
+}
+
+/// Puts the overlay of each chapter in `item` (and below) in place of its content.
+fn overlay(item: &mut BookItem, src: &Path, overlays: &Overlays) {
+    let BookItem::Chapter(chapter) = item else {
+        return;
+    };
+    if let Some(path) = &chapter.source_path
+        && let Some(text) = overlays.get(&crate::paths::lexical(&src.join(path)))
+    {
+        // mdBook drops a byte order mark when it reads a chapter.
+        chapter.content = text.strip_prefix('\u{feff}').unwrap_or(text).to_owned();
+    }
+    for sub in &mut chapter.sub_items {
+        overlay(sub, src, overlays);
+    }
+}
+
+/// Runs the preprocessors of `md` up to this one's place, and gives the book as it arrives.
+fn preprocess(mut md: MDBook, renderer: &str) -> Result<(PreprocessorContext, Book)> {
     let ctx = PreprocessorContext::new(md.root.clone(), md.config.clone(), renderer.to_owned());
     let arrived = Arc::new(Mutex::new(None));
     // Takes this preprocessor's place in mdBook's order (or the last place, when book.toml

@@ -99,6 +99,12 @@ enum Command {
         #[arg(long, value_enum, default_value_t = StatusOutput::Human)]
         format: StatusOutput,
     },
+    /// Runs the language server (LSP over standard input and output) for the book's Markdown:
+    /// the findings as diagnostics while typing, completion of axis codes, profiles and check
+    /// names, hover, go to definition, references, rename of an axis code, document symbols.
+    ///
+    /// Editors start it themselves; see the README's "Editors" section.
+    Lsp,
     /// Sets a book up: writes the stylesheet of the generated tables beside book.toml and
     /// lists it in `output.html.additional-css`, and adds `[preprocessor.contract]` with
     /// `after = ["links"]` when book.toml has none (comments and formatting are kept).
@@ -144,6 +150,13 @@ fn main() -> ExitCode {
             changed_since,
         }) => check(&book_dir, format, changed_since.as_deref()),
         Some(Command::Install { book_dir }) => install(&book_dir),
+        Some(Command::Lsp) => match mdbook_contract::run_language_server() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                let _ = writeln!(std::io::stderr(), "mdbook-contract lsp: {error:#}");
+                ExitCode::FAILURE
+            }
+        },
         Some(Command::CarriedOver {
             old,
             book_dir,

@@ -27,6 +27,7 @@ use crate::config::{self, Config};
 use crate::diagnostic::Report;
 use crate::markdown::{MarkdownOptions, parse_options, splice};
 use crate::model::Model;
+use crate::outline::Outline;
 use crate::overview::Overview;
 use crate::render;
 use crate::resolve::{Pages, resolve};
@@ -64,7 +65,7 @@ pub fn process(
             pages,
             options,
             ..
-        } = Analysis::run(ctx, &book, display_root)?;
+        } = Analysis::run(ctx, &book, BookFiles::new(ctx, display_root))?;
         // Checked and resolved: rendering reads only headings, tables and shortcodes, so the
         // rest of every chapter's index is given back before the largest tables are written.
         for chapter in &mut chapters {
@@ -93,7 +94,7 @@ pub fn process(
 /// Runs every check over `book`, without rendering it. Paths in findings are shown under
 /// `display_root` (empty: relative to the book root).
 pub fn check(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> Result<Report> {
-    Ok(Analysis::run(ctx, book, display_root)?.report)
+    Ok(Analysis::run(ctx, book, BookFiles::new(ctx, display_root))?.report)
 }
 
 /// Runs every check over `book`, without rendering it, and sums up what the book states (see
@@ -103,10 +104,29 @@ pub fn overview(
     book: &Book,
     display_root: PathBuf,
 ) -> Result<(Overview, Report)> {
-    let analysis = Analysis::run(ctx, book, display_root)?;
+    let analysis = Analysis::run(ctx, book, BookFiles::new(ctx, display_root))?;
     let title = ctx.config.book.title.clone();
     let overview = Overview::of(&analysis.model, &analysis.specs, title);
     Ok((overview, analysis.report))
+}
+
+/// Runs every check over `book` as an editor shows it: `overlays` read in place of the files
+/// they stand for, paths shown absolute (under the book root, as the root is given). Also
+/// where the book's names are written (see [`crate::outline`]).
+pub(crate) fn for_editor(
+    ctx: &PreprocessorContext,
+    book: &Book,
+    overlays: std::sync::Arc<crate::chapter::Overlays>,
+) -> Result<(Report, Outline)> {
+    let files = BookFiles::new(ctx, ctx.root.clone()).with_overlays(overlays);
+    let analysis = Analysis::run(ctx, book, files)?;
+    let outline = Outline::of(
+        &analysis.chapters,
+        &analysis.model,
+        &analysis.specs,
+        &analysis.files,
+    );
+    Ok((analysis.report, outline))
 }
 
 /// A chapter as a build renders it (its shortcodes rendered, without the serve panel).
@@ -139,7 +159,7 @@ pub(crate) fn rendered(ctx: &PreprocessorContext, book: &Book) -> Result<(Render
         options,
         config,
         ..
-    } = Analysis::run(ctx, book, PathBuf::new())?;
+    } = Analysis::run(ctx, book, BookFiles::new(ctx, PathBuf::new()))?;
     let patches = render::patches(&chapters, &model, &specs);
     let chapters = chapters
         .iter()
@@ -167,13 +187,13 @@ pub fn status(
     book: &Book,
     display_root: PathBuf,
 ) -> Result<Vec<SpecState>> {
-    let files = BookFiles::new(ctx, display_root.clone());
     let Analysis {
         chapters,
         model,
         specs,
+        files,
         ..
-    } = Analysis::run(ctx, book, display_root)?;
+    } = Analysis::run(ctx, book, BookFiles::new(ctx, display_root))?;
     let mut states = Vec::new();
     for spec in &specs.specs {
         let chapter = &chapters[spec.chapter];
@@ -257,17 +277,13 @@ struct Analysis<'b> {
     pages: Pages,
     options: MarkdownOptions,
     config: Config,
+    files: BookFiles,
 }
 
 impl<'b> Analysis<'b> {
-    fn run(
-        ctx: &PreprocessorContext,
-        book: &'b Book,
-        display_root: PathBuf,
-    ) -> Result<Analysis<'b>> {
+    fn run(ctx: &PreprocessorContext, book: &'b Book, files: BookFiles) -> Result<Analysis<'b>> {
         let config = Config::from_book_config(&ctx.config)?;
         let options = parse_options(&ctx.config);
-        let files = BookFiles::new(ctx, display_root);
         let shared = Roots::new(&config.shared_layer)
             .with_context(|| format!("book.toml: `{}.shared-layer`", config::TABLE))?;
         let chapters = read_chapters(book, &files, &options, &config);
@@ -303,6 +319,7 @@ impl<'b> Analysis<'b> {
             pages,
             options,
             config,
+            files,
         })
     }
 }

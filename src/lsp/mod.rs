@@ -1,0 +1,584 @@
+//! `mdbook-contract lsp`: a language server for the book's Markdown, over stdio.
+//!
+//! Built on rust-analyzer's `lsp-server` (the transport, the handshake, shutdown) and
+//! `lsp-types`, with one thread and no async runtime. The server finds book.toml from the
+//! workspace root, keeps every open document's text as an overlay, and after each batch of
+//! changes loads the book as `check` does ([`crate::load`], overlays read in place of the
+//! files) and runs every check ([`crate::pipeline`]). That is a few milliseconds for a book of
+//! this size, so each change re-checks the whole book, which is what keeps the appendix's
+//! diagnostics right when the contract changes; only the files whose diagnostics changed are
+//! published again. The answers to requests come from the [`Outline`] of the last check.
+//!
+//! A book that cannot be loaded (a broken book.toml, a chapter SUMMARY.md names that does not
+//! exist) is one diagnostic on book.toml, and the last good outline keeps serving requests
+//! until the book loads again. To add a request: its capability in [`capabilities`], its arm
+//! in [`Server::request`], and its answer in `features.rs`.
+
+mod features;
+mod text;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::Result;
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument, DidOpenTextDocument,
+    DidSaveTextDocument, Notification as _, PublishDiagnostics,
+};
+use lsp_types::request::{
+    Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, PrepareRenameRequest,
+    References, Rename, Request as _,
+};
+use lsp_types::{
+    CompletionOptions, CompletionResponse, Diagnostic, DiagnosticRelatedInformation,
+    DiagnosticSeverity, DocumentSymbolResponse, GotoDefinitionResponse, InitializeParams,
+    NumberOrString, OneOf, PrepareRenameResponse, PublishDiagnosticsParams, RenameOptions,
+    ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Url,
+};
+
+use self::features::Target;
+use self::text::Encoding;
+use crate::chapter::Overlays;
+use crate::diagnostic::Finding;
+use crate::outline::Outline;
+use crate::vocab::Severity;
+
+/// Runs the server on standard input and output until the client shuts it down.
+pub fn run_stdio() -> Result<()> {
+    let (connection, threads) = Connection::stdio();
+    serve(connection)?;
+    threads.join()?;
+    Ok(())
+}
+
+/// Runs the server on `connection` (the handshake included) until the client shuts it down.
+pub fn serve(connection: Connection) -> Result<()> {
+    let (id, params) = connection.initialize_start()?;
+    let params: InitializeParams = serde_json::from_value(params)?;
+    let offered = params
+        .capabilities
+        .general
+        .as_ref()
+        .and_then(|g| g.position_encodings.as_deref());
+    let encoding = Encoding::negotiate(offered);
+    let result = serde_json::json!({
+        "capabilities": capabilities(encoding),
+        "serverInfo": ServerInfo {
+            name: env!("CARGO_PKG_NAME").to_owned(),
+            version: Some(env!("CARGO_PKG_VERSION").to_owned()),
+        },
+    });
+    connection.initialize_finish(id, result)?;
+    let mut server = Server {
+        root: book_root(&params),
+        encoding,
+        overlays: Arc::default(),
+        outline: Outline::default(),
+        published: BTreeMap::new(),
+        dirty: true,
+        connection,
+    };
+    server.run()
+}
+
+fn capabilities(encoding: Encoding) -> ServerCapabilities {
+    ServerCapabilities {
+        position_encoding: Some(encoding.kind()),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(
+            TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::FULL),
+                save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+                ..TextDocumentSyncOptions::default()
+            },
+        )),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec![" ".to_owned()]),
+            ..CompletionOptions::default()
+        }),
+        hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: Default::default(),
+        })),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        ..ServerCapabilities::default()
+    }
+}
+
+/// The folder of the book: the workspace's first folder (or root) if book.toml is there, else
+/// the first folder under it, two levels deep at most, that has one (hidden folders, `target`
+/// and `node_modules` skipped). `None` until a document under a book is opened.
+fn book_root(params: &InitializeParams) -> Option<PathBuf> {
+    #[allow(deprecated)] // `root_uri` is what clients without workspace folders send.
+    let folders = params
+        .workspace_folders
+        .iter()
+        .flatten()
+        .map(|f| f.uri.clone())
+        .chain(params.root_uri.clone());
+    for uri in folders {
+        if let Ok(dir) = uri.to_file_path()
+            && let Some(root) = find_below(&dir, 2)
+        {
+            return Some(root);
+        }
+    }
+    None
+}
+
+fn find_below(dir: &Path, depth: usize) -> Option<PathBuf> {
+    if dir.join("book.toml").is_file() {
+        return Some(crate::paths::lexical(dir));
+    }
+    if depth == 0 {
+        return None;
+    }
+    let mut subdirs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            !name.starts_with('.') && name != "target" && name != "node_modules"
+        })
+        .collect();
+    subdirs.sort();
+    subdirs.iter().find_map(|d| find_below(d, depth - 1))
+}
+
+/// The folder above `file` (itself included) that holds book.toml.
+fn find_above(file: &Path) -> Option<PathBuf> {
+    file.ancestors()
+        .skip(1)
+        .find(|dir| dir.join("book.toml").is_file())
+        .map(crate::paths::lexical)
+}
+
+struct Server {
+    connection: Connection,
+    root: Option<PathBuf>,
+    encoding: Encoding,
+    /// The open documents' text, by absolute path.
+    overlays: Arc<Overlays>,
+    /// Where the names are, as of the last check that loaded the book.
+    outline: Outline,
+    /// The diagnostics last published, by document.
+    published: BTreeMap<Url, Vec<Diagnostic>>,
+    /// Whether a change came in since the last check.
+    dirty: bool,
+}
+
+impl Server {
+    fn run(&mut self) -> Result<()> {
+        // The book as on disk, before the first document is opened.
+        self.check_if_changed();
+        while let Ok(message) = self.connection.receiver.recv() {
+            if self.handle(message)? {
+                return Ok(());
+            }
+            // Every change already queued is taken in before checking once.
+            while let Ok(message) = self.connection.receiver.try_recv() {
+                if self.handle(message)? {
+                    return Ok(());
+                }
+            }
+            self.check_if_changed();
+        }
+        Ok(())
+    }
+
+    /// Handles one message; `true` once the client has shut the server down.
+    fn handle(&mut self, message: Message) -> Result<bool> {
+        match message {
+            Message::Request(request) => {
+                if self.connection.handle_shutdown(&request)? {
+                    return Ok(true);
+                }
+                // An answer reflects every change received before the request.
+                self.check_if_changed();
+                let response = self.request(request);
+                self.connection.sender.send(response.into())?;
+            }
+            Message::Notification(notification) => self.notification(notification),
+            Message::Response(_) => {}
+        }
+        Ok(false)
+    }
+
+    fn notification(&mut self, notification: Notification) {
+        match notification.method.as_str() {
+            DidOpenTextDocument::METHOD => {
+                if let Ok(params) = serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(
+                    notification.params,
+                ) {
+                    self.set_overlay(&params.text_document.uri, Some(params.text_document.text));
+                }
+            }
+            DidChangeTextDocument::METHOD => {
+                if let Ok(params) = serde_json::from_value::<
+                    lsp_types::DidChangeTextDocumentParams,
+                >(notification.params)
+                    // Full sync: the last change holds the whole text.
+                    && let Some(change) = params.content_changes.into_iter().last()
+                {
+                    self.set_overlay(&params.text_document.uri, Some(change.text));
+                }
+            }
+            DidCloseTextDocument::METHOD => {
+                if let Ok(params) = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(
+                    notification.params,
+                ) {
+                    self.set_overlay(&params.text_document.uri, None);
+                }
+            }
+            DidSaveTextDocument::METHOD | DidChangeWatchedFiles::METHOD => self.dirty = true,
+            _ => {}
+        }
+    }
+
+    fn set_overlay(&mut self, uri: &Url, text: Option<String>) {
+        let Ok(path) = uri.to_file_path() else {
+            return;
+        };
+        let path = crate::paths::lexical(&path);
+        if self.root.is_none() {
+            self.root = find_above(&path);
+        }
+        let overlays = Arc::make_mut(&mut self.overlays);
+        match text {
+            Some(text) => {
+                overlays.insert(path, text);
+            }
+            None => {
+                overlays.remove(&path);
+            }
+        }
+        self.dirty = true;
+    }
+
+    fn check_if_changed(&mut self) {
+        if self.dirty {
+            self.dirty = false;
+            self.check();
+        }
+    }
+
+    /// Loads and checks the book, and publishes the diagnostics that changed.
+    fn check(&mut self) {
+        let Some(root) = self.root.clone() else {
+            return;
+        };
+        let overlays = Arc::clone(&self.overlays);
+        let checked = std::panic::catch_unwind(|| {
+            crate::load::load_for_editor(&root, &overlays).and_then(|(ctx, book)| {
+                crate::pipeline::for_editor(&ctx, &book, Arc::clone(&overlays))
+            })
+        });
+        let mut diagnostics: BTreeMap<Url, Vec<Diagnostic>> = BTreeMap::new();
+        match checked {
+            Ok(Ok((report, outline))) => {
+                self.outline = outline;
+                for finding in &report.findings {
+                    let path = if finding.location.path.is_absolute() {
+                        finding.location.path.clone()
+                    } else {
+                        root.join(&finding.location.path)
+                    };
+                    if let Ok(uri) = Url::from_file_path(&path) {
+                        let diagnostic = self.diagnostic(finding, &uri);
+                        diagnostics.entry(uri).or_default().push(diagnostic);
+                    }
+                }
+            }
+            Ok(Err(error)) => {
+                let (uri, diagnostic) = self.unloadable(&root, &format!("{error:#}"));
+                diagnostics.entry(uri).or_default().push(diagnostic);
+            }
+            Err(_) => {
+                let message = format!(
+                    "internal error: mdbook-contract {} panicked while checking the book; this is a bug (please report it with the book)",
+                    env!("CARGO_PKG_VERSION")
+                );
+                let (uri, diagnostic) = self.unloadable(&root, &message);
+                diagnostics.entry(uri).or_default().push(diagnostic);
+            }
+        }
+        let gone: Vec<Url> = self
+            .published
+            .keys()
+            .filter(|uri| !diagnostics.contains_key(*uri))
+            .cloned()
+            .collect();
+        for uri in gone {
+            diagnostics.insert(uri, Vec::new());
+        }
+        for (uri, list) in diagnostics {
+            if self.published.get(&uri) == Some(&list) {
+                continue;
+            }
+            let params = PublishDiagnosticsParams::new(uri.clone(), list.clone(), None);
+            let note = Notification::new(PublishDiagnostics::METHOD.to_owned(), params);
+            let _ = self.connection.sender.send(note.into());
+            if list.is_empty() {
+                self.published.remove(&uri);
+            } else {
+                self.published.insert(uri, list);
+            }
+        }
+    }
+
+    fn diagnostic(&self, finding: &Finding, uri: &Url) -> Diagnostic {
+        let location = &finding.location;
+        let range = text::range(location, self.encoding);
+        let mut message = finding.message.clone();
+        if let Some(note) = &location.note {
+            message.push_str("\nnote: ");
+            message.push_str(note);
+        }
+        let mut related = Vec::new();
+        if let Some(help) = &finding.help {
+            related.push(DiagnosticRelatedInformation {
+                location: lsp_types::Location::new(uri.clone(), range),
+                message: format!("help: {help}"),
+            });
+        }
+        for note in &finding.notes {
+            match self.note_location(note) {
+                Some((label, location)) => related.push(DiagnosticRelatedInformation {
+                    location,
+                    message: label,
+                }),
+                None => {
+                    message.push_str("\nnote: ");
+                    message.push_str(note);
+                }
+            }
+        }
+        Diagnostic {
+            range,
+            severity: Some(match finding.severity {
+                Severity::Error => DiagnosticSeverity::ERROR,
+                _ => DiagnosticSeverity::WARNING,
+            }),
+            code: Some(NumberOrString::String(finding.check.name().to_owned())),
+            source: Some(env!("CARGO_PKG_NAME").to_owned()),
+            message,
+            related_information: (!related.is_empty()).then_some(related),
+            ..Diagnostic::default()
+        }
+    }
+
+    /// A note as `resolve` writes it, `label: path:line:col`, as a label and a place.
+    fn note_location(&self, note: &str) -> Option<(String, lsp_types::Location)> {
+        let mut parts = note.rsplitn(3, ':');
+        let column: usize = parts.next()?.trim().parse().ok()?;
+        let line: usize = parts.next()?.trim().parse().ok()?;
+        let (label, path) = parts.next()?.split_once(": ")?;
+        let path = PathBuf::from(path);
+        let path = match &self.root {
+            Some(root) if path.is_relative() => root.join(path),
+            _ => path,
+        };
+        let uri = Url::from_file_path(&path).ok()?;
+        let text = self
+            .overlays
+            .get(&crate::paths::lexical(&path))
+            .cloned()
+            .or_else(|| std::fs::read_to_string(&path).ok())
+            .unwrap_or_default();
+        let line_text = text.lines().nth(line.saturating_sub(1)).unwrap_or("");
+        let location = crate::sourcemap::Location {
+            path,
+            line,
+            column,
+            width: 1,
+            line_text: line_text.to_owned(),
+            note: None,
+        };
+        Some((
+            label.to_owned(),
+            lsp_types::Location::new(uri, text::range(&location, self.encoding)),
+        ))
+    }
+
+    /// The diagnostic of a book that cannot be loaded: on book.toml, at the key the message
+    /// names when it names one, else at the top.
+    fn unloadable(&self, root: &Path, message: &str) -> (Url, Diagnostic) {
+        let toml = root.join("book.toml");
+        let text = self
+            .overlays
+            .get(&crate::paths::lexical(&toml))
+            .cloned()
+            .or_else(|| std::fs::read_to_string(&toml).ok())
+            .unwrap_or_default();
+        let key = message
+            .split('`')
+            .find_map(|part| part.strip_prefix("preprocessor.contract."))
+            .map(|key| key.split(['.', '[']).next().unwrap_or(key));
+        let line = key
+            .and_then(|key| {
+                text.lines().position(|l| {
+                    l.trim_start()
+                        .strip_prefix(key)
+                        .is_some_and(|rest| rest.trim_start().starts_with('='))
+                })
+            })
+            .unwrap_or(0);
+        let width = text
+            .lines()
+            .nth(line)
+            .map_or(1, |l| l.chars().count().max(1));
+        let location = crate::sourcemap::Location {
+            path: toml.clone(),
+            line: line + 1,
+            column: 1,
+            width,
+            line_text: text.lines().nth(line).unwrap_or("").to_owned(),
+            note: None,
+        };
+        let uri = Url::from_file_path(&toml)
+            .unwrap_or_else(|()| Url::parse("file:///book.toml").expect("a valid URL"));
+        let diagnostic = Diagnostic {
+            range: text::range(&location, self.encoding),
+            severity: Some(DiagnosticSeverity::ERROR),
+            code: Some(NumberOrString::String("book".to_owned())),
+            source: Some(env!("CARGO_PKG_NAME").to_owned()),
+            message: format!("the book cannot be loaded: {message}"),
+            ..Diagnostic::default()
+        };
+        (uri, diagnostic)
+    }
+
+    fn request(&mut self, request: Request) -> Response {
+        let id = request.id.clone();
+        let result = match request.method.as_str() {
+            Completion::METHOD => self.with_position(request, |s, path, text, position| {
+                let _ = path;
+                let items = features::completion(&s.outline, text, position, s.encoding);
+                json(CompletionResponse::Array(items))
+            }),
+            HoverRequest::METHOD => self.with_position(request, |s, path, _, position| {
+                let hover = features::target(&s.outline, path, position, s.encoding)
+                    .and_then(|t| features::hover(&s.outline, &t));
+                json(hover)
+            }),
+            GotoDefinition::METHOD => self.with_position(request, |s, path, _, position| {
+                let at = features::target(&s.outline, path, position, s.encoding)
+                    .and_then(|t| features::definition(&s.outline, &t, s.encoding))
+                    .map(GotoDefinitionResponse::Scalar);
+                json(at)
+            }),
+            References::METHOD => {
+                let declaration = request
+                    .params
+                    .pointer("/context/includeDeclaration")
+                    .and_then(serde_json::Value::as_bool)
+                    .unwrap_or(true);
+                self.with_position(request, move |s, path, _, position| {
+                    let found = match features::target(&s.outline, path, position, s.encoding) {
+                        Some(Target::Axis { axis, .. } | Target::Profile { axis, .. }) => Some(
+                            features::references(&s.outline, axis, declaration, s.encoding),
+                        ),
+                        None => None,
+                    };
+                    json(found)
+                })
+            }
+            PrepareRenameRequest::METHOD => self.with_position(request, |s, path, _, position| {
+                let answer = match features::target(&s.outline, path, position, s.encoding) {
+                    Some(Target::Axis { axis, range }) => {
+                        Some(PrepareRenameResponse::RangeWithPlaceholder {
+                            range,
+                            placeholder: axis.to_owned(),
+                        })
+                    }
+                    _ => None,
+                };
+                json(answer)
+            }),
+            Rename::METHOD => {
+                let new_name = request
+                    .params
+                    .get("newName")
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                self.with_position(request, move |s, path, _, position| match features::target(
+                    &s.outline, path, position, s.encoding,
+                ) {
+                    Some(Target::Axis { axis, .. }) => {
+                        match features::rename(&s.outline, axis, &new_name, s.encoding) {
+                            Ok(edit) => json(edit),
+                            Err(why) => Err((ErrorCode::RequestFailed, why)),
+                        }
+                    }
+                    _ => Err((
+                        ErrorCode::RequestFailed,
+                        "only an axis code can be renamed here".to_owned(),
+                    )),
+                })
+            }
+            DocumentSymbolRequest::METHOD => {
+                match request.params.pointer("/textDocument/uri").and_then(|u| {
+                    serde_json::from_value::<Url>(u.clone())
+                        .ok()?
+                        .to_file_path()
+                        .ok()
+                }) {
+                    Some(path) => {
+                        let symbols = features::symbols(&self.outline, &path, self.encoding);
+                        json(DocumentSymbolResponse::Nested(symbols))
+                    }
+                    None => Err((ErrorCode::InvalidParams, "no document URI".to_owned())),
+                }
+            }
+            _ => Err((
+                ErrorCode::MethodNotFound,
+                format!("`{}` is not served", request.method),
+            )),
+        };
+        match result {
+            Ok(value) => Response::new_ok(id, value),
+            Err((code, message)) => Response::new_err(id, code as i32, message),
+        }
+    }
+
+    /// Answers a request about a position in a document: `answer` gets the document's path,
+    /// its text (the overlay, else the file) and the position.
+    fn with_position(
+        &mut self,
+        request: Request,
+        answer: impl FnOnce(&Server, &Path, &str, lsp_types::Position) -> Answer,
+    ) -> Answer {
+        let params: lsp_types::TextDocumentPositionParams =
+            match serde_json::from_value(request.params.clone()) {
+                Ok(params) => params,
+                Err(error) => return Err((ErrorCode::InvalidParams, error.to_string())),
+            };
+        let Ok(path) = params.text_document.uri.to_file_path() else {
+            return Err((ErrorCode::InvalidParams, "not a file URI".to_owned()));
+        };
+        let path = crate::paths::lexical(&path);
+        let text = self
+            .overlays
+            .get(&path)
+            .cloned()
+            .or_else(|| std::fs::read_to_string(&path).ok())
+            .unwrap_or_default();
+        answer(self, &path, &text, params.position)
+    }
+}
+
+/// A request's answer: a value, or an error's code and message.
+type Answer = Result<serde_json::Value, (ErrorCode, String)>;
+
+fn json(value: impl serde::Serialize) -> Answer {
+    serde_json::to_value(value).map_err(|e| (ErrorCode::InternalError, e.to_string()))
+}
