@@ -202,7 +202,13 @@ fn question(content: &str, index: &ChapterIndex, offset: usize) -> String {
         .paragraphs
         .iter()
         .find(|p| p.start >= offset && p.start < next_heading)
-        .filter(|p| !index.tables.iter().any(|t| t.range.start < p.start))
+        // A table between the heading and the paragraph: the axis asks no question.
+        .filter(|p| {
+            !index
+                .tables
+                .iter()
+                .any(|t| t.range.start >= offset && t.range.start < p.start)
+        })
         .map(|p| content[p.clone()].trim().to_owned())
         .unwrap_or_default()
 }

@@ -324,6 +324,12 @@ fn hover_definition_references_and_symbols() {
         value.contains("- `provisioning-window`: Provisioning for a while"),
         "{value}"
     );
+    // The second axis of the chapter has its question too.
+    let (cline, ccolumn) = find(&text, "create-return submit", 2);
+    let hover = client.request("textDocument/hover", Client::at(&appendix, cline, ccolumn));
+    let value = hover["contents"]["value"].as_str().unwrap();
+    assert!(value.contains("**axis `create-return`**"), "{value}");
+    assert!(value.contains("When does Create return?"), "{value}");
     let (pline, pcolumn) = find(&text, "immediate `newWithClient`", 2);
     let hover = client.request("textDocument/hover", Client::at(&appendix, pline, pcolumn));
     let value = hover["contents"]["value"].as_str().unwrap();
@@ -671,4 +677,24 @@ fn the_binary_speaks_lsp_over_stdio() {
     );
     let status = child.wait().unwrap();
     assert!(status.success(), "{status}");
+}
+
+#[test]
+fn companions_get_their_diagnostics_from_the_unsaved_text() {
+    let repo = super::beyond::operator_repo();
+    let root = repo.path();
+    let readme = root.join("README.md");
+    let mut client = Client::start(root, None);
+    // On disk, the README's old tagline has an em-dash.
+    let list = client.wait(&uri(&readme), |l| l.len() == 1);
+    assert_eq!(list[0]["code"], "em-dash");
+    assert_eq!(list[0]["range"]["start"]["line"], 2);
+    let text = std::fs::read_to_string(&readme).unwrap();
+    let edited = text.replace(" \u{2014} ", ": ") + "\nSee [gone](docs/gone.md).\n";
+    client.open(&readme, &edited);
+    let list = client.wait(&uri(&readme), |l| {
+        l.len() == 1 && l[0]["code"] == "dangling-link"
+    });
+    assert_eq!(list[0]["range"]["start"]["line"], 16);
+    client.stop();
 }
