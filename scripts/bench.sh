@@ -184,7 +184,8 @@ for variant in with without null; do
   mkdir -p "$dir"
   cp -r book "$dir/book"
   if [ $variant = with ]; then
-    cp book.toml "$dir/book.toml"
+    # The book alone: its companions (README.md and the like) link to files not copied here.
+    grep -v '^companions = ' book.toml >"$dir/book.toml"
   else
     # book.toml without the [preprocessor.contract] tables.
     awk '/^\[/ { skip = ($0 ~ /^\[preprocessor\.contract[].]/) } !skip' book.toml >"$dir/book.toml"

@@ -263,6 +263,16 @@ impl Server {
         self.dirty = true;
     }
 
+    /// The text of the file at `path` as the editor has it: its overlay, else what is on disk
+    /// (empty when it cannot be read).
+    fn text_of(&self, path: &Path) -> String {
+        self.overlays
+            .get(&crate::paths::lexical(path))
+            .cloned()
+            .or_else(|| std::fs::read_to_string(path).ok())
+            .unwrap_or_default()
+    }
+
     fn check_if_changed(&mut self) {
         if self.dirty {
             self.dirty = false;
@@ -387,12 +397,7 @@ impl Server {
             _ => path,
         };
         let uri = Url::from_file_path(&path).ok()?;
-        let text = self
-            .overlays
-            .get(&crate::paths::lexical(&path))
-            .cloned()
-            .or_else(|| std::fs::read_to_string(&path).ok())
-            .unwrap_or_default();
+        let text = self.text_of(&path);
         let line_text = text.lines().nth(line.saturating_sub(1)).unwrap_or("");
         let location = crate::sourcemap::Location {
             path,
@@ -412,12 +417,7 @@ impl Server {
     /// names when it names one, else at the top.
     fn unloadable(&self, root: &Path, message: &str) -> (Url, Diagnostic) {
         let toml = root.join("book.toml");
-        let text = self
-            .overlays
-            .get(&crate::paths::lexical(&toml))
-            .cloned()
-            .or_else(|| std::fs::read_to_string(&toml).ok())
-            .unwrap_or_default();
+        let text = self.text_of(&toml);
         let key = message
             .split('`')
             .find_map(|part| part.strip_prefix("preprocessor.contract."))
@@ -566,12 +566,7 @@ impl Server {
             return Err((ErrorCode::InvalidParams, "not a file URI".to_owned()));
         };
         let path = crate::paths::lexical(&path);
-        let text = self
-            .overlays
-            .get(&path)
-            .cloned()
-            .or_else(|| std::fs::read_to_string(&path).ok())
-            .unwrap_or_default();
+        let text = self.text_of(&path);
         answer(self, &path, &text, params.position)
     }
 }

@@ -64,20 +64,7 @@ pub(crate) fn operator_repo() -> tempfile::TempDir {
     dir
 }
 
-/// `mdbook-contract ARGS` in `dir`: exit code, standard output, standard error.
-pub(crate) fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(binary())
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.code().expect("an exit code"),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
+pub(crate) use super::common::run_in as run;
 
 /// The findings of `check --format short`, one line each, without the count.
 fn short(dir: &Path, extra: &[&str]) -> (i32, Vec<String>) {

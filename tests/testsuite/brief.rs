@@ -4,11 +4,10 @@
 //! repository's book, its Proxmox spec filled in here.
 
 use std::collections::BTreeSet;
-use std::path::Path;
-use std::process::Command;
 
 use mdbook_contract::internals::pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
+use crate::common::run_in as run;
 use crate::common::*;
 
 const TOML: &str = r#"[book]
@@ -328,20 +327,6 @@ fn a_draft_lists_its_open_entries_at_the_top() {
 fn the_same_book_gives_the_same_bytes() {
     let fixture = book(SPEC, TOML);
     assert_eq!(brief_of(&fixture).markdown, brief_of(&fixture).markdown);
-}
-
-fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(binary())
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
 }
 
 #[test]

@@ -243,6 +243,22 @@ Create returns at once: {{#profile create-return submit internal/provider/pods C
 {{#profile readiness provisioning-window}} and {{#profile create-return unknown}}.
 "#;
 
+/// `mdbook-contract ARGS` run in `dir` (without colour): the exit code, standard output and
+/// standard error.
+pub fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(binary())
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
 /// Runs `command` to the end with `stdin` as its standard input; returns the exit code, standard
 /// output and standard error.
 pub fn run_binary(command: &mut Command, stdin: &[u8]) -> (i32, String, String) {

@@ -391,47 +391,86 @@ fn slug(heading: &str) -> String {
         .collect()
 }
 
+/// A link of a document to a file of the repository, as the plan's step 6 extracts it.
+struct DocLink {
+    /// Its line in the document.
+    line: usize,
+    /// The destination as written.
+    target: String,
+    /// The file it names, from the document's folder (the document itself for `#fragment`).
+    path: PathBuf,
+    /// Its fragment.
+    anchor: Option<String>,
+}
+
+/// The `](target)` links of `text` outside code, other sites left out; paths are taken from
+/// `folder`, and an empty one is `this`.
+fn relative_links(text: &str, folder: &Path, this: &Path) -> Vec<DocLink> {
+    let link = Regex::new(r"\]\(([^)\s]+)\)").unwrap();
+    let mut out = Vec::new();
+    for (line, text) in prose_lines(text) {
+        for c in link.captures_iter(&text) {
+            let target = &c[1];
+            if target.contains("://") {
+                continue;
+            }
+            let (file, anchor) = target
+                .split_once('#')
+                .map_or((target, None), |(f, a)| (f, Some(a.to_owned())));
+            let path = if file.is_empty() {
+                this.to_path_buf()
+            } else {
+                folder.join(file)
+            };
+            out.push(DocLink {
+                line,
+                target: target.to_owned(),
+                path,
+                anchor,
+            });
+        }
+    }
+    out
+}
+
+/// The plan's slugs of the headings of the Markdown file at `path`.
+fn heading_slugs(path: &Path) -> BTreeSet<String> {
+    let heading = Regex::new(r"(?m)^#{1,6} (.+)$").unwrap();
+    let text = std::fs::read_to_string(path).unwrap();
+    heading.captures_iter(&text).map(|h| slug(&h[1])).collect()
+}
+
 /// Step 6: links resolve: file targets exist and anchors match slugified headings, and the
 /// rendered pages have the ids.
 #[test]
 fn step_6_links_resolve() {
-    let link = Regex::new(r"\]\(([^)\s]+)\)").unwrap();
-    let heading = Regex::new(r"(?m)^#{1,6} (.+)$").unwrap();
+    let book = root().join("book");
     let mut problems = Vec::new();
     let mut checked = 0;
     for chapter in FOUR_FILES.iter().chain(&["authoring.md"]) {
-        for (i, line) in prose_lines(&source(chapter)) {
-            for c in link.captures_iter(&line) {
-                let target = &c[1];
-                if target.contains("://") {
-                    continue;
-                }
-                checked += 1;
-                let (file, anchor) = target
-                    .split_once('#')
-                    .map_or((target, None), |(f, a)| (f, Some(a)));
-                let file = if file.is_empty() { *chapter } else { file };
-                let path = root().join("book").join(file);
-                if !path.is_file() {
-                    problems.push(format!("{chapter}:{i}: `{target}`: no file `{file}`"));
-                    continue;
-                }
-                let Some(anchor) = anchor else { continue };
-                let text = std::fs::read_to_string(&path).unwrap();
-                let slugs: BTreeSet<String> =
-                    heading.captures_iter(&text).map(|h| slug(&h[1])).collect();
-                if !slugs.contains(anchor) {
-                    problems.push(format!(
-                        "{chapter}:{i}: `{target}`: no heading slugifies to `{anchor}`"
-                    ));
-                }
-                let page = Path::new(file).with_extension("html");
-                let html = rendered(&page.to_string_lossy());
-                if !html.contains(&format!("id=\"{anchor}\"")) {
-                    problems.push(format!(
-                        "{chapter}:{i}: `{target}`: the rendered page has no id `{anchor}`"
-                    ));
-                }
+        for link in relative_links(&source(chapter), &book, &book.join(chapter)) {
+            checked += 1;
+            let (at, target) = (format!("{chapter}:{}", link.line), &link.target);
+            if !link.path.is_file() {
+                problems.push(format!("{at}: `{target}`: no file"));
+                continue;
+            }
+            let Some(anchor) = &link.anchor else { continue };
+            if !heading_slugs(&link.path).contains(anchor) {
+                problems.push(format!(
+                    "{at}: `{target}`: no heading slugifies to `{anchor}`"
+                ));
+            }
+            let page = link
+                .path
+                .strip_prefix(&book)
+                .unwrap()
+                .with_extension("html");
+            let html = rendered(&page.to_string_lossy());
+            if !html.contains(&format!("id=\"{anchor}\"")) {
+                problems.push(format!(
+                    "{at}: `{target}`: the rendered page has no id `{anchor}`"
+                ));
             }
         }
     }
@@ -503,38 +542,22 @@ fn git_output(dir: &Path, args: &[&str]) -> String {
 fn step_6_links_resolve_in_the_operator_repository() {
     let repo = super::beyond::operator_repo();
     let root = repo.path();
-    let link = Regex::new(r"\]\(([^)\s]+)\)").unwrap();
-    let heading = Regex::new(r"(?m)^#{1,6} (.+)$").unwrap();
     let mut problems = Vec::new();
     let mut checked = 0;
     for file in FOUR_IN_DOCS.iter().chain(&EDITED) {
-        let folder = Path::new(file).parent().unwrap();
-        for (i, line) in prose_lines(&std::fs::read_to_string(root.join(file)).unwrap()) {
-            for c in link.captures_iter(&line) {
-                let target = &c[1];
-                if target.contains("://") {
-                    continue;
-                }
-                checked += 1;
-                let (path, anchor) = target
-                    .split_once('#')
-                    .map_or((target, None), |(f, a)| (f, Some(a)));
-                let path = if path.is_empty() {
-                    root.join(file)
-                } else {
-                    root.join(folder).join(path)
-                };
-                if !path.exists() {
-                    problems.push(format!("{file}:{i}: `{target}`: no file"));
-                    continue;
-                }
-                let Some(anchor) = anchor else { continue };
-                let text = std::fs::read_to_string(&path).unwrap();
-                let slugs: BTreeSet<String> =
-                    heading.captures_iter(&text).map(|h| slug(&h[1])).collect();
-                if !slugs.contains(anchor) {
-                    problems.push(format!("{file}:{i}: `{target}`: no heading `{anchor}`"));
-                }
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        let folder = root.join(file).parent().unwrap().to_path_buf();
+        for link in relative_links(&text, &folder, &root.join(file)) {
+            checked += 1;
+            let (at, target) = (format!("{file}:{}", link.line), &link.target);
+            if !link.path.exists() {
+                problems.push(format!("{at}: `{target}`: no file"));
+                continue;
+            }
+            if let Some(anchor) = &link.anchor
+                && !heading_slugs(&link.path).contains(anchor)
+            {
+                problems.push(format!("{at}: `{target}`: no heading `{anchor}`"));
             }
         }
     }

@@ -5,8 +5,8 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
+use crate::common::run_in as run;
 use crate::common::*;
 
 const TOML: &str = r#"[book]
@@ -485,20 +485,6 @@ fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         }
     }
     files
-}
-
-fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(binary())
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
 }
 
 #[test]
