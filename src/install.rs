@@ -18,32 +18,9 @@ pub const CSS_FILE: &str = "mdbook-contract.css";
 
 /// The stylesheet of the generated tables. Without it the tables read well too; with it the
 /// profile matrix is compact enough for four providers in mdBook's content column, and a cell
-/// not verified yet is greyed.
-pub const CSS: &str = "\
-/* mdbook-contract: the look of the generated tables. Written by `mdbook-contract install`;
-   run it again to update this file. */
-
-/* The profile matrix: one column per provider, compact enough for four of them. */
-.contract-matrix table {
-    font-size: 0.875em;
-}
-.contract-matrix th,
-.contract-matrix td {
-    padding: 0.2em 0.55em;
-}
-.contract-matrix th:first-child,
-.contract-matrix td:first-child {
-    text-align: left;
-}
-/* A claim not verified yet, or missing: plain, greyed italics, unlike a profile's link. */
-.contract-matrix em {
-    opacity: 0.6;
-}
-/* The last row counts the verified claims. */
-.contract-matrix tr:last-child td {
-    border-top: 2px solid var(--table-border-color);
-}
-";
+/// not verified yet is greyed. Its one source is `mdbook-contract.css` at the repository root,
+/// which this repository's book uses too.
+pub const CSS: &str = include_str!("../mdbook-contract.css");
 
 /// What [`install`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]

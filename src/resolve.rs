@@ -119,11 +119,21 @@ pub(crate) fn resolve(
     (Report { findings }, pages)
 }
 
-/// Where `key` of `[preprocessor.contract]` is written in book.toml: its line, else the table's
-/// header, else the file's first line (an in-process book may have no file at all).
+/// Where `key` of `[preprocessor.contract]` is written in book.toml (an editor's unsaved text
+/// of it, if any): see [`key_location`]; an in-process book may have no file at all.
 fn in_book_toml(files: &BookFiles, key: &str) -> Location {
     let path = files.book_toml();
-    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let text = files
+        .read(&path)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .unwrap_or_default();
+    key_location(files.display(&path), &text, key)
+}
+
+/// Where `key` of `[preprocessor.contract]` is written in `text`, a book.toml shown as `path`:
+/// its line, else the table's header, else the first line.
+pub(crate) fn key_location(path: std::path::PathBuf, text: &str, key: &str) -> Location {
     let header = format!("[{TABLE}]");
     let mut offset = 0;
     let mut at = None;
@@ -150,15 +160,15 @@ fn in_book_toml(files: &BookFiles, key: &str) -> Location {
         offset += line.len();
     }
     let offset = at.unwrap_or(0);
-    let lines = LineIndex::new(&text);
-    let (line, column) = lines.line_col(&text, offset);
+    let lines = LineIndex::new(text);
+    let (line, column) = lines.line_col(text, offset);
     let line_text = text
-        .get(lines.line_range(&text, line))
+        .get(lines.line_range(text, line))
         .unwrap_or("")
         .to_owned();
     let width = line_text.chars().count().saturating_sub(column - 1).max(1);
     Location {
-        path: files.display(&path),
+        path,
         line,
         column,
         width,

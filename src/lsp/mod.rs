@@ -422,27 +422,7 @@ impl Server {
             .split('`')
             .find_map(|part| part.strip_prefix("preprocessor.contract."))
             .map(|key| key.split(['.', '[']).next().unwrap_or(key));
-        let line = key
-            .and_then(|key| {
-                text.lines().position(|l| {
-                    l.trim_start()
-                        .strip_prefix(key)
-                        .is_some_and(|rest| rest.trim_start().starts_with('='))
-                })
-            })
-            .unwrap_or(0);
-        let width = text
-            .lines()
-            .nth(line)
-            .map_or(1, |l| l.chars().count().max(1));
-        let location = crate::sourcemap::Location {
-            path: toml.clone(),
-            line: line + 1,
-            column: 1,
-            width,
-            line_text: text.lines().nth(line).unwrap_or("").to_owned(),
-            note: None,
-        };
+        let location = crate::resolve::key_location(toml.clone(), &text, key.unwrap_or(""));
         let uri = Url::from_file_path(&toml)
             .unwrap_or_else(|()| Url::parse("file:///book.toml").expect("a valid URL"));
         let diagnostic = Diagnostic {
