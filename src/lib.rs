@@ -68,6 +68,7 @@ pub mod internals {
     use mdbook_preprocessor::book::Book;
 
     pub use crate::chapter::is_read;
+    pub use crate::lsp::serve_stream as serve_language_server_stream;
     pub use crate::markdown::{
         ChapterIndex, Heading, MarkdownOptions, parse_options, pulldown_cmark,
     };

@@ -16,20 +16,23 @@
 
 mod features;
 mod text;
+mod transport;
+
+pub use transport::serve_stream;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Result;
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument, DidOpenTextDocument,
-    DidSaveTextDocument, Notification as _, PublishDiagnostics,
+    DidSaveTextDocument, Exit, LogMessage, Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
-    Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, PrepareRenameRequest,
-    References, Rename, Request as _,
+    Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, Initialize,
+    PrepareRenameRequest, References, Rename, Request as _, Shutdown,
 };
 use lsp_types::{
     CompletionOptions, CompletionResponse, Diagnostic, DiagnosticRelatedInformation,
@@ -48,16 +51,15 @@ use crate::vocab::Severity;
 
 /// Runs the server on standard input and output until the client shuts it down.
 pub fn run_stdio() -> Result<()> {
-    let (connection, threads) = Connection::stdio();
-    serve(connection)?;
-    threads.join()?;
-    Ok(())
+    transport::serve_stream(std::io::BufReader::new(std::io::stdin()), std::io::stdout())
 }
 
-/// Runs the server on `connection` (the handshake included) until the client shuts it down.
+/// Runs the server on `connection` (the handshake included) until the client shuts it down
+/// or the connection ends.
 pub fn serve(connection: Connection) -> Result<()> {
-    let (id, params) = connection.initialize_start()?;
-    let params: InitializeParams = serde_json::from_value(params)?;
+    let Some((id, params)) = initialize(&connection)? else {
+        return Ok(());
+    };
     let offered = params
         .capabilities
         .general
@@ -71,7 +73,11 @@ pub fn serve(connection: Connection) -> Result<()> {
             version: Some(env!("CARGO_PKG_VERSION").to_owned()),
         },
     });
-    connection.initialize_finish(id, result)?;
+    // The `initialized` notification that follows is not waited for: a client that sends
+    // something else first is served all the same.
+    connection
+        .sender
+        .send(Response::new_ok(id, result).into())?;
     let mut server = Server {
         root: book_root(&params),
         encoding,
@@ -79,9 +85,43 @@ pub fn serve(connection: Connection) -> Result<()> {
         outline: Outline::default(),
         published: BTreeMap::new(),
         dirty: true,
+        shut_down: false,
         connection,
     };
     server.run()
+}
+
+/// Waits for the `initialize` request: its id and parameters, or `None` when the client exits
+/// or the connection ends first. Other requests are answered ServerNotInitialized, and an
+/// `initialize` whose parameters cannot be read gets InvalidParams, as LSP asks; neither ends
+/// the wait.
+fn initialize(connection: &Connection) -> Result<Option<(RequestId, InitializeParams)>> {
+    while let Ok(message) = connection.receiver.recv() {
+        let reply = match message {
+            Message::Request(request) if request.method == Initialize::METHOD => {
+                match serde_json::from_value::<InitializeParams>(request.params) {
+                    Ok(params) => return Ok(Some((request.id, params))),
+                    Err(error) => Response::new_err(
+                        request.id,
+                        ErrorCode::InvalidParams as i32,
+                        format!("the parameters of `initialize` cannot be read: {error}"),
+                    ),
+                }
+            }
+            Message::Request(request) => Response::new_err(
+                request.id,
+                ErrorCode::ServerNotInitialized as i32,
+                format!(
+                    "`{}` before `initialize`: the server is not initialized yet",
+                    request.method
+                ),
+            ),
+            Message::Notification(n) if n.method == Exit::METHOD => return Ok(None),
+            _ => continue,
+        };
+        connection.sender.send(reply.into())?;
+    }
+    Ok(None)
 }
 
 fn capabilities(encoding: Encoding) -> ServerCapabilities {
@@ -173,6 +213,8 @@ struct Server {
     published: BTreeMap<Url, Vec<Diagnostic>>,
     /// Whether a change came in since the last check.
     dirty: bool,
+    /// Whether the client sent `shutdown`: from then on only `exit` is taken.
+    shut_down: bool,
 }
 
 impl Server {
@@ -181,31 +223,69 @@ impl Server {
         self.check_if_changed();
         while let Ok(message) = self.connection.receiver.recv() {
             if self.handle(message)? {
-                return Ok(());
+                return self.exited();
             }
             // Every change already queued is taken in before checking once.
             while let Ok(message) = self.connection.receiver.try_recv() {
                 if self.handle(message)? {
-                    return Ok(());
+                    return self.exited();
                 }
             }
             self.check_if_changed();
         }
+        // The editor closed the connection without `exit`: nothing is left to serve.
         Ok(())
     }
 
-    /// Handles one message; `true` once the client has shut the server down.
+    /// The end on `exit`: an error when `shutdown` did not come first, so that the process
+    /// exits 1, as LSP asks.
+    fn exited(&self) -> Result<()> {
+        if self.shut_down {
+            Ok(())
+        } else {
+            anyhow::bail!("the client sent `exit` before `shutdown`")
+        }
+    }
+
+    /// Handles one message; `true` once the client has asked the server to exit.
     fn handle(&mut self, message: Message) -> Result<bool> {
         match message {
             Message::Request(request) => {
-                if self.connection.handle_shutdown(&request)? {
-                    return Ok(true);
-                }
-                // An answer reflects every change received before the request.
-                self.check_if_changed();
-                let response = self.request(request);
+                let response = if self.shut_down {
+                    Response::new_err(
+                        request.id,
+                        ErrorCode::InvalidRequest as i32,
+                        format!(
+                            "`{}` after `shutdown`: only `exit` is taken now",
+                            request.method
+                        ),
+                    )
+                } else if request.method == Shutdown::METHOD {
+                    self.shut_down = true;
+                    Response::new_ok(request.id, ())
+                } else {
+                    // An answer reflects every change received before the request.
+                    self.check_if_changed();
+                    let id = request.id.clone();
+                    let method = request.method.clone();
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        self.request(request)
+                    }))
+                    .unwrap_or_else(|_| {
+                        Response::new_err(
+                            id,
+                            ErrorCode::InternalError as i32,
+                            format!(
+                                "internal error: mdbook-contract {} panicked while answering `{method}`; this is a bug (please report it with the book)",
+                                env!("CARGO_PKG_VERSION")
+                            ),
+                        )
+                    })
+                };
                 self.connection.sender.send(response.into())?;
             }
+            Message::Notification(n) if n.method == Exit::METHOD => return Ok(true),
+            Message::Notification(_) if self.shut_down => {}
             Message::Notification(notification) => self.notification(notification),
             Message::Response(_) => {}
         }
@@ -213,33 +293,43 @@ impl Server {
     }
 
     fn notification(&mut self, notification: Notification) {
-        match notification.method.as_str() {
-            DidOpenTextDocument::METHOD => {
-                if let Ok(params) = serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(
-                    notification.params,
-                ) {
-                    self.set_overlay(&params.text_document.uri, Some(params.text_document.text));
-                }
-            }
-            DidChangeTextDocument::METHOD => {
-                if let Ok(params) = serde_json::from_value::<
-                    lsp_types::DidChangeTextDocumentParams,
-                >(notification.params)
-                    // Full sync: the last change holds the whole text.
-                    && let Some(change) = params.content_changes.into_iter().last()
-                {
+        let method = notification.method.clone();
+        let read = match method.as_str() {
+            DidOpenTextDocument::METHOD => serde_json::from_value::<
+                lsp_types::DidOpenTextDocumentParams,
+            >(notification.params)
+            .map(|params| {
+                self.set_overlay(&params.text_document.uri, Some(params.text_document.text));
+            }),
+            DidChangeTextDocument::METHOD => serde_json::from_value::<
+                lsp_types::DidChangeTextDocumentParams,
+            >(notification.params)
+            .map(|params| {
+                // Full sync: the last change holds the whole text.
+                if let Some(change) = params.content_changes.into_iter().last() {
                     self.set_overlay(&params.text_document.uri, Some(change.text));
                 }
-            }
+            }),
             DidCloseTextDocument::METHOD => {
-                if let Ok(params) = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(
-                    notification.params,
-                ) {
-                    self.set_overlay(&params.text_document.uri, None);
-                }
+                serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(notification.params)
+                    .map(|params| self.set_overlay(&params.text_document.uri, None))
             }
-            DidSaveTextDocument::METHOD | DidChangeWatchedFiles::METHOD => self.dirty = true,
-            _ => {}
+            DidSaveTextDocument::METHOD | DidChangeWatchedFiles::METHOD => {
+                self.dirty = true;
+                Ok(())
+            }
+            _ => Ok(()),
+        };
+        // A notification has no reply; the editor's log is where a bad one is told.
+        if let Err(error) = read {
+            let params = lsp_types::LogMessageParams {
+                typ: lsp_types::MessageType::WARNING,
+                message: format!(
+                    "mdbook-contract: `{method}` was not taken, its parameters cannot be read: {error}"
+                ),
+            };
+            let note = Notification::new(LogMessage::METHOD.to_owned(), params);
+            let _ = self.connection.sender.send(note.into());
         }
     }
 

@@ -611,72 +611,313 @@ fn a_broken_book_toml_is_a_diagnostic_and_the_server_recovers() {
     client.stop();
 }
 
-/// Writes one LSP message (with its header) to `to`.
-fn send(to: &mut impl Write, message: &Value) {
-    let body = message.to_string();
-    write!(to, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-    to.flush().unwrap();
+/// A client of the binary: `mdbook-contract lsp` as an editor starts it, frames written to its
+/// standard input and read from its standard output.
+struct StdioClient {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: BufReader<std::process::ChildStdout>,
+    /// The last diagnostics published, by URI.
+    diagnostics: HashMap<String, Vec<Value>>,
+    /// Every `window/logMessage` text.
+    log: Vec<String>,
 }
 
-/// Reads one LSP message from `from`.
-fn receive(from: &mut impl BufRead) -> Value {
-    let mut length = 0;
-    loop {
-        let mut line = String::new();
-        from.read_line(&mut line).unwrap();
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(n) = line.strip_prefix("Content-Length: ") {
-            length = n.parse().unwrap();
+impl StdioClient {
+    fn spawn() -> StdioClient {
+        let mut child = Command::new(super::common::binary())
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        StdioClient {
+            child,
+            input,
+            output,
+            diagnostics: HashMap::new(),
+            log: Vec::new(),
         }
     }
-    let mut body = vec![0; length];
-    from.read_exact(&mut body).unwrap();
-    serde_json::from_slice(&body).unwrap()
+
+    /// Writes `bytes` as they are.
+    fn raw(&mut self, bytes: &[u8]) {
+        self.input.write_all(bytes).unwrap();
+        self.input.flush().unwrap();
+    }
+
+    /// Writes one frame whose body is `body`.
+    fn frame(&mut self, body: &[u8]) {
+        let mut bytes = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+        bytes.extend_from_slice(body);
+        self.raw(&bytes);
+    }
+
+    fn send(&mut self, message: &Value) {
+        self.frame(message.to_string().as_bytes());
+    }
+
+    /// Reads one message.
+    fn receive(&mut self) -> Value {
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            let read = self.output.read_line(&mut line).unwrap();
+            assert!(read > 0, "the server closed its output");
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(n) = line.strip_prefix("Content-Length: ") {
+                length = n.parse().unwrap();
+            }
+        }
+        let mut body = vec![0; length];
+        std::io::Read::read_exact(&mut self.output, &mut body).unwrap();
+        let message: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(message["jsonrpc"], "2.0", "{message}");
+        match message["method"].as_str() {
+            Some("textDocument/publishDiagnostics") => {
+                let uri = message["params"]["uri"].as_str().unwrap().to_owned();
+                let list = message["params"]["diagnostics"].as_array().unwrap().clone();
+                self.diagnostics.insert(uri, list);
+            }
+            Some("window/logMessage") => {
+                let text = message["params"]["message"].as_str().unwrap().to_owned();
+                self.log.push(text);
+            }
+            _ => {}
+        }
+        message
+    }
+
+    /// Reads messages until one that is not a notification: a response.
+    fn response(&mut self) -> Value {
+        loop {
+            let message = self.receive();
+            if message.get("method").is_none() {
+                return message;
+            }
+        }
+    }
+
+    /// Reads messages until the diagnostics of `uri` satisfy `done`.
+    fn wait(&mut self, uri: &str, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+        loop {
+            if let Some(list) = self.diagnostics.get(uri)
+                && done(list)
+            {
+                return list.clone();
+            }
+            self.receive();
+        }
+    }
+
+    fn initialize(&mut self, root: &Path) -> Value {
+        self.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": null, "rootUri": uri(root), "capabilities": {}}}));
+        let answer = self.response();
+        self.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+        answer
+    }
+
+    /// Shuts the server down and waits for it: its exit status and what it wrote to stderr.
+    fn stop(mut self) -> (std::process::ExitStatus, String) {
+        self.send(&json!({"jsonrpc": "2.0", "id": "bye", "method": "shutdown", "params": null}));
+        let answer = self.response();
+        assert_eq!(answer["id"], "bye", "{answer}");
+        self.send(&json!({"jsonrpc": "2.0", "method": "exit", "params": null}));
+        self.finish()
+    }
+
+    /// Waits for the server to end by itself.
+    fn finish(self) -> (std::process::ExitStatus, String) {
+        drop(self.input);
+        let out = self.child.wait_with_output().unwrap();
+        (
+            out.status,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
 }
 
 #[test]
 fn the_binary_speaks_lsp_over_stdio() {
     let book = book();
-    let mut child = Command::new(super::common::binary())
-        .arg("lsp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let mut output = BufReader::new(child.stdout.take().unwrap());
-    send(
-        &mut input,
-        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": null, "rootUri": uri(book.root()), "capabilities": {}}}),
-    );
-    let answer = receive(&mut output);
+    let mut client = StdioClient::spawn();
+    let answer = client.initialize(book.root());
     assert_eq!(answer["id"], 1);
     assert_eq!(answer["result"]["serverInfo"]["name"], "mdbook-contract");
-    send(
-        &mut input,
-        &json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+    let appendix = uri(&book.root().join("src/appendix/existing.md"));
+    let list = client.wait(&appendix, |l| !l.is_empty());
+    assert_eq!(list[0]["code"], "unknown-claim");
+    let (status, stderr) = client.stop();
+    assert!(status.success(), "{status}: {stderr}");
+}
+
+#[test]
+fn one_bad_message_costs_one_error_reply_not_the_server() {
+    let book = book();
+    let appendix_path = book.root().join("src/appendix/existing.md");
+    let appendix = uri(&appendix_path);
+    let mut client = StdioClient::spawn();
+    // Before the handshake: a body that is not JSON gets a ParseError with a null id.
+    client.frame(b"{not json");
+    let reply = client.response();
+    assert_eq!(reply["error"]["code"], -32700, "{reply}");
+    assert_eq!(reply["id"], Value::Null);
+    assert!(
+        reply["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the message is not JSON"),
+        "{reply}"
     );
-    let published = receive(&mut output);
-    assert_eq!(published["method"], "textDocument/publishDiagnostics");
+    // A request before `initialize` is told so; the server goes on waiting for it.
+    client.send(&json!({"jsonrpc": "2.0", "id": 0, "method": "textDocument/hover", "params": {}}));
+    assert_eq!(client.response()["error"]["code"], -32002);
+    let answer = client.initialize(book.root());
+    assert_eq!(answer["result"]["serverInfo"]["name"], "mdbook-contract");
+    client.wait(&appendix, |l| l.len() == 1);
+    // JSON that is not a message, with and without an id to answer; bytes that are not UTF-8.
+    for (body, code, id) in [
+        (
+            &br#"[{"jsonrpc": "2.0", "method": "initialized"}]"#[..],
+            -32600,
+            Value::Null,
+        ),
+        (br#"{"jsonrpc": "2.0", "id": 7}"#, -32600, json!(7)),
+        (
+            br#"{"jsonrpc": "2.0", "id": "x", "method": 3}"#,
+            -32600,
+            json!("x"),
+        ),
+        (br#"42"#, -32600, Value::Null),
+        (b"\xff\xfe{}", -32700, Value::Null),
+        (b"", -32700, Value::Null),
+    ] {
+        client.frame(body);
+        let reply = client.response();
+        assert_eq!(reply["error"]["code"], code, "{reply}");
+        assert_eq!(reply["id"], id, "{reply}");
+    }
+    // A notification whose parameters cannot be read is told in the editor's log.
+    client.send(&json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": 5}}));
+    // A request whose parameters cannot be read gets InvalidParams.
+    client.send(&json!({"jsonrpc": "2.0", "id": 8, "method": "textDocument/hover", "params": {"position": "here"}}));
+    let reply = client.response();
     assert_eq!(
-        published["params"]["diagnostics"][0]["code"],
-        "unknown-claim"
+        (reply["id"].clone(), reply["error"]["code"].clone()),
+        (json!(8), json!(-32602))
     );
-    send(
-        &mut input,
-        &json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": null}),
+    assert!(
+        client
+            .log
+            .iter()
+            .any(|l| l.contains("`textDocument/didChange` was not taken")),
+        "{:?}",
+        client.log
     );
-    assert_eq!(receive(&mut output)["id"], 2);
-    send(
-        &mut input,
-        &json!({"jsonrpc": "2.0", "method": "exit", "params": null}),
+    // And the server still sees every edit.
+    let text = std::fs::read_to_string(&appendix_path).unwrap();
+    let typo = text.replacen(
+        "{{#profile readiness immediate",
+        "{{#profile readines immediate",
+        1,
     );
-    let status = child.wait().unwrap();
-    assert!(status.success(), "{status}");
+    client.send(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": appendix, "languageId": "markdown", "version": 1, "text": typo}}}));
+    client.wait(&appendix, |l| l.iter().any(|d| d["code"] == "unknown-axis"));
+    let (status, stderr) = client.stop();
+    assert!(status.success(), "{status}: {stderr}");
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn a_header_that_cannot_be_read_ends_the_server_with_a_sentence() {
+    for (input, says) in [
+        (
+            &b"Content-Lenght: 9\r\n\r\n{not json"[..],
+            "a message's header (`Content-Lenght: 9`) has no `Content-Length`",
+        ),
+        (
+            b"Content-Length: nine\r\n\r\n{not json",
+            "`Content-Length` is `nine`, not a number of bytes",
+        ),
+        (
+            b"Content-Length: 90\r\n\r\n{}",
+            "the input ended inside a message: `Content-Length` is 90, but 2 bytes came",
+        ),
+    ] {
+        let mut client = StdioClient::spawn();
+        client.raw(input);
+        let (status, stderr) = client.finish();
+        assert_eq!(status.code(), Some(1), "{stderr}");
+        assert!(stderr.starts_with("mdbook-contract lsp: "), "{stderr}");
+        assert!(stderr.contains(says), "{stderr}");
+        assert!(
+            stderr.contains("cannot tell where the next message starts"),
+            "{stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+}
+
+#[test]
+fn a_burst_of_edits_and_a_five_megabyte_chapter() {
+    let book = book();
+    let appendix_path = book.root().join("src/appendix/existing.md");
+    let appendix = uri(&appendix_path);
+    let text = std::fs::read_to_string(&appendix_path).unwrap();
+    let mut client = StdioClient::spawn();
+    client.initialize(book.root());
+    client.wait(&appendix, |l| l.len() == 1);
+    client.send(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": appendix, "languageId": "markdown", "version": 1, "text": text}}}));
+    // 150 edits as fast as they can be written, as a typist's editor sends them; the last
+    // one holds a typo. The diagnostics after them are those of the last text.
+    for version in 2..=151 {
+        let edited = if version == 151 {
+            text.replacen(
+                "{{#profile readiness immediate",
+                "{{#profile readines immediate",
+                1,
+            )
+        } else {
+            format!("{text}\nEdit {version}.\n")
+        };
+        client.send(&json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": appendix, "version": version}, "contentChanges": [{"text": edited}]}}));
+    }
+    client.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/documentSymbol", "params": {"textDocument": {"uri": appendix}}}));
+    let symbols = client.response();
+    assert_eq!(symbols["id"], 2);
+    assert!(
+        symbols["result"].as_array().is_some_and(|s| !s.is_empty()),
+        "{symbols}"
+    );
+    let list = client.wait(&appendix, |l| l.iter().any(|d| d["code"] == "unknown-axis"));
+    assert!(list.iter().all(|d| d["code"] != "em-dash"), "{list:#?}");
+    // A 5 MB chapter: prose paragraphs, with one em-dash on its last line.
+    let paragraph = "The provider answers every call within its window, and the caller requeues when it does not.\n\n";
+    let mut big = text.clone();
+    while big.len() < 5 * 1024 * 1024 {
+        big.push_str(paragraph);
+    }
+    big.push_str("Last line \u{2014} here.\n");
+    let last_line = big.lines().count() - 1;
+    client.send(&json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": appendix, "version": 152}, "contentChanges": [{"text": big}]}}));
+    let list = client.wait(&appendix, |l| l.iter().any(|d| d["code"] == "em-dash"));
+    let dash = list.iter().find(|d| d["code"] == "em-dash").unwrap();
+    assert_eq!(dash["range"]["start"]["line"], last_line as u64, "{dash}");
+    // Still answering, and still taking edits.
+    client.send(&json!({"jsonrpc": "2.0", "id": 3, "method": "textDocument/hover", "params": Client::at(&appendix_path, 0, 0)}));
+    assert_eq!(client.response()["id"], 3);
+    client.send(&json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": appendix, "version": 153}, "contentChanges": [{"text": text}]}}));
+    client.wait(&appendix, |l| {
+        l.len() == 1 && l[0]["code"] == "unknown-claim"
+    });
+    let (status, stderr) = client.stop();
+    assert!(status.success(), "{status}: {stderr}");
 }
 
 #[test]

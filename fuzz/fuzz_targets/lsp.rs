@@ -1,0 +1,177 @@
+//! The language server's message handling, as an editor talks to it: the bytes are split on
+//! `0xFF` into messages, written between a real handshake (`initialize`, `initialized`) and a
+//! real end (`shutdown`, `exit`), and the server runs over them on a small book on disk
+//! ([`mdbook_contract::internals::serve_language_server_stream`], the stdio server's own
+//! transport and loop).
+//!
+//! The first byte of a message says how it is sent: bit 0 clear frames the rest with its
+//! `Content-Length` (a JSON-RPC body as an editor would send it, right or wrong), set writes
+//! the rest as it is (headers included, so broken frames too). In a body, `@/` stands for the
+//! book's folder as a `file://` URI, so a seed can name its chapters.
+//!
+//! Checked, besides "no panic" (a panic anywhere aborts): the server's output is a sequence of
+//! frames, each a JSON-RPC 2.0 object, and every response has a result or an error; a run whose
+//! messages are all framed, and in which no `exit` or `shutdown` came before the end, answers
+//! the final `shutdown` and ends cleanly: no body, however wrong, stops the server.
+
+#![no_main]
+
+use std::io::{Cursor, Write};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use libfuzzer_sys::fuzz_target;
+use mdbook_contract::internals::serve_language_server_stream;
+use mdbook_contract_fuzz as harness;
+use serde_json::{Value, json};
+
+/// The book the server is started on, written once per process (the server never writes a
+/// file, so it stays as written): `rm -rf /tmp/mdbook-contract-fuzz-lsp-*` after a run.
+fn book() -> &'static PathBuf {
+    static BOOK: OnceLock<PathBuf> = OnceLock::new();
+    BOOK.get_or_init(|| {
+        let root = std::env::temp_dir().join(format!(
+            "mdbook-contract-fuzz-lsp-{}",
+            std::process::id()
+        ));
+        let files = [
+            (
+                "book.toml",
+                "[book]\ntitle = \"Fuzz\"\n\n[preprocessor.contract]\nafter = [\"links\"]\ncontract = [\"contract.md\"]\ntemplate = [\"template.md\"]\n",
+            ),
+            (
+                "src/SUMMARY.md",
+                "# Summary\n\n- [Contract](contract.md)\n- [Template](template.md)\n- [Providers](appendix.md)\n",
+            ),
+            ("src/contract.md", harness::CONTRACT),
+            ("src/template.md", harness::TEMPLATE),
+            (
+                "src/appendix.md",
+                "# Providers\n\n## `pods` {.provider}\n\nReady at once: {{#profile readiness immediate Pod}}.\nCreate blocks: {{#profile create-return unknown}}.\n\n{{#profile-matrix}}\n",
+            ),
+        ];
+        for (path, text) in files {
+            let path = root.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        root
+    })
+}
+
+fn frame(out: &mut Vec<u8>, body: &[u8]) {
+    write!(out, "Content-Length: {}\r\n\r\n", body.len()).unwrap();
+    out.extend_from_slice(body);
+}
+
+/// Writes into a buffer that the test reads after the server is done.
+#[derive(Clone)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Replaces every `@/` of `body` with the book's URI and a `/`.
+fn with_root(body: &[u8], root: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len());
+    let mut i = 0;
+    while i < body.len() {
+        if body[i..].starts_with(b"@/") {
+            out.extend_from_slice(root.as_bytes());
+            out.push(b'/');
+            i += 2;
+        } else {
+            out.push(body[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+fuzz_target!(|data: &[u8]| {
+    let root = book();
+    let root_uri = format!("file://{}", root.display());
+    let mut input = Vec::new();
+    frame(
+        &mut input,
+        json!({"jsonrpc": "2.0", "id": "fuzz-init", "method": "initialize", "params": {"processId": null, "rootUri": root_uri, "capabilities": {}}})
+            .to_string()
+            .as_bytes(),
+    );
+    frame(
+        &mut input,
+        br#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
+    );
+    // Whether the server must still be there at the end.
+    let mut must_answer = true;
+    for chunk in data.split(|&b| b == 0xFF).take(64) {
+        let Some((&mode, rest)) = chunk.split_first() else {
+            continue;
+        };
+        let body = with_root(rest, &root_uri);
+        if mode & 1 == 0 {
+            if let Ok(value) = serde_json::from_slice::<Value>(&body)
+                && matches!(value.get("method").and_then(Value::as_str), Some("exit" | "shutdown"))
+            {
+                must_answer = false;
+            }
+            frame(&mut input, &body);
+        } else {
+            must_answer = false;
+            input.extend_from_slice(&body);
+        }
+    }
+    frame(
+        &mut input,
+        br#"{"jsonrpc":"2.0","id":"fuzz-end","method":"shutdown"}"#,
+    );
+    frame(&mut input, br#"{"jsonrpc":"2.0","method":"exit"}"#);
+
+    let output = Shared(Arc::new(Mutex::new(Vec::new())));
+    let served = serve_language_server_stream(Cursor::new(input), output.clone());
+    let bytes = std::mem::take(&mut *output.0.lock().unwrap());
+
+    // The output: frames of JSON-RPC 2.0 objects.
+    let mut rest = &bytes[..];
+    let mut answered_end = false;
+    while !rest.is_empty() {
+        let header_end = rest
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .expect("every frame has a header");
+        let header = std::str::from_utf8(&rest[..header_end]).expect("a header is text");
+        let length: usize = header
+            .strip_prefix("Content-Length: ")
+            .expect("the header is the length")
+            .parse()
+            .expect("the length is a number");
+        let body = &rest[header_end + 4..header_end + 4 + length];
+        rest = &rest[header_end + 4 + length..];
+        let message: Value = serde_json::from_slice(body).expect("every body is JSON");
+        assert_eq!(message["jsonrpc"], "2.0", "{message}");
+        if message.get("method").is_none() {
+            assert!(
+                message.get("result").is_some() != message.get("error").is_some(),
+                "a response has a result or an error: {message}"
+            );
+            assert!(message.get("id").is_some(), "{message}");
+            if message["id"] == "fuzz-end" {
+                answered_end = true;
+            }
+        }
+        let text = message.to_string();
+        assert!(!text.contains("panicked"), "{text}");
+    }
+    if must_answer {
+        assert!(served.is_ok(), "{served:?}");
+        assert!(answered_end, "the final shutdown is answered");
+    }
+});
