@@ -47,7 +47,7 @@ pub use carried_over::{CarriedOver, LostItem, carried_over};
 pub use diagnostic::{Finding, Format, Report};
 pub use install::{CSS, CSS_FILE, Installed, install};
 pub use load::load;
-pub use lsp::{run_stdio as run_language_server, serve as serve_language_server};
+pub use lsp::{serve as serve_language_server, serve_stream as run_language_server};
 pub use new_spec::{NewSpec, new_spec};
 pub use overview::{Overview, ProviderClaims};
 pub use pipeline::{Outcome, check, overview, process, status};
@@ -68,7 +68,6 @@ pub mod internals {
     use mdbook_preprocessor::book::Book;
 
     pub use crate::chapter::is_read;
-    pub use crate::lsp::serve_stream as serve_language_server_stream;
     pub use crate::markdown::{
         ChapterIndex, Heading, MarkdownOptions, parse_options, pulldown_cmark,
     };

@@ -150,7 +150,10 @@ fn main() -> ExitCode {
             changed_since,
         }) => check(&book_dir, format, changed_since.as_deref()),
         Some(Command::Install { book_dir }) => install(&book_dir),
-        Some(Command::Lsp) => match mdbook_contract::run_language_server() {
+        Some(Command::Lsp) => match mdbook_contract::run_language_server(
+            std::io::BufReader::new(std::io::stdin()),
+            std::io::stdout(),
+        ) {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
                 let _ = writeln!(std::io::stderr(), "mdbook-contract lsp: {error:#}");

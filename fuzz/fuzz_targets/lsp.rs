@@ -1,7 +1,7 @@
 //! The language server's message handling, as an editor talks to it: the bytes are split on
 //! `0xFF` into messages, written between a real handshake (`initialize`, `initialized`) and a
 //! real end (`shutdown`, `exit`), and the server runs over them on a small book on disk
-//! ([`mdbook_contract::internals::serve_language_server_stream`], the stdio server's own
+//! ([`mdbook_contract::run_language_server`], the stdio server's own
 //! transport and loop).
 //!
 //! The first byte of a message says how it is sent: bit 0 clear frames the rest with its
@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use libfuzzer_sys::fuzz_target;
-use mdbook_contract::internals::serve_language_server_stream;
+use mdbook_contract::run_language_server;
 use mdbook_contract_fuzz as harness;
 use serde_json::{Value, json};
 
@@ -136,7 +136,7 @@ fuzz_target!(|data: &[u8]| {
     frame(&mut input, br#"{"jsonrpc":"2.0","method":"exit"}"#);
 
     let output = Shared(Arc::new(Mutex::new(Vec::new())));
-    let served = serve_language_server_stream(Cursor::new(input), output.clone());
+    let served = run_language_server(Cursor::new(input), output.clone());
     let bytes = std::mem::take(&mut *output.0.lock().unwrap());
 
     // The output: frames of JSON-RPC 2.0 objects.

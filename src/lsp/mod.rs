@@ -49,11 +49,6 @@ use crate::diagnostic::Finding;
 use crate::outline::Outline;
 use crate::vocab::Severity;
 
-/// Runs the server on standard input and output until the client shuts it down.
-pub fn run_stdio() -> Result<()> {
-    transport::serve_stream(std::io::BufReader::new(std::io::stdin()), std::io::stdout())
-}
-
 /// Runs the server on `connection` (the handshake included) until the client shuts it down
 /// or the connection ends.
 pub fn serve(connection: Connection) -> Result<()> {

@@ -162,6 +162,13 @@ pub(crate) fn decode(body: &[u8]) -> Result<Message, Value> {
         _ => Value::Null,
     };
     match serde_json::from_value::<Message>(value.clone()) {
+        // lsp-server takes a request whose id it cannot hold for a notification, which the
+        // client would wait on for ever.
+        Ok(Message::Notification(_)) if !id.is_null() => Err(error_reply(
+            id.clone(),
+            ErrorCode::InvalidRequest,
+            &format!("the request's `id` must be a string or an integer of 32 bits, found {id}"),
+        )),
         Ok(message) => Ok(message),
         Err(error) => {
             let why = match (object.get("method"), object.get("id")) {
@@ -275,8 +282,9 @@ pub(crate) fn connect(
     (server, IoThreads { reader, writer })
 }
 
-/// Runs the language server over `input` and `output` until the client shuts it down or the
-/// input ends.
+/// Runs the language server over `input` and `output` (standard input and output, as the
+/// command line hands them) until the client exits or the input ends. A frame that cannot be
+/// read is the error: the connection is lost from there.
 pub fn serve_stream(
     input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
