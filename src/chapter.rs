@@ -87,6 +87,14 @@ impl BookFiles {
         self.display_root.join(&self.src).join(source_path)
     }
 
+    /// How to show the folder of book.toml in a sentence: `.` when paths are shown relative.
+    pub(crate) fn display_root_folder(&self) -> PathBuf {
+        match self.display_root.components().as_path() {
+            shown if shown.as_os_str().is_empty() => PathBuf::from("."),
+            shown => shown.to_owned(),
+        }
+    }
+
     /// How to show any path under the book root.
     pub(crate) fn display(&self, path: &Path) -> PathBuf {
         match path.strip_prefix(&self.root) {
@@ -225,6 +233,26 @@ pub(crate) fn read_chapters<'a>(
     })
 }
 
+/// The keys of the chapters [`read_chapters`] reads, in the same order, without reading them:
+/// what book.toml's chapter names are checked against before the chapters are parsed.
+pub(crate) fn chapter_keys(book: &Book) -> Vec<String> {
+    book.iter()
+        .filter_map(|item| match item {
+            BookItem::Chapter(chapter) if is_read(chapter) => Some(key_of(chapter)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A chapter's source path with `/` separators, as book.toml names chapters; its name when it
+/// has no path.
+fn key_of(chapter: &BookChapter) -> String {
+    match chapter.source_path.as_deref().or(chapter.path.as_deref()) {
+        Some(p) => normalise(&p.to_string_lossy()),
+        None => chapter.name.clone(),
+    }
+}
+
 fn read_chapter<'a>(
     chapter: &'a BookChapter,
     files: &BookFiles,
@@ -233,10 +261,7 @@ fn read_chapter<'a>(
 ) -> Chapter<'a> {
     let path = chapter.path.as_deref();
     let source_path = chapter.source_path.as_deref();
-    let key = match source_path.or(path) {
-        Some(p) => normalise(&p.to_string_lossy()),
-        None => chapter.name.clone(),
-    };
+    let key = key_of(chapter);
     let content = chapter.content.as_str();
     let index = ChapterIndex::parse_with(content, options, config.may_define_axes(&key));
     let map = OnceLock::new();

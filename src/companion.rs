@@ -16,10 +16,10 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 
 use crate::chapter::{BookFiles, Chapter};
-use crate::config::{self, Config};
+use crate::config::{Config, Problem};
 use crate::git::{self, Changed};
 use crate::markdown::{ChapterIndex, MarkdownOptions};
 use crate::sourcemap::{Location, SourceMap};
@@ -68,40 +68,79 @@ impl Companion {
 }
 
 /// Reads every companion that `config` names. A companion that does not exist, cannot be read
-/// or is a chapter of the book is an error naming the key; so is a `changed-since` that git
-/// cannot answer.
+/// or is a chapter of the book is left out and given back as a [`Problem`] at its place in
+/// `companions`, so the rest of the book is still checked; a `changed-since` that git cannot
+/// answer is an error.
+/// A did-you-mean among the files beside where `key` was looked for, written as `key` is.
+fn near_file(key: &str, path: &Path) -> String {
+    let Some(entries) = path.parent().and_then(|p| std::fs::read_dir(p).ok()) else {
+        return String::new();
+    };
+    let prefix = key.rfind('/').map_or("", |slash| &key[..=slash]);
+    let names: Vec<String> = entries
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .map(|name| format!("{prefix}{name}"))
+        .collect();
+    crate::suggest::hint(key, names.iter().map(String::as_str))
+}
+
 pub(crate) fn read_companions(
     config: &Config,
     files: &BookFiles,
     chapters: &[Chapter<'_>],
     options: &MarkdownOptions,
-) -> Result<Vec<Companion>> {
-    let at = format!("{}.companions", config::TABLE);
+) -> Result<(Vec<Companion>, Vec<Problem>)> {
+    let folder = files.display_root_folder();
     let mut seen = HashSet::new();
     let mut companions = Vec::new();
-    for key in &config.companions {
+    let mut problems = Vec::new();
+    for (i, key) in config.companions.iter().enumerate() {
         if !seen.insert(key.as_str()) {
             continue;
         }
+        let at = config.item_at("companions", i);
         let path = files.root().join(key);
         if let Some(chapter) = chapter_at(files, chapters, &path) {
-            bail!(
-                "book.toml: `{at}` names `{key}`, which is the chapter `{chapter}` of the book and is checked as one; remove it from `companions`"
-            );
+            problems.push(Problem::malformed(
+                at.clone(),
+                format!(
+                    "`{at}` is `{key}`, which is the chapter `{chapter}` of the book and is checked as one"
+                ),
+            ).help("remove it from `companions`"));
+            continue;
         }
         let bytes = match files.read(&path) {
             Ok(bytes) => bytes,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => bail!(
-                "book.toml: `{at}` names `{key}`, which does not exist (`{}`; paths are relative to the folder of book.toml)",
-                files.display(&path).display()
-            ),
-            Err(error) => bail!(
-                "book.toml: `{at}` names `{key}`, which cannot be read (`{}`): {error}",
-                files.display(&path).display()
-            ),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                problems.push(Problem::dangling(
+                    at.clone(),
+                    format!(
+                        "`{at}` is `{key}`, which does not exist: there is no `{key}` in `{}`, the folder of book.toml{}",
+                        folder.display(),
+                        near_file(key, &path)
+                    ),
+                    "companion paths are relative to the folder of book.toml; the other companions and the book are checked without it",
+                ));
+                continue;
+            }
+            Err(error) => {
+                problems.push(Problem::dangling(
+                    at.clone(),
+                    format!(
+                        "`{at}` is `{key}`, which cannot be read (`{}`): {error}",
+                        files.display(&path).display()
+                    ),
+                    "the other companions and the book are checked without it",
+                ));
+                continue;
+            }
         };
         let Ok(text) = String::from_utf8(bytes) else {
-            bail!("book.toml: `{at}` names `{key}`, which is not UTF-8 text");
+            problems.push(Problem::malformed(
+                at.clone(),
+                format!("`{at}` is `{key}`, which is not UTF-8 text"),
+            ));
+            continue;
         };
         let content = match text.strip_prefix('\u{feff}') {
             Some(rest) => rest.to_owned(),
@@ -131,7 +170,7 @@ pub(crate) fn read_companions(
             )?);
         }
     }
-    Ok(companions)
+    Ok((companions, problems))
 }
 
 /// The chapter (its key) whose file is at `path`, if any.

@@ -101,6 +101,138 @@ pub(crate) struct Config {
     /// Severities set under `checks`; the rest have their default.
     severities: HashMap<Check, Severity>,
     chapter_severities: HashMap<String, HashMap<Check, Severity>>,
+    /// By key, where each item kept of a list is written in book.toml (its index there): an
+    /// item left out must not move the place of a later finding to the item before it.
+    written_at: HashMap<String, Vec<usize>>,
+    /// What cannot be used as written: values left out of the above, and (added once the book
+    /// is read) paths that lead to nothing. Reported by the checks they name.
+    pub problems: Vec<Problem>,
+}
+
+/// A step on the way to a value under `[preprocessor.contract]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum KeyPart {
+    /// A key of a table.
+    Key(String),
+    /// An item of a list.
+    Index(usize),
+}
+
+/// Where a value of `[preprocessor.contract]` is written: the keys and list indexes that lead
+/// to it from the table (none: the table itself), and whether a finding there is about the
+/// key's name (`cheks`, not a key) rather than its value.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct KeyPath {
+    pub parts: Vec<KeyPart>,
+    pub name: bool,
+}
+
+impl KeyPath {
+    /// A key of the table (empty: the table).
+    pub(crate) fn key(key: &str) -> KeyPath {
+        let parts = if key.is_empty() {
+            Vec::new()
+        } else {
+            vec![KeyPart::Key(key.to_owned())]
+        };
+        KeyPath { parts, name: false }
+    }
+
+    /// The key `key` of the table here.
+    pub(crate) fn child(&self, key: &str) -> KeyPath {
+        let mut path = self.clone();
+        path.parts.push(KeyPart::Key(key.to_owned()));
+        path
+    }
+
+    /// Item `index` of the list here.
+    pub(crate) fn index(&self, index: usize) -> KeyPath {
+        let mut path = self.clone();
+        path.parts.push(KeyPart::Index(index));
+        path
+    }
+
+    /// The same place, the key's name rather than its value.
+    pub(crate) fn naming(mut self) -> KeyPath {
+        self.name = true;
+        self
+    }
+
+    /// The key of the table it is under.
+    pub(crate) fn top(&self) -> Option<&str> {
+        match self.parts.first() {
+            Some(KeyPart::Key(key)) => Some(key),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for KeyPath {
+    /// As TOML writes it: `preprocessor.contract.companions[1]`,
+    /// `preprocessor.contract.chapters."a.md".checks`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(TABLE)?;
+        for part in &self.parts {
+            match part {
+                KeyPart::Key(key)
+                    if !key.is_empty()
+                        && key
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
+                {
+                    write!(f, ".{key}")?;
+                }
+                KeyPart::Key(key) => write!(f, ".{key:?}")?,
+                KeyPart::Index(i) => write!(f, "[{i}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Something in `[preprocessor.contract]` that cannot be used as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Problem {
+    /// The check that reports it.
+    pub check: Check,
+    /// Where it is written.
+    pub at: KeyPath,
+    /// What is wrong (it names the key).
+    pub message: String,
+    /// What to do about it.
+    pub help: Option<String>,
+}
+
+impl Problem {
+    /// With `help` in place of the default.
+    pub(crate) fn help(mut self, help: impl Into<String>) -> Problem {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// A value that cannot be used: not a key, the wrong type, a pattern that does not
+    /// compile (`malformed-config`).
+    pub(crate) fn malformed(at: KeyPath, message: String) -> Problem {
+        Problem {
+            check: Check::MalformedConfig,
+            at,
+            message,
+            help: Some(
+                "the value is left out, as if not written; the rest of the book is checked"
+                    .to_owned(),
+            ),
+        }
+    }
+
+    /// A path that leads to nothing (`dangling-path`).
+    pub(crate) fn dangling(at: KeyPath, message: String, help: impl Into<String>) -> Problem {
+        Problem {
+            check: Check::DanglingPath,
+            at,
+            message,
+            help: Some(help.into()),
+        }
+    }
 }
 
 impl Default for Config {
@@ -125,12 +257,16 @@ impl Default for Config {
             links_first: true,
             severities: HashMap::new(),
             chapter_severities: HashMap::new(),
+            written_at: HashMap::new(),
+            problems: Vec::new(),
         }
     }
 }
 
 impl Config {
-    /// Reads and validates `[preprocessor.contract]` of a book's configuration.
+    /// Reads and validates `[preprocessor.contract]` of a book's configuration. A value that
+    /// cannot be used is left out, as if not written, and recorded in [`Config::problems`];
+    /// only a table that cannot be read at all is an error.
     pub(crate) fn from_book_config(book: &BookConfig) -> Result<Config> {
         let table = match book.get::<Value>(TABLE) {
             Ok(table) => table,
@@ -153,85 +289,146 @@ impl Config {
             );
         };
         let mut config = Config::default();
+        let mut problems = Vec::new();
         for (key, value) in table {
-            config.set(key, value)?;
+            config.set(key, value, &mut problems);
         }
+        config.problems = problems;
         Ok(config)
     }
 
-    fn set(&mut self, key: &str, value: &Value) -> Result<()> {
-        let at = format!("{TABLE}.{key}");
+    /// Fails with every problem of the table, for the commands that change the book and so
+    /// take no configuration with a mistake in it.
+    pub(crate) fn without_problems(self) -> Result<Config> {
+        match self.problems.as_slice() {
+            [] => Ok(self),
+            problems => bail!(
+                "{}",
+                problems
+                    .iter()
+                    .map(|p| format!("book.toml: {}", p.message))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ),
+        }
+    }
+
+    fn set(&mut self, key: &str, value: &Value, problems: &mut Vec<Problem>) {
+        let at = KeyPath::key(key);
         match key {
-            "contract" => self.contract = paths(&at, value)?,
-            "template" => self.template = paths(&at, value)?,
+            "contract" => {
+                let list = paths(&at, value, problems).unwrap_or_default();
+                self.contract = self.keep(key, list);
+            }
+            "template" => {
+                let list = paths(&at, value, problems).unwrap_or_default();
+                self.template = self.keep(key, list);
+            }
             "specs" => {
-                let specs = paths(&at, value)?;
                 let mut globs = globset::GlobSetBuilder::new();
-                for spec in &specs {
-                    let glob = globset::GlobBuilder::new(spec)
+                let mut specs = Vec::new();
+                for (i, spec) in paths(&at, value, problems).into_iter().flatten() {
+                    let glob = globset::GlobBuilder::new(&spec)
                         .literal_separator(true)
                         .build();
                     match glob {
                         Ok(glob) => {
                             globs.add(glob);
+                            specs.push((i, spec));
                         }
-                        Err(error) => bail!(
-                            "book.toml: `{at}` holds `{spec}`, which is not a glob: {}",
-                            error.kind()
-                        ),
+                        Err(error) => problems.push(Problem::malformed(
+                            at.index(i),
+                            format!(
+                                "`{}` is `{spec}`, which is not a glob: {}",
+                                at.index(i),
+                                error.kind()
+                            ),
+                        )),
                     }
                 }
-                self.spec_globs = globs.build()?;
-                self.specs = specs;
+                self.spec_globs = globs.build().unwrap_or_else(|_| globset::GlobSet::empty());
+                self.specs = self.keep(key, specs);
             }
-            "companions" => self.companions = paths(&at, value)?,
+            "companions" => {
+                let list = paths(&at, value, problems).unwrap_or_default();
+                self.companions = self.keep(key, list);
+            }
             "changed-since" => {
-                let rev = string(&at, value)?;
-                // An empty value (from the environment, say) means every line.
-                self.changed_since = (!rev.trim().is_empty()).then(|| rev.trim().to_owned());
-            }
-            "source-root" => self.source_root = Some(string(&at, value)?),
-            "shared-layer" => self.shared_layer = strings(&at, value)?,
-            "symbol-files" => self.symbol_files = strings(&at, value)?,
-            "symbol-ignore" => self.symbol_ignore = strings(&at, value)?,
-            "line-reference-patterns" => {
-                let patterns = strings(&at, value)?;
-                for pattern in &patterns {
-                    if let Err(error) = regex::Regex::new(pattern) {
-                        bail!(
-                            "book.toml: `{at}` holds `{pattern}`, which is not a regular expression: {error}"
-                        );
-                    }
+                if let Some(rev) = string(&at, value, problems) {
+                    // An empty value (from the environment, say) means every line.
+                    self.changed_since = (!rev.trim().is_empty()).then(|| rev.trim().to_owned());
                 }
-                self.line_reference_patterns = patterns;
+            }
+            "source-root" => self.source_root = string(&at, value, problems),
+            "shared-layer" => {
+                if let Some(roots) = strings(&at, value, problems) {
+                    let roots = globs(&at, roots, problems, |root| {
+                        let root = root.trim_start_matches("./").trim_end_matches('/');
+                        root.contains(['*', '?', '[', '{']).then(|| root.to_owned())
+                    });
+                    self.shared_layer = self.keep(key, roots);
+                }
+            }
+            "symbol-files" => {
+                if let Some(patterns) = strings(&at, value, problems) {
+                    let patterns = globs(&at, patterns, problems, |p| Some(p.to_owned()));
+                    self.symbol_files = self.keep(key, patterns);
+                }
+            }
+            "symbol-ignore" => {
+                if let Some(words) = strings(&at, value, problems) {
+                    self.symbol_ignore = self.keep(key, words);
+                }
+            }
+            "line-reference-patterns" => {
+                if let Some(patterns) = strings(&at, value, problems) {
+                    let mut valid = Vec::new();
+                    for (i, pattern) in patterns {
+                        match regex::Regex::new(&pattern) {
+                            Ok(_) => valid.push((i, pattern)),
+                            Err(error) => problems.push(Problem::malformed(
+                                at.index(i),
+                                format!(
+                                    "`{}` is `{pattern}`, which is not a regular expression: {error}",
+                                    at.index(i)
+                                ),
+                            )),
+                        }
+                    }
+                    self.line_reference_patterns = self.keep(key, valid);
+                }
             }
             "checks" => {
-                let severities = severities(&at, value)?;
+                let severities = severities(&at, value, problems);
                 self.severities.extend(severities);
             }
             "chapters" => {
                 let Value::Object(chapters) = value else {
-                    bail!(
-                        "book.toml: `{at}` must be {}, found {}",
-                        expected(key),
-                        kind(value)
-                    );
+                    problems.push(wrong_type(&at, expected(key), value));
+                    return;
                 };
                 for (chapter, settings) in chapters {
-                    let chapter_at = format!("{at}.\"{chapter}\"");
+                    let chapter_at = at.child(chapter);
                     let Value::Object(settings) = settings else {
-                        bail!(
-                            "book.toml: `{chapter_at}` must be a table with a `checks` table, found {}",
-                            kind(settings)
-                        );
+                        problems.push(wrong_type(
+                            &chapter_at,
+                            "a table with a `checks` table",
+                            settings,
+                        ));
+                        continue;
                     };
                     for (setting, value) in settings {
                         if setting != "checks" {
-                            bail!(
-                                "book.toml: `{chapter_at}.{setting}` is not a key; a chapter table has only `checks`"
-                            );
+                            let setting_at = chapter_at.child(setting);
+                            problems.push(Problem::malformed(
+                                setting_at.clone().naming(),
+                                format!(
+                                    "`{setting_at}` is not a key; a chapter table has only `checks`"
+                                ),
+                            ));
+                            continue;
                         }
-                        let severities = severities(&format!("{chapter_at}.checks"), value)?;
+                        let severities = severities(&chapter_at.child("checks"), value, problems);
                         self.chapter_severities
                             .entry(normalise(chapter))
                             .or_default()
@@ -241,18 +438,22 @@ impl Config {
             }
             "forbidden-terms" => {
                 let Value::Object(chapters) = value else {
-                    bail!(
-                        "book.toml: `{at}` must be {}, found {}",
-                        expected(key),
-                        kind(value)
-                    );
+                    problems.push(wrong_type(&at, expected(key), value));
+                    return;
                 };
                 for (chapter, terms) in chapters {
-                    let terms = strings(&format!("{at}.\"{chapter}\""), terms)?;
-                    self.forbidden_terms.insert(normalise(chapter), terms);
+                    if let Some(terms) = strings(&at.child(chapter), terms, problems) {
+                        self.forbidden_terms.insert(
+                            normalise(chapter),
+                            terms.into_iter().map(|(_, t)| t).collect(),
+                        );
+                    }
                 }
             }
-            "renderers" => self.renderers = Some(strings(&at, value)?),
+            "renderers" => {
+                self.renderers = strings(&at, value, problems)
+                    .map(|list| list.into_iter().map(|(_, r)| r).collect());
+            }
             _ if MDBOOK_KEYS.contains(&key) => {}
             _ => {
                 let known = KNOWN_KEYS
@@ -260,10 +461,53 @@ impl Config {
                     .map(|(k, _)| *k)
                     .chain(MDBOOK_KEYS.iter().copied());
                 let hint = suggest::hint(key, known);
-                bail!("book.toml: `{at}` is not a key of this preprocessor{hint}");
+                problems.push(Problem::malformed(
+                    at.clone().naming(),
+                    format!("`{at}` is not a key of this preprocessor{hint}"),
+                ));
             }
         }
-        Ok(())
+    }
+
+    /// The items of a list, recording where each was written.
+    fn keep(&mut self, key: &str, list: Vec<(usize, String)>) -> Vec<String> {
+        let (indexes, items) = list.into_iter().unzip();
+        self.written_at.insert(key.to_owned(), indexes);
+        items
+    }
+
+    /// Where the `i`th item kept of the list `key` is written.
+    pub(crate) fn item_at(&self, key: &str, i: usize) -> KeyPath {
+        let written = self.written_at.get(key).and_then(|at| at.get(i));
+        KeyPath::key(key).index(written.copied().unwrap_or(i))
+    }
+
+    /// Keeps of the list `key` (`contract` or `template`) the chapters `keep` takes.
+    pub(crate) fn retain_chapters(&mut self, key: &str, keep: impl Fn(&str) -> bool) {
+        let list = match key {
+            "contract" => &mut self.contract,
+            "template" => &mut self.template,
+            _ => return,
+        };
+        let written = self.written_at.entry(key.to_owned()).or_default();
+        let (at, kept): (Vec<usize>, Vec<String>) = std::mem::take(list)
+            .into_iter()
+            .enumerate()
+            .map(|(i, chapter)| (written.get(i).copied().unwrap_or(i), chapter))
+            .filter(|(_, chapter)| keep(chapter))
+            .unzip();
+        *written = at;
+        *list = kept;
+    }
+
+    /// Records a problem found once the book is read (a path that leads to nothing).
+    pub(crate) fn add_problem(&mut self, problem: Problem) {
+        self.problems.push(problem);
+    }
+
+    /// Whether a problem was found at `key` (a key of the table).
+    pub(crate) fn has_problem_at(&self, key: &str) -> bool {
+        self.problems.iter().any(|p| p.at.top() == Some(key))
     }
 
     /// The severity of `check` in the chapter whose source path is `chapter`.
@@ -285,6 +529,18 @@ impl Config {
                 .any(|s| s.get(&check).is_some_and(|&s| s != Severity::Off))
     }
 
+    /// Forgets the settings of `chapter` under `key` (`chapters` or `forbidden-terms`).
+    pub(crate) fn forget_chapter(&mut self, key: &str, chapter: &str) {
+        match key {
+            "chapters" => {
+                self.chapter_severities.remove(chapter);
+            }
+            _ => {
+                self.forbidden_terms.remove(chapter);
+            }
+        }
+    }
+
     /// The chapters named under `chapters`.
     pub(crate) fn chapter_keys(&self) -> impl Iterator<Item = &str> {
         self.chapter_severities.keys().map(String::as_str)
@@ -303,6 +559,14 @@ impl Config {
     /// Whether `chapter` is a filled spec (it matches one of `specs`).
     pub(crate) fn is_spec(&self, chapter: &str) -> bool {
         !self.specs.is_empty() && self.spec_globs.is_match(chapter)
+    }
+
+    /// Whether `chapter` matches `spec`, one of `specs`.
+    pub(crate) fn is_spec_by(&self, spec: &str, chapter: &str) -> bool {
+        globset::GlobBuilder::new(spec)
+            .literal_separator(true)
+            .build()
+            .is_ok_and(|glob| glob.compile_matcher().is_match(chapter))
     }
 
     /// Whether `chapter` may define axes: a contract chapter, or any chapter when no chapter
@@ -396,77 +660,146 @@ fn kind(value: &Value) -> &'static str {
     }
 }
 
-fn key_of(at: &str) -> &str {
-    at.rsplit('.').next().unwrap_or(at)
-}
-
-fn string(at: &str, value: &Value) -> Result<String> {
-    match value {
-        Value::String(s) => Ok(s.clone()),
-        other => bail!(
-            "book.toml: `{at}` must be {}, found {}",
-            expected(key_of(at)),
-            kind(other)
-        ),
-    }
-}
-
-fn strings(at: &str, value: &Value) -> Result<Vec<String>> {
-    let what = KNOWN_KEYS
+/// What a list key expects, for its messages.
+fn list_of(at: &KeyPath) -> &'static str {
+    KNOWN_KEYS
         .iter()
-        .find(|(k, _)| *k == key_of(at))
-        .map_or("a list of strings", |(_, e)| e);
+        .find(|(k, _)| Some(*k) == at.top())
+        .filter(|_| at.parts.len() == 1)
+        .map_or("a list of strings", |(_, e)| e)
+}
+
+fn wrong_type(at: &KeyPath, what: &str, value: &Value) -> Problem {
+    Problem::malformed(
+        at.clone(),
+        format!("`{at}` must be {what}, found {}", kind(value)),
+    )
+}
+
+fn string(at: &KeyPath, value: &Value, problems: &mut Vec<Problem>) -> Option<String> {
     match value {
-        // A lone string is taken as a list of one, as mdBook does for `renderers`.
-        Value::String(s) => Ok(vec![s.clone()]),
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| match item {
-                Value::String(s) => Ok(s.clone()),
-                other => bail!(
-                    "book.toml: `{at}[{i}]` must be a string ({what}), found {}",
-                    kind(other)
-                ),
-            })
-            .collect(),
-        other => bail!("book.toml: `{at}` must be {what}, found {}", kind(other)),
+        Value::String(s) => Some(s.clone()),
+        other => {
+            problems.push(wrong_type(at, expected(at.top().unwrap_or("")), other));
+            None
+        }
     }
 }
 
-fn paths(at: &str, value: &Value) -> Result<Vec<String>> {
-    Ok(strings(at, value)?.iter().map(|p| normalise(p)).collect())
+/// A list of strings (a lone string is a list of one, as mdBook takes `renderers`): `None`
+/// when the value is not a list, else the strings of it with their index in the list, each
+/// other item a problem.
+fn strings(
+    at: &KeyPath,
+    value: &Value,
+    problems: &mut Vec<Problem>,
+) -> Option<Vec<(usize, String)>> {
+    let what = list_of(at);
+    match value {
+        Value::String(s) => Some(vec![(0, s.clone())]),
+        Value::Array(items) => Some(
+            items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, item)| match item {
+                    Value::String(s) => Some((i, s.clone())),
+                    other => {
+                        problems.push(wrong_type(
+                            &at.index(i),
+                            &format!("a string ({what})"),
+                            other,
+                        ));
+                        None
+                    }
+                })
+                .collect(),
+        ),
+        other => {
+            problems.push(wrong_type(at, what, other));
+            None
+        }
+    }
 }
 
-fn severities(at: &str, value: &Value) -> Result<HashMap<Check, Severity>> {
-    let Value::Object(table) = value else {
-        bail!(
-            "book.toml: `{at}` must be a table of check names to \"error\", \"warning\" or \"off\", found {}",
-            kind(value)
-        );
-    };
+fn paths(at: &KeyPath, value: &Value, problems: &mut Vec<Problem>) -> Option<Vec<(usize, String)>> {
+    strings(at, value, problems)
+        .map(|list| list.into_iter().map(|(i, p)| (i, normalise(&p))).collect())
+}
+
+/// The items of `list` whose glob (as `glob_of` makes it; `None`: not a glob) compiles, each
+/// other one a problem.
+fn globs(
+    at: &KeyPath,
+    list: Vec<(usize, String)>,
+    problems: &mut Vec<Problem>,
+    glob_of: impl Fn(&str) -> Option<String>,
+) -> Vec<(usize, String)> {
+    let mut valid = Vec::new();
+    for (i, item) in list {
+        if let Some(pattern) = glob_of(&item)
+            && let Err(error) = globset::GlobBuilder::new(&pattern)
+                .literal_separator(true)
+                .build()
+        {
+            problems.push(Problem::malformed(
+                at.index(i),
+                format!(
+                    "`{}` is `{item}`, which is not a glob: {}",
+                    at.index(i),
+                    error.kind()
+                ),
+            ));
+            continue;
+        }
+        valid.push((i, item));
+    }
+    valid
+}
+
+fn severities(
+    at: &KeyPath,
+    value: &Value,
+    problems: &mut Vec<Problem>,
+) -> HashMap<Check, Severity> {
     let mut out = HashMap::new();
+    let Value::Object(table) = value else {
+        problems.push(wrong_type(
+            at,
+            "a table of check names to \"error\", \"warning\" or \"off\"",
+            value,
+        ));
+        return out;
+    };
     for (name, severity) in table {
+        let check_at = at.child(name);
         let Some(check) = Check::from_name(name) else {
             let hint = suggest::hint(name, Check::names());
-            bail!("book.toml: `{at}.{name}` is not a check{hint}");
+            problems.push(Problem::malformed(
+                check_at.clone().naming(),
+                format!("`{check_at}` is not a check{hint}"),
+            ));
+            continue;
         };
         let parsed = match severity {
             Value::String(s) => Severity::parse(s),
             _ => None,
         };
         let Some(parsed) = parsed else {
-            bail!(
-                "book.toml: `{at}.{name}` must be \"error\", \"warning\" or \"off\", found {}",
-                match severity {
-                    Value::String(s) => format!("\"{s}\""),
-                    other => kind(other).to_owned(),
-                }
-            );
+            problems.push(Problem::malformed(
+                check_at.clone(),
+                format!(
+                    "`{check_at}` must be \"error\", \"warning\" or \"off\", found {}",
+                    match severity {
+                        Value::String(s) => format!("\"{s}\""),
+                        other => kind(other).to_owned(),
+                    }
+                ),
+            ));
+            continue;
         };
         out.insert(check, parsed);
     }
-    Ok(out)
+    out
 }
 
 #[cfg(test)]
@@ -474,8 +807,16 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The messages of the problems of the table `value`.
     fn error(value: Value) -> String {
-        format!("{:#}", Config::from_value(&value).unwrap_err())
+        let config = Config::from_value(&value).unwrap();
+        assert!(!config.problems.is_empty(), "{value}");
+        config
+            .problems
+            .iter()
+            .map(|p| p.message.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     #[test]

@@ -33,6 +33,14 @@ pub struct Finding {
     pub notes: Vec<String>,
 }
 
+/// A build prints a check's warnings in full up to this many; more are counted.
+pub(crate) const FULL_WARNINGS: usize = 3;
+
+/// Whether `finding` is about book.toml (a finding of the configuration is located there).
+fn is_about_book_toml(finding: &Finding) -> bool {
+    finding.location.path.file_name() == Some(std::ffi::OsStr::new("book.toml"))
+}
+
 /// How to print a report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -89,17 +97,19 @@ impl Report {
         }
     }
 
-    /// The report as a build prints it (`mdbook build`, `mdbook serve`): the warnings counted,
-    /// one line per check with where they are, then every error in full, then the count, so
-    /// that a book's many warnings do not scroll a real error away and the eye lands on the
-    /// errors. `mdbook-contract check` lists every finding.
+    /// The report as a build prints it (`mdbook build`, `mdbook serve`): a check's warnings
+    /// counted, one line per check with where they are, when it has more than three; then the other warnings in full (few per check, and every finding
+    /// about book.toml, whose sentence says what to change there); then every error in full,
+    /// then the count, so that a book's many warnings do not scroll a real error away and the
+    /// eye lands on the errors. `mdbook-contract check` lists every finding.
     pub fn render_build(&self, color: bool) -> String {
         let mut out = String::new();
-        let mut per_check: Vec<(crate::vocab::Check, usize, Vec<&std::path::Path>)> = Vec::new();
+        // The warnings that may be counted: those not about book.toml, per check.
+        let mut per_check: Vec<(Check, usize, Vec<&std::path::Path>)> = Vec::new();
         for finding in self
             .findings
             .iter()
-            .filter(|f| f.severity == Severity::Warning)
+            .filter(|f| f.severity == Severity::Warning && !is_about_book_toml(f))
         {
             let path = finding.location.path.as_path();
             match per_check.iter_mut().find(|(c, _, _)| *c == finding.check) {
@@ -112,6 +122,7 @@ impl Report {
                 None => per_check.push((finding.check, 1, vec![path])),
             }
         }
+        per_check.retain(|(_, count, _)| *count > FULL_WARNINGS);
         for (check, count, paths) in &per_check {
             let place = match paths.as_slice() {
                 [one] => one.display().to_string(),
@@ -125,20 +136,24 @@ impl Report {
             };
             let _ = writeln!(out, "{label}: {count} in {place}");
         }
-        let errors = Report {
+        let in_full = |severity: Severity| Report {
             findings: self
                 .findings
                 .iter()
-                .filter(|f| f.severity == Severity::Error)
+                .filter(|f| f.severity == severity)
+                .filter(|f| {
+                    is_about_book_toml(f) || !per_check.iter().any(|(c, _, _)| *c == f.check)
+                })
                 .cloned()
                 .collect(),
         };
-        if !errors.findings.is_empty() {
-            if !per_check.is_empty() {
-                out.push('\n');
-            }
-            out.push_str(&errors.snippets(color));
+        // Warnings first, so that the errors come last, next to the count.
+        let shown =
+            in_full(Severity::Warning).snippets(color) + &in_full(Severity::Error).snippets(color);
+        if !shown.is_empty() && !per_check.is_empty() {
+            out.push('\n');
         }
+        out.push_str(&shown);
         let hint = if per_check.is_empty() {
             ""
         } else {

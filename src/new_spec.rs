@@ -36,7 +36,7 @@ pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<N
     }
     let md = mdbook_driver::MDBook::load(dir)
         .with_context(|| format!("could not load the book at `{}`", dir.display()))?;
-    let config = Config::from_book_config(&md.config)?;
+    let config = Config::from_book_config(&md.config)?.without_problems()?;
     let Some(template) = config.template.first() else {
         bail!(
             "book.toml names no template chapter (`{TABLE}.template`); new-spec copies the template"

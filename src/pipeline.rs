@@ -19,11 +19,11 @@ use anyhow::{Context as _, Result, bail};
 use mdbook_preprocessor::PreprocessorContext;
 use mdbook_preprocessor::book::{Book, BookItem};
 
-use crate::chapter::{BookFiles, Chapter, is_read, read_chapters};
+use crate::chapter::{BookFiles, Chapter, chapter_keys, is_read, read_chapters};
 use crate::checks;
 use crate::citation::Citation;
 use crate::companion::read_companions;
-use crate::config::{self, Config};
+use crate::config::{self, Config, KeyPath, Problem};
 use crate::diagnostic::Report;
 use crate::markdown::{MarkdownOptions, parse_options, splice};
 use crate::model::Model;
@@ -282,20 +282,33 @@ struct Analysis<'b> {
 
 impl<'b> Analysis<'b> {
     fn run(ctx: &PreprocessorContext, book: &'b Book, files: BookFiles) -> Result<Analysis<'b>> {
-        let config = Config::from_book_config(&ctx.config)?;
+        let mut config = Config::from_book_config(&ctx.config)?;
         let options = parse_options(&ctx.config);
+        // The globs were checked with the configuration, so this does not fail in practice.
         let shared = Roots::new(&config.shared_layer)
             .with_context(|| format!("book.toml: `{}.shared-layer`", config::TABLE))?;
+        // Before the chapters are parsed: a contract named wrongly must not decide which
+        // chapters keep their tables.
+        check_chapter_keys(&mut config, &chapter_keys(book));
         let chapters = read_chapters(book, &files, &options, &config);
-        check_chapter_keys(&config, &chapters)?;
-        let companions = read_companions(&config, &files, &chapters, &options)?;
+        let (companions, problems) = read_companions(&config, &files, &chapters, &options)?;
+        for problem in problems {
+            config.add_problem(problem);
+        }
         let model = Model::collect(&chapters, &config);
         let specs = Specs::collect(&chapters, &model, &config);
         let excluded = checks::excluded_words(&model, &config);
-        let source = match &config.source_root {
-            Some(root) => Some(index_source(
-                ctx, &config, &shared, &chapters, &excluded, root,
-            )?),
+        let source = match config.source_root.clone() {
+            Some(root) => {
+                match index_source(ctx, &files, &config, &shared, &chapters, &excluded, &root) {
+                    Ok(source) => Some(source),
+                    // Without the tree, `cited-path` and `cited-symbol` cannot run; the rest can.
+                    Err(problem) => {
+                        config.add_problem(*problem);
+                        None
+                    }
+                }
+            }
             None => None,
         };
         let cx = checks::Context {
@@ -324,55 +337,95 @@ impl<'b> Analysis<'b> {
     }
 }
 
-/// Fails when book.toml names a chapter the book does not have (a typo there would silently
-/// turn a role or a setting off).
-fn check_chapter_keys(config: &Config, chapters: &[Chapter<'_>]) -> Result<()> {
-    let keys: Vec<&str> = chapters.iter().map(|c| c.key.as_str()).collect();
-    let named = [
-        ("contract", &config.contract),
-        ("template", &config.template),
-    ]
-    .into_iter()
-    .flat_map(|(key, list)| list.iter().map(move |c| (key, c.as_str())))
-    .chain(
-        config
-            .forbidden_terms
-            .keys()
-            .map(|c| ("forbidden-terms", c.as_str())),
-    )
-    .chain(config.chapter_keys().map(|c| ("chapters", c)));
-    for (key, chapter) in named {
-        if !keys.contains(&chapter) {
-            let hint = suggest::hint(chapter, keys.iter().copied());
-            anyhow::bail!(
-                "book.toml: `{}.{key}` names `{chapter}`, which is not a chapter of the book (paths are relative to the book's `src`){hint}",
-                config::TABLE
-            );
+/// Takes out of the roles and settings of `config` every chapter that the book does not have
+/// (a typo there would silently turn a role or a setting off), each a `dangling-path`
+/// problem with a did-you-mean; likewise a `specs` path without wildcards that names no
+/// chapter.
+fn check_chapter_keys(config: &mut Config, keys: &[String]) {
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    let mut problems = Vec::new();
+    let mut dangling = |at: KeyPath, chapter: &str| {
+        let hint = suggest::hint(chapter, keys.iter().copied());
+        problems.push(Problem::dangling(
+            at.clone(),
+            format!("`{at}` names `{chapter}`, which is not a chapter of the book{hint}"),
+            "chapter paths are relative to the book's `src`, as in SUMMARY.md; the key is checked as if the chapter were not named",
+        ));
+    };
+    let is_chapter = |chapter: &str| keys.contains(&chapter);
+    for key in ["contract", "template"] {
+        let list = if key == "contract" {
+            &config.contract
+        } else {
+            &config.template
+        };
+        for (i, chapter) in list.iter().enumerate() {
+            if !is_chapter(chapter) {
+                dangling(config.item_at(key, i), chapter);
+            }
+        }
+        config.retain_chapters(key, is_chapter);
+    }
+    for (i, spec) in config.specs.iter().enumerate() {
+        if !spec.contains(['*', '?', '[', '{']) && !is_chapter(spec) {
+            dangling(config.item_at("specs", i), spec);
         }
     }
-    Ok(())
+    let named: Vec<(&str, String)> = config
+        .forbidden_terms
+        .keys()
+        .map(|c| ("forbidden-terms", c.clone()))
+        .chain(config.chapter_keys().map(|c| ("chapters", c.to_owned())))
+        .filter(|(_, chapter)| !is_chapter(chapter))
+        .collect();
+    for (key, chapter) in named {
+        // The finding is about the key's name, the chapter; as written it may differ
+        // (`./a.md`), so it is found under its table.
+        dangling(KeyPath::key(key).child(&chapter).naming(), &chapter);
+        config.forget_chapter(key, &chapter);
+    }
+    for problem in problems {
+        config.add_problem(problem);
+    }
 }
 
-/// Reads the source tree once, searching it for every word the book cites.
+/// Reads the source tree once, searching it for every word the book cites; a `source-root`
+/// that is not a folder that can be read is a `dangling-path` problem.
 fn index_source(
     ctx: &PreprocessorContext,
+    files: &BookFiles,
     config: &Config,
     shared: &Roots,
     chapters: &[Chapter<'_>],
     excluded: &HashSet<String>,
     root: &str,
-) -> Result<SourceIndex> {
-    let citations = checks::citations(chapters, excluded);
-    let symbols = citations.iter().filter_map(|(_, _, c)| match c {
-        Citation::Symbol(parts) => Some(parts.as_slice()),
-        Citation::Path(_) => None,
-    });
-    let words = crate::source_tree::wanted_words(symbols);
+) -> Result<SourceIndex, Box<Problem>> {
+    let at = KeyPath::key("source-root");
     let path = ctx.root.join(root);
-    SourceIndex::build(&path, &config.symbol_files, shared, &words).with_context(|| {
-        format!(
-            "book.toml: `{}.source-root` is `{root}`, which cannot be indexed",
-            config::TABLE
-        )
-    })
+    let folder = files.display_root_folder();
+    let help = "`source-root` is relative to the folder of book.toml; `cited-path` and `cited-symbol` do not run without it, every other check does";
+    let why = match std::fs::metadata(&path) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => format!(
+            "`{at}` is `{root}`, which does not exist: there is no `{root}` in `{}`, the folder of book.toml",
+            folder.display()
+        ),
+        Err(error) => format!("`{at}` is `{root}`, which cannot be read: {error}"),
+        Ok(metadata) if !metadata.is_dir() => format!(
+            "`{at}` is `{root}`, which is not a folder (`{}`)",
+            files.display(&path).display()
+        ),
+        Ok(_) => {
+            let citations = checks::citations(chapters, excluded);
+            let symbols = citations.iter().filter_map(|(_, _, c)| match c {
+                Citation::Symbol(parts) => Some(parts.as_slice()),
+                Citation::Path(_) => None,
+            });
+            let words = crate::source_tree::wanted_words(symbols);
+            match SourceIndex::build(&path, &config.symbol_files, shared, &words) {
+                Ok(index) => return Ok(index),
+                Err(error) => format!("`{at}` is `{root}`, which cannot be indexed: {error:#}"),
+            }
+        }
+    };
+    Err(Box::new(Problem::dangling(at, why, help)))
 }

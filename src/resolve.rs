@@ -13,7 +13,7 @@
 use crate::chapter::{BookFiles, Chapter};
 use crate::checks::{Draft, Place};
 use crate::companion::Companion;
-use crate::config::{Config, TABLE};
+use crate::config::{Config, KeyPart, KeyPath};
 use crate::diagnostic::{Finding, Report};
 use crate::markdown::LineIndex;
 use crate::sourcemap::Location;
@@ -33,25 +33,33 @@ pub(crate) fn resolve(
     mut drafts: Vec<Draft>,
 ) -> (Report, Pages) {
     // book.toml, then the chapters, then the companions.
-    let order = |place: Place| match place {
+    let order = |place: &Place| match place {
         Place::Config(_) => 0,
         Place::Chapter(n) => 1 + n,
         Place::Companion(n) => 1 + chapters.len() + n,
     };
-    drafts.sort_by_key(|d| {
-        (
-            d.check.follows_others(),
-            order(d.place),
-            d.range.start,
-            d.range.end,
-        )
+    // Findings in book.toml, in the order they are written there.
+    drafts.sort_by_cached_key(|d| {
+        let at = match &d.place {
+            Place::Config(key) => {
+                let location = in_book_toml(files, key);
+                (location.line, location.column)
+            }
+            _ => (d.range.start, d.range.end),
+        };
+        (d.check.follows_others(), order(&d.place), at)
     });
     let mut pages: Pages = Vec::new();
     let mut findings = Vec::new();
     for draft in drafts {
-        let (severity, location) = match draft.place {
+        // A finding about book.toml or a companion is shown on the first page.
+        let page = match draft.place {
+            Place::Chapter(number) => number,
+            Place::Config(_) | Place::Companion(_) => 0,
+        };
+        let (severity, location) = match &draft.place {
             Place::Chapter(number) => {
-                let chapter = &chapters[number];
+                let chapter = &chapters[*number];
                 let mut severity = config.severity(draft.check, Some(&chapter.key));
                 if draft.blocking && severity != Severity::Off {
                     severity = Severity::Error;
@@ -66,7 +74,7 @@ pub(crate) fn resolve(
                 (severity, chapter.locate(files, draft.range.clone()))
             }
             Place::Companion(number) => {
-                let companion = &companions[number];
+                let companion = &companions[*number];
                 let severity = config.severity(draft.check, None);
                 if severity == Severity::Off
                     || companion
@@ -105,11 +113,6 @@ pub(crate) fn resolve(
             help: draft.help,
             notes,
         };
-        // A finding about book.toml or a companion is shown on the first page.
-        let page = match draft.place {
-            Place::Chapter(number) => number,
-            Place::Config(_) | Place::Companion(_) => 0,
-        };
         match pages.iter_mut().find(|(number, _)| *number == page) {
             Some((_, list)) => list.push(finding.clone()),
             None => pages.push((page, vec![finding.clone()])),
@@ -121,52 +124,64 @@ pub(crate) fn resolve(
 
 /// Where `key` of `[preprocessor.contract]` is written in book.toml (an editor's unsaved text
 /// of it, if any): see [`key_location`]; an in-process book may have no file at all.
-fn in_book_toml(files: &BookFiles, key: &str) -> Location {
+fn in_book_toml(files: &BookFiles, key: &KeyPath) -> Location {
     let path = files.book_toml();
     let text = files
         .read(&path)
         .ok()
         .and_then(|bytes| String::from_utf8(bytes).ok())
         .unwrap_or_default();
-    key_location(files.display(&path), &text, key)
+    match env_override(key) {
+        // What book.toml says there is not what is in effect: the table, and where it came from.
+        Some(name) => {
+            let mut location = key_location(files.display(&path), &text, &KeyPath::key(""));
+            location.note = Some(format!(
+                "the value is set by the environment variable `{name}`, in place of book.toml's"
+            ));
+            location
+        }
+        None => key_location(files.display(&path), &text, key),
+    }
 }
 
-/// Where `key` of `[preprocessor.contract]` is written in `text`, a book.toml shown as `path`:
-/// its line, else the table's header, else the first line.
-pub(crate) fn key_location(path: std::path::PathBuf, text: &str, key: &str) -> Location {
-    let header = format!("[{TABLE}]");
-    let mut offset = 0;
-    let mut at = None;
-    let mut in_table = false;
-    for line in text.split_inclusive('\n') {
-        let trimmed = line.trim();
-        if trimmed.starts_with('[') {
-            in_table = trimmed == header;
-            if in_table && at.is_none() {
-                at = Some(offset);
-            }
-        } else if in_table && !key.is_empty() {
-            let name = trimmed
-                .split('=')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .trim_matches('"');
-            if name == key && trimmed.contains('=') {
-                at = Some(offset + (line.len() - line.trim_start().len()));
-                break;
-            }
-        }
-        offset += line.len();
-    }
-    let offset = at.unwrap_or(0);
+/// The environment variable that sets `key` (or the table, or all preprocessors), the way
+/// mdBook reads them (`MDBOOK_PREPROCESSOR__CONTRACT__CHANGED_SINCE` is
+/// `preprocessor.contract.changed-since`).
+fn env_override(key: &KeyPath) -> Option<String> {
+    let table = format!("preprocessor.{}", crate::vocab::NAME);
+    let own = key.top().map(|top| format!("{table}.{top}"));
+    std::env::vars_os().find_map(|(name, _)| {
+        let name = name.into_string().ok()?;
+        let set = name
+            .strip_prefix("MDBOOK_")?
+            .to_lowercase()
+            .replace("__", ".")
+            .replace('_', "-");
+        (set == "preprocessor" || set == table || Some(&set) == own.as_ref()).then_some(name)
+    })
+}
+
+/// Where the value at `key` of `[preprocessor.contract]` is written in `text`, a book.toml
+/// shown as `path`: the value (or the key's name, when the finding is about the name), else
+/// the nearest key above it that is written (a value set from the environment is not), else
+/// the table's header, else the first line. Spans come from toml_edit's parse of the text,
+/// so inline tables, dotted keys and sub-tables such as `[preprocessor.contract.checks]` are
+/// found as written.
+pub(crate) fn key_location(path: std::path::PathBuf, text: &str, key: &KeyPath) -> Location {
+    let span = toml_edit::Document::parse(text)
+        .ok()
+        .and_then(|doc| span_of(doc.as_item(), key));
+    let (start, end) = span.map_or((0, 0), |span| (span.start, span.end));
     let lines = LineIndex::new(text);
-    let (line, column) = lines.line_col(text, offset);
-    let line_text = text
-        .get(lines.line_range(text, line))
-        .unwrap_or("")
-        .to_owned();
-    let width = line_text.chars().count().saturating_sub(column - 1).max(1);
+    let (line, column) = lines.line_col(text, start);
+    let line_range = lines.line_range(text, line);
+    let line_text = text.get(line_range.clone()).unwrap_or("").to_owned();
+    // The span's characters on its first line (a table header or a list can run on).
+    let on_line = text
+        .get(start..end.min(line_range.end).max(start))
+        .map_or(0, |t| t.trim_end().chars().count());
+    let rest = line_text.chars().count().saturating_sub(column - 1);
+    let width = if on_line > 0 { on_line } else { rest }.max(1);
     Location {
         path,
         line,
@@ -174,6 +189,53 @@ pub(crate) fn key_location(path: std::path::PathBuf, text: &str, key: &str) -> L
         width,
         line_text,
         note: None,
+    }
+}
+
+/// The span of `key` under `[preprocessor.contract]` in `root`, or of the nearest part of it
+/// that is written.
+fn span_of(root: &toml_edit::Item, key: &KeyPath) -> Option<std::ops::Range<usize>> {
+    let table = root.get("preprocessor")?.get(crate::vocab::NAME)?;
+    let mut best = item_span(table);
+    let mut item = table;
+    for (i, part) in key.parts.iter().enumerate() {
+        let last = i + 1 == key.parts.len();
+        match part {
+            KeyPart::Key(name) => {
+                let Some((written, value)) =
+                    item.as_table_like().and_then(|t| t.get_key_value(name))
+                else {
+                    break;
+                };
+                if last && key.name {
+                    return written.span().or(best);
+                }
+                // A value is pointed at as written; a sub-table by its key.
+                let span = match value {
+                    toml_edit::Item::Value(v) => v.span(),
+                    _ => written.span(),
+                };
+                best = span.or(best);
+                item = value;
+            }
+            KeyPart::Index(n) => {
+                // An item of a list is a value, with nothing below it.
+                if let Some(value) = item.as_array().and_then(|a| a.get(*n)) {
+                    best = value.span().or(best);
+                }
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// Where a table or a value is written (an implicit table, such as `[preprocessor]` under
+/// `[preprocessor.contract]`, has no span).
+fn item_span(item: &toml_edit::Item) -> Option<std::ops::Range<usize>> {
+    match item {
+        toml_edit::Item::Table(table) => table.span(),
+        other => other.span(),
     }
 }
 
@@ -194,16 +256,59 @@ mod tests {
         .unwrap();
         let ctx = PreprocessorContext::new(dir.path().into(), Default::default(), "html".into());
         let files = BookFiles::new(&ctx, PathBuf::new());
-        let after = in_book_toml(&files, "after");
-        assert_eq!((after.line, after.column), (5, 1));
+        let after = in_book_toml(&files, &KeyPath::key("after"));
+        assert_eq!(
+            (after.line, after.column, after.width),
+            (5, 9, 9),
+            "the value"
+        );
         assert_eq!(after.path, PathBuf::from("book.toml"));
-        let table = in_book_toml(&files, "template");
+        let table = in_book_toml(&files, &KeyPath::key("template"));
         assert_eq!((table.line, table.column), (4, 1));
         let none = in_book_toml(
             &BookFiles::new(&ctx_without_file(), PathBuf::new()),
-            "after",
+            &KeyPath::key("after"),
         );
         assert_eq!((none.line, none.column), (1, 1));
+    }
+
+    #[test]
+    fn values_are_found_as_toml_writes_them() {
+        let text = "[book]\ntitle = \"x\"\n\n[preprocessor.contract]\ncompanions = [\n  \"README.md\",\n  \"MISSING.md\",\n]\ncheks = {}\nchecks.em-dash = \"fatal\"\n\n[preprocessor.contract.chapters.\"a.md\".checks]\nmust-cite = \"nope\"\n";
+        let at = |key: KeyPath| {
+            let l = key_location(PathBuf::from("book.toml"), text, &key);
+            (l.line, l.column, l.width)
+        };
+        let companions = KeyPath::key("companions");
+        assert_eq!(
+            at(companions.index(1)),
+            (7, 3, 12),
+            "the item, on its own line"
+        );
+        assert_eq!(
+            at(companions.index(9)),
+            (5, 14, 1),
+            "no such item: the list"
+        );
+        assert_eq!(
+            at(KeyPath::key("cheks").naming()),
+            (9, 1, 5),
+            "the key's name"
+        );
+        assert_eq!(
+            at(KeyPath::key("checks").child("em-dash")),
+            (10, 18, 7),
+            "a dotted key"
+        );
+        let chapter = KeyPath::key("chapters").child("a.md").child("checks");
+        assert_eq!(at(chapter.child("must-cite")), (13, 13, 6), "a sub-table");
+        assert_eq!(
+            at(KeyPath::key("source-root")),
+            (4, 1, 23),
+            "not written: the table"
+        );
+        let broken = key_location(PathBuf::from("book.toml"), "[book\n", &companions);
+        assert_eq!((broken.line, broken.column), (1, 1), "not TOML: the top");
     }
 
     fn ctx_without_file() -> PreprocessorContext {

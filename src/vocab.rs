@@ -119,7 +119,7 @@ checks! {
     MalformedSuppression "malformed-suppression" Warning
         "a `<!-- contract: allow ... -->` comment that names no check, or a name that is not one",
     MissingRole "missing-role" Warning
-        "book.toml gives no chapter the `contract` or the `template` role while the book defines axes, so the checks of that role do not run",
+        "book.toml gives no chapter the `contract` or the `template` role while the book defines axes, or a `specs` glob matches no chapter, so the checks of that role do not run",
     DanglingDefinition "dangling-definition" Warning
         "a link reference definition (`[label]: target`) that no link uses, whose target dangles",
     UnansweredEntry "unanswered-entry" Warning
@@ -128,6 +128,10 @@ checks! {
         "a filled spec that has fallen behind the template: an entry missing, twice, unknown to the template or out of order, an `{{#answers}}` missing, a claim in another axis's entry",
     SpecMismatch "spec-mismatch" Warning
         "a built provider whose appendix claim on an axis differs from the answer of its accepted spec",
+    MalformedConfig "malformed-config" Error
+        "a value of `[preprocessor.contract]` that cannot be used: not a key, the wrong type, a glob or regular expression that does not compile; it is left out and the rest is checked",
+    DanglingPath "dangling-path" Error
+        "a path of book.toml that leads to nothing: a companion or `source-root` that does not exist, a chapter key or `specs` path that is not a chapter of the book",
 }
 
 impl Check {

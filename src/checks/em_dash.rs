@@ -27,7 +27,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 out.push(
                     Draft::at(
                         Check::EmDash,
-                        source.place,
+                        source.place.clone(),
                         start..start + DASH.len(),
                         "em-dash (U+2014) in prose",
                     )
@@ -44,7 +44,15 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             } else {
                 format!("`{written}` renders as an em-dash")
             };
-            out.push(Draft::at(Check::EmDash, source.place, run.range.clone(), message).help(HELP));
+            out.push(
+                Draft::at(
+                    Check::EmDash,
+                    source.place.clone(),
+                    run.range.clone(),
+                    message,
+                )
+                .help(HELP),
+            );
         }
     }
 }

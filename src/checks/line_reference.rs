@@ -61,7 +61,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 last_end = hit.end;
                 let written = &source.content[hit.clone()];
                 out.push(
-                    Draft::at(Check::LineReference, source.place, hit, format!("source line reference `{written}`: line numbers go stale"))
+                    Draft::at(Check::LineReference, source.place.clone(), hit, format!("source line reference `{written}`: line numbers go stale"))
                         .help("cite a path plus a symbol instead, such as `internal/gc/gc.go` and `Sweeper.sweep`"),
                 );
             }

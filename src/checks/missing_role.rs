@@ -1,17 +1,39 @@
 //! `missing-role`: book.toml gives no chapter the `contract` or the `template` role while the
-//! book defines axes. Without the roles the checks still run, but some quietly do less: without
-//! a contract chapter axes may be defined anywhere and no chapter is kept free of provider
-//! names; without a template, no one checks that every axis has an answer site.
+//! book defines axes, or a glob of `specs` matches no chapter. Without the roles the checks
+//! still run, but some quietly do less: without a contract chapter axes may be defined
+//! anywhere and no chapter is kept free of provider names; without a template, no one checks
+//! that every axis has an answer site; a spec the glob misses is not checked as a spec. A
+//! key that is written but names no chapter is `dangling-path`'s, not reported again here.
 
-use super::{Context, Draft};
+use super::{Context, Draft, Place};
 use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    for (i, spec) in cx.config.specs.iter().enumerate() {
+        // A path without wildcards that names no chapter is `dangling-path`'s.
+        if spec.contains(['*', '?', '[', '{'])
+            && !cx
+                .chapters
+                .iter()
+                .any(|c| cx.config.is_spec_by(spec, &c.key))
+        {
+            let at = cx.config.item_at("specs", i);
+            out.push(
+                Draft::at(
+                    Check::MissingRole,
+                    Place::Config(at.clone()),
+                    0..0,
+                    format!("`{at}` is `{spec}`, which matches no chapter of the book: nothing is checked as a filled spec by it"),
+                )
+                .help("spec paths are relative to the book's `src`; `mdbook-contract new-spec TYPE` writes a spec that matches"),
+            );
+        }
+    }
     if cx.model.axes.is_empty() {
         // Not a contract book (yet): the roles mean nothing to it.
         return;
     }
-    if cx.config.contract.is_empty() {
+    if cx.config.contract.is_empty() && !cx.config.has_problem_at("contract") {
         out.push(
             Draft::in_config(
                 Check::MissingRole,
@@ -21,7 +43,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             .help("name the chapter that defines the axes: `contract = [\"provider-contract.md\"]` (paths relative to `src`)"),
         );
     }
-    if cx.config.template.is_empty() {
+    if cx.config.template.is_empty() && !cx.config.has_problem_at("template") {
         out.push(
             Draft::in_config(
                 Check::MissingRole,

@@ -14,7 +14,7 @@ use std::ops::Range;
 use crate::chapter::{BookFiles, Chapter};
 use crate::citation::{Citation, classify};
 use crate::companion::Companion;
-use crate::config::Config;
+use crate::config::{Config, KeyPath};
 use crate::markdown::ChapterIndex;
 use crate::model::{Model, UNKNOWN_PROFILE};
 use crate::shortcode::Kind;
@@ -153,11 +153,10 @@ pub(crate) fn citations<'a>(
 }
 
 /// Where a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Place {
-    /// In book.toml, at this key of `[preprocessor.contract]` (empty: the table), for what no
-    /// chapter shows.
-    Config(&'static str),
+    /// In book.toml, at this value of `[preprocessor.contract]`, for what no chapter shows.
+    Config(KeyPath),
     /// In a chapter (its index into the chapters).
     Chapter(usize),
     /// In a companion (its index into the companions).
@@ -215,8 +214,8 @@ impl Draft {
 
     /// A finding of `check` about book.toml, at `key` of `[preprocessor.contract]` (empty: at
     /// the table), for what no chapter shows.
-    pub(crate) fn in_config(check: Check, key: &'static str, message: impl Into<String>) -> Draft {
-        Draft::at(check, Place::Config(key), 0..0, message)
+    pub(crate) fn in_config(check: Check, key: &str, message: impl Into<String>) -> Draft {
+        Draft::at(check, Place::Config(KeyPath::key(key)), 0..0, message)
     }
 
     /// Makes it an error whatever its check's severity, unless the check is off.
@@ -271,6 +270,7 @@ fn run(check: Check, cx: &Context<'_>, out: &mut Vec<Draft>) {
         Check::UnansweredEntry => unanswered_entry::run(cx, out),
         Check::SpecDrift => spec_drift::run(cx, out),
         Check::SpecMismatch => spec_mismatch::run(cx, out),
+        Check::MalformedConfig | Check::DanglingPath => config_problems(cx, check, out),
     }
 }
 
@@ -290,6 +290,22 @@ pub(crate) fn run_all(cx: &Context<'_>) -> Vec<Draft> {
         drafts
     });
     per_check.into_iter().flatten().collect()
+}
+
+/// Reports the configuration's problems that belong to `check` (`malformed-config`,
+/// `dangling-path`): found while book.toml was read and while the book was, they are
+/// reported here like any finding, so that every other check still runs.
+fn config_problems(cx: &Context<'_>, check: Check, out: &mut Vec<Draft>) {
+    for problem in cx.config.problems.iter().filter(|p| p.check == check) {
+        let mut draft = Draft::at(
+            check,
+            Place::Config(problem.at.clone()),
+            0..0,
+            problem.message.clone(),
+        );
+        draft.help = problem.help.clone();
+        out.push(draft);
+    }
 }
 
 /// Reports the model's problems that belong to `check`.

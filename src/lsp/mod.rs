@@ -9,8 +9,9 @@
 //! diagnostics right when the contract changes; only the files whose diagnostics changed are
 //! published again. The answers to requests come from the [`Outline`] of the last check.
 //!
-//! A book that cannot be loaded (a broken book.toml, a chapter SUMMARY.md names that does not
-//! exist) is one diagnostic on book.toml, and the last good outline keeps serving requests
+//! A mistake in `[preprocessor.contract]` is a finding like any other (see
+//! [`crate::config::Problem`]). A book that cannot be loaded (book.toml that is not TOML, a
+//! chapter SUMMARY.md names that does not exist) is one diagnostic on book.toml, and the last good outline keeps serving requests
 //! until the book loads again. To add a request: its capability in [`capabilities`], its arm
 //! in [`Server::request`], and its answer in `features.rs`.
 
@@ -507,7 +508,11 @@ impl Server {
             .split('`')
             .find_map(|part| part.strip_prefix("preprocessor.contract."))
             .map(|key| key.split(['.', '[']).next().unwrap_or(key));
-        let location = crate::resolve::key_location(toml.clone(), &text, key.unwrap_or(""));
+        let location = crate::resolve::key_location(
+            toml.clone(),
+            &text,
+            &crate::config::KeyPath::key(key.unwrap_or("")),
+        );
         let uri = Url::from_file_path(&toml)
             .unwrap_or_else(|()| Url::parse("file:///book.toml").expect("a valid URL"));
         let diagnostic = Diagnostic {

@@ -268,8 +268,10 @@ fn changed_since_names_an_unknown_revision_a_missing_git_and_a_folder_without_a_
     assert!(err.contains("not a git repository"), "{err}");
 }
 
+/// A companion that is not there is an error at its place in book.toml, naming the file and
+/// the folder it was looked for in; the book and the other companions are still checked.
 #[test]
-fn a_companion_that_is_missing_or_a_chapter_is_a_configuration_error() {
+fn a_companion_that_is_missing_or_a_chapter_is_a_finding_at_its_key() {
     let repo = operator_repo();
     let root = repo.path();
     let toml = std::fs::read_to_string(root.join("book.toml")).unwrap();
@@ -278,24 +280,36 @@ fn a_companion_that_is_missing_or_a_chapter_is_a_configuration_error() {
         toml.replace("\"CLAUDE.md\"", "\"CLAUD.md\""),
     )
     .unwrap();
-    let (code, _, err) = run(root, &["check"]);
-    assert_eq!(code, 2);
-    assert!(
-        err.contains(
-            "book.toml: `preprocessor.contract.companions` names `CLAUD.md`, which does not exist"
-        ),
-        "{err}"
+    let (code, lines) = short(root, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        lines,
+        [
+            "book.toml:13:28: error[dangling-path]: `preprocessor.contract.companions[1]` is \
+             `CLAUD.md`, which does not exist: there is no `CLAUD.md` in `.`, the folder of \
+             book.toml; did you mean `CLAUDE.md`?",
+            // The README, a companion that exists, is still checked.
+            "README.md:3:51: error[em-dash]: em-dash (U+2014) in prose",
+        ]
     );
+    let (_, out, _) = run(root, &["check"]);
+    assert!(out.contains("  --> book.toml:13:28\n"), "{out}");
+    assert!(
+        out.contains("the other companions and the book are checked without it"),
+        "{out}"
+    );
+
     std::fs::write(
         root.join("book.toml"),
         toml.replace("\"CLAUDE.md\"", "\"docs/providers.md\""),
     )
     .unwrap();
-    let (code, _, err) = run(root, &["check"]);
-    assert_eq!(code, 2);
-    assert!(
-        err.contains("names `docs/providers.md`, which is the chapter `providers.md` of the book"),
-        "{err}"
+    let (code, lines) = short(root, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        lines[0],
+        "book.toml:13:28: error[malformed-config]: `preprocessor.contract.companions[1]` is \
+         `docs/providers.md`, which is the chapter `providers.md` of the book and is checked as one"
     );
 }
 

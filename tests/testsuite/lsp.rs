@@ -553,11 +553,11 @@ fn a_broken_book_toml_is_a_diagnostic_and_the_server_recovers() {
         &toml.replace("contract = [\"contract.md\"]", "contract = 3"),
     );
     let list = client.wait(&toml_uri, |l| !l.is_empty());
+    assert_eq!(list.len(), 1, "{list:#?}");
+    assert_eq!(list[0]["code"], "malformed-config");
     let message = list[0]["message"].as_str().unwrap();
     assert!(
-        message.starts_with(
-            "the book cannot be loaded: book.toml: `preprocessor.contract.contract` must be"
-        ),
+        message.starts_with("`preprocessor.contract.contract` must be"),
         "{message}"
     );
     let key_line = toml
@@ -565,6 +565,12 @@ fn a_broken_book_toml_is_a_diagnostic_and_the_server_recovers() {
         .position(|l| l.starts_with("contract ="))
         .unwrap() as u64;
     assert_eq!(list[0]["range"]["start"]["line"], key_line);
+    assert_eq!(list[0]["range"]["start"]["character"], 11);
+    // The book is still checked, without the value: the chapters keep their diagnostics.
+    assert_eq!(
+        client.diagnostics[&uri(&root.join("src/appendix/existing.md"))].len(),
+        1
+    );
     // Requests are still answered from the last good check.
     let appendix = root.join("src/appendix/existing.md");
     let text = std::fs::read_to_string(&appendix).unwrap();
@@ -916,6 +922,53 @@ fn a_burst_of_edits_and_a_five_megabyte_chapter() {
     client.wait(&appendix, |l| {
         l.len() == 1 && l[0]["code"] == "unknown-claim"
     });
+    let (status, stderr) = client.stop();
+    assert!(status.success(), "{status}: {stderr}");
+}
+
+/// An unsaved book.toml naming a companion that does not exist, through the binary: the
+/// error is on book.toml at the item, and the chapters and the other companions keep theirs.
+#[test]
+fn a_missing_companion_is_a_diagnostic_on_book_toml_and_nothing_else_is_lost() {
+    let repo = super::beyond::operator_repo();
+    let root = repo.path();
+    let readme = uri(&root.join("README.md"));
+    let toml_path = root.join("book.toml");
+    let toml = std::fs::read_to_string(&toml_path).unwrap();
+    let mut client = StdioClient::spawn();
+    client.initialize(root);
+    client.wait(&readme, |l| l.len() == 1);
+    let edited = toml.replace("\"CLAUDE.md\"", "\"MISSING.md\"");
+    client.send(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri(&toml_path), "languageId": "toml", "version": 1, "text": edited}}}));
+    let list = client.wait(&uri(&toml_path), |l| !l.is_empty());
+    assert_eq!(list.len(), 1, "{list:#?}");
+    assert_eq!(list[0]["code"], "dangling-path");
+    assert_eq!(list[0]["severity"], 1);
+    assert_eq!(
+        list[0]["message"],
+        "`preprocessor.contract.companions[1]` is `MISSING.md`, which does not exist: there is \
+         no `MISSING.md` in `{root}`, the folder of book.toml"
+            .replace("{root}", &root.display().to_string())
+    );
+    let line = toml
+        .lines()
+        .position(|l| l.starts_with("companions"))
+        .unwrap();
+    assert_eq!(
+        list[0]["range"]["start"],
+        json!({"line": line, "character": 27})
+    );
+    assert_eq!(
+        list[0]["range"]["end"],
+        json!({"line": line, "character": 39})
+    );
+    // The README, a companion that exists, keeps its em-dash.
+    let kept = &client.diagnostics[&readme];
+    assert_eq!(kept.len(), 1, "{kept:#?}");
+    assert_eq!(kept[0]["code"], "em-dash");
+    // Put right, the diagnostic goes.
+    client.send(&json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": uri(&toml_path), "version": 2}, "contentChanges": [{"text": toml}]}}));
+    client.wait(&uri(&toml_path), <[Value]>::is_empty);
     let (status, stderr) = client.stop();
     assert!(status.success(), "{status}: {stderr}");
 }

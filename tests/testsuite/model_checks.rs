@@ -27,6 +27,8 @@ fn silent_on_the_clean_book() {
         "missing-answer",
         "malformed-shortcode",
         "missing-role",
+        "malformed-config",
+        "dangling-path",
     ] {
         assert!(
             of(&report, check).is_empty(),
@@ -267,6 +269,90 @@ fn missing_role_warns_naming_the_key_book_toml_lacks() {
     files.push(("book.toml", toml));
     let report = Fixture::new(&files).check();
     assert_eq!(messages_of(&report).len(), 1, "{:?}", messages_of(&report));
+}
+
+/// The contract book with `extra` written at the end of book.toml (from its line 8 on).
+fn with_toml(extra: &str) -> Fixture {
+    let toml = format!("{}{extra}", BOOK_TOML);
+    let mut files = contract_book();
+    files.push(("book.toml", Box::leak(toml.into_boxed_str())));
+    Fixture::new(&files)
+}
+
+#[test]
+fn malformed_config_fires_at_the_key_and_the_rest_is_still_checked() {
+    let report = with_toml(
+        "contracts = [\"contract.md\"]\nsymbol-files = [\"*.go\", 7, \"[\"]\n\
+         \n[preprocessor.contract.checks]\nem-dash = \"loud\"\n",
+    )
+    .check();
+    assert_eq!(
+        positions(&report, "malformed-config"),
+        [
+            "book.toml:8:1",
+            "book.toml:9:25",
+            "book.toml:9:28",
+            "book.toml:12:11"
+        ]
+    );
+    let messages = messages(&report, "malformed-config");
+    assert!(messages[0].contains("`preprocessor.contract.contracts` is not a key of this preprocessor; did you mean `contract`?"), "{messages:?}");
+    assert!(
+        messages[1].contains("`preprocessor.contract.symbol-files[1]`"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[2].contains("`preprocessor.contract.symbol-files[2]`"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[3].contains("`preprocessor.contract.checks.em-dash`"),
+        "{messages:?}"
+    );
+    assert!(report.has_errors());
+    // The values left out, the chapters are checked as before.
+    assert_eq!(
+        positions(&report, "unknown-claim"),
+        ["src/appendix/existing.md:16:48"]
+    );
+}
+
+#[test]
+fn dangling_path_fires_on_chapters_the_book_lacks() {
+    let report = with_toml(
+        "specs = [\"nope-provider-spec.md\", \"*-provider-spec.md\"]\n\
+         \n[preprocessor.contract.forbidden-terms]\n\"contrat.md\" = [\"squid\"]\n",
+    )
+    .check();
+    assert_eq!(
+        positions(&report, "dangling-path"),
+        ["book.toml:8:10", "book.toml:11:1"]
+    );
+    let said = messages(&report, "dangling-path");
+    assert!(
+        said[0].contains("`preprocessor.contract.specs[0]` names `nope-provider-spec.md`, which is not a chapter of the book"),
+        "{said:?}"
+    );
+    assert!(said[1].contains("did you mean `contract.md`?"), "{said:?}");
+    // The glob with wildcards matches no chapter: a warning, since a book may have no spec yet.
+    assert_eq!(positions(&report, "missing-role"), ["book.toml:8:35"]);
+
+    // A role naming a chapter the book lacks: taken out, so the contract is read as if no
+    // chapter had the role (axes from every chapter), with no second finding about it.
+    let report = with_toml("").check();
+    assert!(positions(&report, "dangling-path").is_empty());
+    let toml = BOOK_TOML.replace("[\"contract.md\"]", "[\"contrat.md\"]");
+    let mut files = contract_book();
+    files.push(("book.toml", Box::leak(toml.into_boxed_str())));
+    let report = Fixture::new(&files).check();
+    assert_eq!(positions(&report, "dangling-path"), ["book.toml:6:13"]);
+    assert!(messages(&report, "dangling-path")[0].contains("did you mean `contract.md`?"));
+    assert!(positions(&report, "missing-role").is_empty());
+    assert!(
+        positions(&report, "unknown-axis").is_empty(),
+        "{:?}",
+        report.findings
+    );
 }
 
 fn messages_of(report: &mdbook_contract::Report) -> Vec<&str> {

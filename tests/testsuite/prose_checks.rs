@@ -254,18 +254,41 @@ fn cited_checks_are_silent_without_a_source_root() {
 }
 
 #[test]
-fn a_source_root_that_does_not_exist_is_a_clear_error() {
+fn a_source_root_that_does_not_exist_is_a_dangling_path_and_the_rest_is_checked() {
     let toml = TOML_WITH("source-root = \"no/such/folder\"\n");
-    let fixture = book_with(&[("book.toml", toml)]);
-    let (ctx, book) = mdbook_contract::load(fixture.root(), "html").unwrap();
-    let error = mdbook_contract::process(&ctx, book, Default::default()).unwrap_err();
-    let message = format!("{error:#}");
-    assert!(
-        message.contains(
-            "`preprocessor.contract.source-root` is `no/such/folder`, which cannot be indexed"
+    let fixture = book_with(&[
+        ("book.toml", toml),
+        (
+            "src/extra.md",
+            "# Extra\n\nSee `internal/x.go`; and \u{2014} here.\n",
         ),
-        "{message}"
+    ]);
+    let report = fixture.check();
+    assert_eq!(positions(&report, "dangling-path"), ["book.toml:7:15"]);
+    let finding = report
+        .findings
+        .iter()
+        .find(|f| f.check == "dangling-path")
+        .unwrap();
+    assert!(
+        finding.message.contains(
+            "`preprocessor.contract.source-root` is `no/such/folder`, which does not exist"
+        ),
+        "{}",
+        finding.message
     );
+    // Without the tree the citation is not checked; the em-dash is.
+    assert!(positions(&report, "cited-path").is_empty());
+    assert_eq!(positions(&report, "em-dash"), ["src/extra.md:3:26"]);
+
+    std::fs::create_dir_all(fixture.root().join("no/such/folder/internal")).unwrap();
+    std::fs::write(
+        fixture.root().join("no/such/folder/internal/x.go"),
+        "package x\n",
+    )
+    .unwrap();
+    let report = fixture.check();
+    assert!(positions(&report, "dangling-path").is_empty());
 }
 
 #[test]

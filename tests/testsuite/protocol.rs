@@ -37,9 +37,8 @@ const BAD_AT: &str = "src/extra.md:3:13";
 const WARNING_AT: &str = "src/appendix/existing.md:16:48";
 /// The file of that warning, as a build's summary names it.
 const WARNING_FILE: &str = "src/appendix/existing.md";
-/// The count line a build of the contract book ends with.
-const WARNING_COUNT: &str =
-    "mdbook-contract: 1 warning; `mdbook-contract check` lists each warning with its place";
+/// The count line a build of the contract book ends with (its one warning is shown in full).
+const WARNING_COUNT: &str = "mdbook-contract: 1 warning";
 
 /// Runs the binary with no arguments (the preprocessor protocol) on `input`.
 fn run_protocol(input: &[u8]) -> (i32, String, String) {
@@ -287,11 +286,88 @@ fn the_contract_book_renders_links_and_warns_once() {
     assert!(template.starts_with(&TEMPLATE[..TEMPLATE.find("{{#").expect("a shortcode")]));
     assert!(appendix.ends_with(&APPENDIX[APPENDIX.rfind("}}").expect("a shortcode") + 2..]));
 
-    // A build counts its warnings per check and says where to see them, one line each.
+    // A check's few warnings are shown in full, then the count.
+    assert!(
+        stderr.starts_with("warning[unknown-claim]: the profile of `vms` on axis `create-return` is not verified yet\n"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&format!("--> {WARNING_AT}")), "{stderr}");
+    assert!(
+        stderr.ends_with(&format!("\n{WARNING_COUNT}\n")),
+        "{stderr}"
+    );
+}
+
+/// Two more providers, with four `unknown` claims between them.
+const FOUR_UNKNOWN: &str = "# More\n\n## `alpha-cloud` {.provider .proposed}\n\n{{#profile readiness unknown}} and {{#profile create-return unknown}}.\n\n## `beta-cloud` {.provider .proposed}\n\n{{#profile readiness unknown}} and {{#profile create-return unknown}}.\n";
+
+#[test]
+fn a_build_shows_what_book_toml_lacks_and_few_warnings_in_full_and_counts_the_many() {
+    // No `contract` key, and five warnings of one check.
+    let toml = crate::common::BOOK_TOML.replace("contract = [\"contract.md\"]\n", "");
+    let mut files = contract_book();
+    files.push(("src/more.md", FOUR_UNKNOWN));
+    files.push(("book.toml", &toml));
+    let fixture = Fixture::new(&files);
+    let (code, stdout, stderr) = run_protocol(&protocol_input(fixture.root()));
+    assert_eq!(code, 0, "{stderr}");
+    assert_no_panic(&stderr);
+    assert!(!stdout.is_empty());
+    let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(
-        stderr,
-        format!("warning[unknown-claim]: 1 in {WARNING_FILE}\n{WARNING_COUNT}\n"),
-        "the build's summary of its warnings: {stderr}"
+        lines[0],
+        format!("warning[unknown-claim]: 5 in {WARNING_FILE} and src/more.md"),
+        "{stderr}"
+    );
+    // The sentence that says what book.toml lacks, where to write it, and what to write.
+    assert!(
+        stderr.contains("warning[missing-role]: no chapter has the `contract` role: axes are read from every chapter"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--> book.toml:4:1"), "{stderr}");
+    assert!(
+        stderr.contains("help: name the chapter that defines the axes"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains(WARNING_AT),
+        "the many are counted: {stderr}"
+    );
+    assert_eq!(
+        lines.last().copied(),
+        Some(
+            "mdbook-contract: 6 warnings; `mdbook-contract check` lists each warning with its place"
+        ),
+        "{stderr}"
+    );
+
+    // Three of a check are shown in full, each with its place; so is every error.
+    let three = FOUR_UNKNOWN.replacen(
+        "{{#profile create-return unknown}}",
+        "{{#profile create-return blocking}}",
+        2,
+    );
+    let mut files = contract_book();
+    files.push(("src/more.md", &three));
+    files.push(("src/extra.md", BAD_CHAPTER));
+    let fixture = Fixture::new(&files);
+    let (code, _, stderr) = run_protocol(&protocol_input(fixture.root()));
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        count(&stderr, "warning[unknown-claim]: the profile of"),
+        3,
+        "{stderr}"
+    );
+    assert!(stderr.contains(WARNING_AT), "{stderr}");
+    assert!(stderr.contains("--> src/more.md:5:1"), "{stderr}");
+    assert!(stderr.contains("--> src/more.md:9:1"), "{stderr}");
+    assert!(
+        stderr.find("src/more.md:9:1").unwrap() < stderr.find(BAD_AT).unwrap(),
+        "errors last: {stderr}"
+    );
+    assert!(
+        stderr.ends_with("\nmdbook-contract: 1 error and 3 warnings\n"),
+        "{stderr}"
     );
 }
 
@@ -355,16 +431,12 @@ fn an_error_finding_fails_the_run_with_nothing_on_stdout() {
     assert!(stderr.contains("error[unknown-axis]"), "{stderr}");
     assert!(stderr.contains("nope"), "{stderr}");
     assert!(stderr.contains(BAD_AT), "the error in full: {stderr}");
+    // The one warning in full too, before the error, which comes last, next to the count.
+    let warning = stderr.find(WARNING_AT).expect("the warning in full");
+    let error = stderr.find(BAD_AT).expect("the error in full");
+    assert!(warning < error, "{stderr}");
     assert!(
-        stderr.starts_with(&format!("warning[unknown-claim]: 1 in {WARNING_FILE}\n")),
-        "the warnings counted first: {stderr}"
-    );
-    assert!(
-        !stderr.contains(WARNING_AT),
-        "warnings are not listed: {stderr}"
-    );
-    assert!(
-        stderr.ends_with("mdbook-contract: 1 error and 1 warning; `mdbook-contract check` lists each warning with its place\n"),
+        stderr.ends_with("mdbook-contract: 1 error and 1 warning\n"),
         "the error, then one count line, last: {stderr}"
     );
     assert_eq!(
@@ -507,12 +579,15 @@ fn book_with_toml(toml: &str) -> Fixture {
     Fixture::new(&files)
 }
 
+/// A mistake in the preprocessor's table is a finding at its key: the build fails with it among
+/// the rest, and the book is still checked as if the value were not written.
 #[test]
 fn configuration_errors_name_the_key() {
     let base = crate::common::BOOK_TOML;
     let cases = [
         (
             format!("{base}contracts = [\"contract.md\"]\n"),
+            "book.toml:8:1",
             &[
                 "`preprocessor.contract.contracts` is not a key",
                 "did you mean `contract`?",
@@ -520,10 +595,12 @@ fn configuration_errors_name_the_key() {
         ),
         (
             base.replace("contract = [\"contract.md\"]", "contract = 3"),
+            "book.toml:6:12",
             &["`preprocessor.contract.contract` must be", "found a number"][..],
         ),
         (
             format!("{base}\n[preprocessor.contract.checks]\nunknown-axes = \"error\"\n"),
+            "book.toml:10:1",
             &[
                 "`preprocessor.contract.checks.unknown-axes` is not a check",
                 "did you mean `unknown-axis`?",
@@ -531,22 +608,39 @@ fn configuration_errors_name_the_key() {
         ),
         (
             format!("{base}\n[preprocessor.contract.checks]\nunknown-axis = \"fatal\"\n"),
+            "book.toml:10:16",
             &["`preprocessor.contract.checks.unknown-axis`", "\"fatal\""][..],
         ),
     ];
-    for (toml, expected) in cases {
+    for (toml, at, expected) in cases {
         let fixture = book_with_toml(&toml);
         let (code, stdout, stderr) = run_protocol(&protocol_input(fixture.root()));
-        assert_ne!(code, 0, "{toml}: {stderr}");
+        assert_eq!(code, 1, "{toml}: {stderr}");
         assert_no_panic(&stderr);
         assert_eq!(stdout, "", "{toml}");
-        assert!(stderr.starts_with("mdbook-contract:"), "{toml}: {stderr}");
+        assert!(
+            stderr.contains("error[malformed-config]: "),
+            "{toml}: {stderr}"
+        );
+        assert!(
+            stderr.contains(&format!("--> {at}\n")),
+            "{toml}: expected {at} in {stderr}"
+        );
         for part in expected {
             assert!(
                 stderr.contains(part),
                 "{toml}: expected {part:?} in {stderr}"
             );
         }
+        // The chapters are still checked.
+        assert!(
+            stderr.contains("warning[unknown-claim]"),
+            "{toml}: {stderr}"
+        );
+        assert!(
+            stderr.ends_with("mdbook-contract: 1 error and 1 warning\n"),
+            "{toml}: {stderr}"
+        );
     }
 }
 
@@ -621,23 +715,35 @@ fn environment_overrides_move_the_contract_role() {
         "{stdout}"
     );
 
-    // A role naming a chapter the book does not have is a configuration error.
+    // A role naming a chapter the book does not have is a finding at the table book.toml
+    // would hold it in, which says where the value came from; the rest is still checked.
     let missing = [("MDBOOK_PREPROCESSOR__CONTRACT__CONTRACT", r#"["nope.md"]"#)];
     let (code, stdout, stderr) = run_check(fixture.root(), "short", &missing);
-    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert_eq!(code, 1, "{stdout}{stderr}");
     assert_no_panic(&stderr);
     assert!(
-        stderr.contains("`preprocessor.contract.contract` names `nope.md`, which is not a chapter"),
-        "{stderr}"
+        stdout.contains("book.toml:4:1: error[dangling-path]: `preprocessor.contract.contract[0]` names `nope.md`, which is not a chapter"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("{WARNING_AT}: warning[unknown-claim]")),
+        "{stdout}"
+    );
+    let (_, stdout, _) = run_check(fixture.root(), "human", &missing);
+    assert!(
+        stdout.contains("note: the value is set by the environment variable `MDBOOK_PREPROCESSOR__CONTRACT__CONTRACT`, in place of book.toml's"),
+        "{stdout}"
     );
 
     let wrong = [("MDBOOK_PREPROCESSOR__CONTRACT__CONTRACT", "3")];
     let (code, stdout, stderr) = run_check(fixture.root(), "short", &wrong);
-    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert_eq!(code, 1, "{stdout}{stderr}");
     assert_no_panic(&stderr);
     assert!(
-        stderr.contains("`preprocessor.contract.contract` must be"),
-        "{stderr}"
+        stdout.contains(
+            "book.toml:4:1: error[malformed-config]: `preprocessor.contract.contract` must be"
+        ),
+        "{stdout}"
     );
 }
 
@@ -844,7 +950,7 @@ fn a_build_with_two_renderers_prints_findings_once() {
 
     let log = std::fs::read_to_string(&log).expect("the preprocessor wrote its stderr log");
     assert_eq!(count(&log, "warning[unknown-claim]"), 1, "{log}");
-    assert_eq!(count(&log, WARNING_FILE), 1, "{log}");
+    assert_eq!(count(&log, WARNING_AT), 1, "{log}");
     assert_eq!(count(&log, WARNING_COUNT), 1, "{log}");
     assert_no_panic(&log);
 }
