@@ -49,15 +49,29 @@ pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<N
         None if folder.is_empty() => format!("{provider_type}-provider-spec.md"),
         None => format!("{folder}/{provider_type}-provider-spec.md"),
     };
-    let spec_folder = chapter.rsplit_once('/').map_or("", |(f, _)| f);
-    if spec_folder != folder || !chapter.ends_with(".md") {
+    let (spec_folder, file_name) = chapter.rsplit_once('/').unwrap_or(("", &chapter));
+    let src_shown = md.config.book.src.display();
+    // Where a chapter path puts a file, in words: paths are relative to the book's `src`.
+    let in_folder = |folder: &str| match folder {
+        "" => format!("the book's `src` folder (`{src_shown}/`)"),
+        folder => format!("`{folder}/` of the book's `src` folder (`{src_shown}/{folder}/`)"),
+    };
+    let beside = |name: &str| match folder {
+        "" => name.to_owned(),
+        folder => format!("{folder}/{name}"),
+    };
+    if !chapter.ends_with(".md") {
         bail!(
-            "`{chapter}`: a spec is a `.md` chapter beside its template (in `{}`), so that the template's relative links hold in it",
-            if folder.is_empty() {
-                "`src` itself".to_owned()
-            } else {
-                format!("`{folder}`")
-            }
+            "`{chapter}` is not a `.md` file: a spec is a chapter of the book; try `--path {}`",
+            beside(&format!("{provider_type}-provider-spec.md"))
+        );
+    }
+    if spec_folder != folder {
+        bail!(
+            "`{chapter}` would put the spec in {}, but its template `{template}` is in {}: a spec goes beside its template, so that the template's relative links hold in it; try `--path {}`",
+            in_folder(spec_folder),
+            in_folder(folder),
+            beside(file_name)
         );
     }
     let spec_file = src.join(&chapter);

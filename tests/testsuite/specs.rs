@@ -615,21 +615,33 @@ fn new_spec_refuses_without_changing_anything() {
     let dir = super::common::repository_copy();
     let root = dir.path();
     let before = snapshot(root);
-    let refusals: [(&[&str], &str); 3] = [
+    let refusals: [(&[&str], &str); 4] = [
         (
             &["new-spec", "Prox_Mox"],
             "is not a provider type: a type is a DNS-1123 label",
         ),
         (&["new-spec", "-starts-with-dash"], "error"),
+        // The whole sentence: where the path would put the spec, where the template is, and
+        // a path that works.
         (
             &["new-spec", "x", "--path", "elsewhere/x-provider-spec.md"],
-            "beside its template",
+            "mdbook-contract: `elsewhere/x-provider-spec.md` would put the spec in \
+             `elsewhere/` of the book's `src` folder (`book/elsewhere/`), but its template \
+             `provider-spec-template.md` is in the book's `src` folder (`book/`): a spec goes \
+             beside its template, so that the template's relative links hold in it; try \
+             `--path x-provider-spec.md`\n",
+        ),
+        (
+            &["new-spec", "x", "--path", "x-provider-spec.txt"],
+            "mdbook-contract: `x-provider-spec.txt` is not a `.md` file: a spec is a chapter of \
+             the book; try `--path x-provider-spec.md`\n",
         ),
     ];
     for (args, expected) in refusals {
         let (code, _, stderr) = run(root, args);
         assert_ne!(code, 0, "{args:?}");
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(!stderr.contains("``"), "{args:?}: {stderr}");
         assert_eq!(snapshot(root), before, "{args:?} changed the tree");
     }
     // An existing file.
