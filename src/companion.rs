@@ -67,10 +67,6 @@ impl Companion {
     }
 }
 
-/// Reads every companion that `config` names. A companion that does not exist, cannot be read
-/// or is a chapter of the book is left out and given back as a [`Problem`] at its place in
-/// `companions`, so the rest of the book is still checked; a `changed-since` that git cannot
-/// answer is an error.
 /// A did-you-mean among the files beside where `key` was looked for, written as `key` is.
 fn near_file(key: &str, path: &Path) -> String {
     let Some(entries) = path.parent().and_then(|p| std::fs::read_dir(p).ok()) else {
@@ -84,6 +80,11 @@ fn near_file(key: &str, path: &Path) -> String {
     crate::suggest::hint(key, names.iter().map(String::as_str))
 }
 
+/// Reads every companion that `config` names. A companion that does not exist, cannot be read
+/// or is a chapter of the book is left out and given back as a [`Problem`] at its place in
+/// `companions`, so the rest of the book is still checked; a `changed-since` that git cannot
+/// answer is an error (checked whole instead, a companion's old lines would fail the build
+/// that `changed-since` is there to spare).
 pub(crate) fn read_companions(
     config: &Config,
     files: &BookFiles,

@@ -596,16 +596,17 @@ impl Server {
                 })
             }
             DocumentSymbolRequest::METHOD => {
-                match request.params.pointer("/textDocument/uri").and_then(|u| {
-                    serde_json::from_value::<Url>(u.clone())
-                        .ok()?
-                        .to_file_path()
-                        .ok()
-                }) {
-                    Some(path) => {
+                let uri = request
+                    .params
+                    .pointer("/textDocument/uri")
+                    .and_then(|u| serde_json::from_value::<Url>(u.clone()).ok());
+                match uri.map(|uri| uri.to_file_path()) {
+                    Some(Ok(path)) => {
                         let symbols = features::symbols(&self.outline, &path, self.encoding);
                         json(DocumentSymbolResponse::Nested(symbols))
                     }
+                    // An untitled buffer is in no book.
+                    Some(Err(())) => Ok(serde_json::Value::Null),
                     None => Err((ErrorCode::InvalidParams, "no document URI".to_owned())),
                 }
             }
@@ -633,7 +634,9 @@ impl Server {
                 Err(error) => return Err((ErrorCode::InvalidParams, error.to_string())),
             };
         let Ok(path) = params.text_document.uri.to_file_path() else {
-            return Err((ErrorCode::InvalidParams, "not a file URI".to_owned()));
+            // An untitled buffer (`untitled:`) is in no book: nothing to answer, as for any
+            // place that holds nothing of ours.
+            return Ok(serde_json::Value::Null);
         };
         let path = crate::paths::lexical(&path);
         let text = self.text_of(&path);

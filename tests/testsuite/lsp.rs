@@ -973,6 +973,36 @@ fn a_missing_companion_is_a_diagnostic_on_book_toml_and_nothing_else_is_lost() {
     assert!(status.success(), "{status}: {stderr}");
 }
 
+/// An editor's untitled buffer is in no book: requests on it get an empty answer, not an
+/// error an editor would show, and opening it changes nothing.
+#[test]
+fn an_untitled_buffer_gets_empty_answers() {
+    let book = book();
+    let mut client = StdioClient::spawn();
+    client.initialize(book.root());
+    let appendix = uri(&book.root().join("src/appendix/existing.md"));
+    client.wait(&appendix, |l| l.len() == 1);
+    let untitled = "untitled:Untitled-1";
+    client.send(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": untitled, "languageId": "markdown", "version": 1, "text": "{{#axis readines}} \u{2014}\n"}}}));
+    let at = json!({"textDocument": {"uri": untitled}, "position": {"line": 0, "character": 9}});
+    for (id, method) in [
+        (2, "textDocument/hover"),
+        (3, "textDocument/definition"),
+        (4, "textDocument/completion"),
+        (5, "textDocument/documentSymbol"),
+    ] {
+        client.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": at}));
+        let reply = client.response();
+        assert_eq!(reply["id"], id, "{reply}");
+        assert_eq!(reply["result"], Value::Null, "{method}: {reply}");
+        assert!(reply.get("error").is_none(), "{method}: {reply}");
+    }
+    assert!(!client.diagnostics.contains_key(untitled));
+    assert_eq!(client.diagnostics[&appendix].len(), 1);
+    let (status, stderr) = client.stop();
+    assert!(status.success(), "{status}: {stderr}");
+}
+
 #[test]
 fn companions_get_their_diagnostics_from_the_unsaved_text() {
     let repo = super::beyond::operator_repo();
