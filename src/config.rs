@@ -336,14 +336,7 @@ impl Config {
                             globs.add(glob);
                             specs.push((i, spec));
                         }
-                        Err(error) => problems.push(Problem::malformed(
-                            at.index(i),
-                            format!(
-                                "`{}` is `{spec}`, which is not a glob: {}",
-                                at.index(i),
-                                error.kind()
-                            ),
-                        )),
+                        Err(error) => problems.push(not_a_glob(&at, i, &spec, &error)),
                     }
                 }
                 self.spec_globs = globs.build().unwrap_or_else(|_| globset::GlobSet::empty());
@@ -364,7 +357,7 @@ impl Config {
                 if let Some(roots) = strings(&at, value, problems) {
                     let roots = globs(&at, roots, problems, |root| {
                         let root = root.trim_start_matches("./").trim_end_matches('/');
-                        root.contains(['*', '?', '[', '{']).then(|| root.to_owned())
+                        crate::source_tree::is_glob(root).then(|| root.to_owned())
                     });
                     self.shared_layer = self.keep(key, roots);
                 }
@@ -561,12 +554,9 @@ impl Config {
         !self.specs.is_empty() && self.spec_globs.is_match(chapter)
     }
 
-    /// Whether `chapter` matches `spec`, one of `specs`.
-    pub(crate) fn is_spec_by(&self, spec: &str, chapter: &str) -> bool {
-        globset::GlobBuilder::new(spec)
-            .literal_separator(true)
-            .build()
-            .is_ok_and(|glob| glob.compile_matcher().is_match(chapter))
+    /// The `specs` (their indexes) that `chapter` matches.
+    pub(crate) fn specs_matching(&self, chapter: &str) -> Vec<usize> {
+        self.spec_globs.matches(chapter)
     }
 
     /// Whether `chapter` may define axes: a contract chapter, or any chapter when no chapter
@@ -741,19 +731,18 @@ fn globs(
                 .literal_separator(true)
                 .build()
         {
-            problems.push(Problem::malformed(
-                at.index(i),
-                format!(
-                    "`{}` is `{item}`, which is not a glob: {}",
-                    at.index(i),
-                    error.kind()
-                ),
-            ));
+            problems.push(not_a_glob(at, i, &item, &error));
             continue;
         }
         valid.push((i, item));
     }
     valid
+}
+
+fn not_a_glob(at: &KeyPath, i: usize, item: &str, error: &globset::Error) -> Problem {
+    let at = at.index(i);
+    let message = format!("`{at}` is `{item}`, which is not a glob: {}", error.kind());
+    Problem::malformed(at, message)
 }
 
 fn severities(

@@ -98,7 +98,8 @@ impl Report {
     }
 
     /// The report as a build prints it (`mdbook build`, `mdbook serve`): a check's warnings
-    /// counted, one line per check with where they are, when it has more than three; then the other warnings in full (few per check, and every finding
+    /// counted, one line per check with where they are, when it has more than
+    /// three; then the other warnings in full (few per check, and every finding
     /// about book.toml, whose sentence says what to change there); then every error in full,
     /// then the count, so that a book's many warnings do not scroll a real error away and the
     /// eye lands on the errors. `mdbook-contract check` lists every finding.

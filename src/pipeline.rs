@@ -32,7 +32,7 @@ use crate::overview::Overview;
 use crate::render;
 use crate::resolve::{Pages, resolve};
 use crate::serve;
-use crate::source_tree::{Roots, SourceIndex};
+use crate::source_tree::{Roots, SourceIndex, is_glob};
 use crate::spec::Specs;
 use crate::status::{OpenEntry, SpecState};
 use crate::suggest;
@@ -367,7 +367,7 @@ fn check_chapter_keys(config: &mut Config, keys: &[String]) {
         config.retain_chapters(key, is_chapter);
     }
     for (i, spec) in config.specs.iter().enumerate() {
-        if !spec.contains(['*', '?', '[', '{']) && !is_chapter(spec) {
+        if !is_glob(spec) && !is_chapter(spec) {
             dangling(config.item_at("specs", i), spec);
         }
     }

@@ -30,7 +30,7 @@ pub(crate) fn resolve(
     companions: &[Companion],
     files: &BookFiles,
     config: &Config,
-    mut drafts: Vec<Draft>,
+    drafts: Vec<Draft>,
 ) -> (Report, Pages) {
     // book.toml, then the chapters, then the companions.
     let order = |place: &Place| match place {
@@ -38,20 +38,28 @@ pub(crate) fn resolve(
         Place::Chapter(n) => 1 + n,
         Place::Companion(n) => 1 + chapters.len() + n,
     };
-    // Findings in book.toml, in the order they are written there.
-    drafts.sort_by_cached_key(|d| {
-        let at = match &d.place {
-            Place::Config(key) => {
-                let location = in_book_toml(files, key);
-                (location.line, location.column)
-            }
-            _ => (d.range.start, d.range.end),
+    // A finding about book.toml is located once, and sorted in the order they are written there.
+    let toml = BookToml::read(files);
+    let mut drafts: Vec<(Draft, Option<Location>)> = drafts
+        .into_iter()
+        .map(|d| {
+            let at = match &d.place {
+                Place::Config(key) => Some(toml.locate(key)),
+                _ => None,
+            };
+            (d, at)
+        })
+        .collect();
+    drafts.sort_by_key(|(d, at)| {
+        let at = match at {
+            Some(location) => (location.line, location.column),
+            None => (d.range.start, d.range.end),
         };
         (d.check.follows_others(), order(&d.place), at)
     });
     let mut pages: Pages = Vec::new();
     let mut findings = Vec::new();
-    for draft in drafts {
+    for (draft, at) in drafts {
         // A finding about book.toml or a companion is shown on the first page.
         let page = match draft.place {
             Place::Chapter(number) => number,
@@ -94,7 +102,7 @@ pub(crate) fn resolve(
                 if severity == Severity::Off {
                     continue;
                 }
-                (severity, in_book_toml(files, key))
+                (severity, at.unwrap_or_else(|| toml.locate(key)))
             }
         };
         let notes = draft
@@ -122,25 +130,41 @@ pub(crate) fn resolve(
     (Report { findings }, pages)
 }
 
-/// Where `key` of `[preprocessor.contract]` is written in book.toml (an editor's unsaved text
-/// of it, if any): see [`key_location`]; an in-process book may have no file at all.
-fn in_book_toml(files: &BookFiles, key: &KeyPath) -> Location {
-    let path = files.book_toml();
-    let text = files
-        .read(&path)
-        .ok()
-        .and_then(|bytes| String::from_utf8(bytes).ok())
-        .unwrap_or_default();
-    match env_override(key) {
-        // What book.toml says there is not what is in effect: the table, and where it came from.
-        Some(name) => {
-            let mut location = key_location(files.display(&path), &text, &KeyPath::key(""));
-            location.note = Some(format!(
-                "the value is set by the environment variable `{name}`, in place of book.toml's"
-            ));
-            location
+/// book.toml as findings about it are located in it: its path as shown and its text (an
+/// editor's unsaved text of it, if any; an in-process book may have no file at all).
+struct BookToml {
+    shown: std::path::PathBuf,
+    text: String,
+}
+
+impl BookToml {
+    fn read(files: &BookFiles) -> BookToml {
+        let path = files.book_toml();
+        let text = files
+            .read(&path)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .unwrap_or_default();
+        BookToml {
+            shown: files.display(&path),
+            text,
         }
-        None => key_location(files.display(&path), &text, key),
+    }
+
+    /// Where `key` of `[preprocessor.contract]` is written: see [`key_location`].
+    fn locate(&self, key: &KeyPath) -> Location {
+        match env_override(key) {
+            // What book.toml says there is not what is in effect: the table, and where it came
+            // from.
+            Some(name) => {
+                let mut location = key_location(self.shown.clone(), &self.text, &KeyPath::key(""));
+                location.note = Some(format!(
+                    "the value is set by the environment variable `{name}`, in place of book.toml's"
+                ));
+                location
+            }
+            None => key_location(self.shown.clone(), &self.text, key),
+        }
     }
 }
 
@@ -256,6 +280,7 @@ mod tests {
         .unwrap();
         let ctx = PreprocessorContext::new(dir.path().into(), Default::default(), "html".into());
         let files = BookFiles::new(&ctx, PathBuf::new());
+        let in_book_toml = |files: &BookFiles, key: &KeyPath| BookToml::read(files).locate(key);
         let after = in_book_toml(&files, &KeyPath::key("after"));
         assert_eq!(
             (after.line, after.column, after.width),

@@ -32,6 +32,11 @@ pub(crate) struct Roots {
     empty: bool,
 }
 
+/// Whether `pattern` is a glob (it has `*`, `?`, `[..]` or `{a,b}`), not a plain path.
+pub(crate) fn is_glob(pattern: &str) -> bool {
+    pattern.contains(['*', '?', '[', '{'])
+}
+
 impl Roots {
     /// Reads roots such as `internal/provider`, `cmd/main.go` or `internal/provider/*.go`.
     pub(crate) fn new(roots: &[String]) -> Result<Roots> {
@@ -39,7 +44,7 @@ impl Roots {
         let mut globs = GlobSetBuilder::new();
         for root in roots {
             let root = root.trim_start_matches("./").trim_end_matches('/');
-            if root.contains(['*', '?', '[', '{']) {
+            if is_glob(root) {
                 globs.add(glob(root).with_context(|| {
                     format!("`shared-layer` holds `{root}`, which is not a glob")
                 })?);
@@ -155,7 +160,7 @@ impl SourceIndex {
     /// `{a,b}`).
     pub(crate) fn path_exists(&self, pattern: &str) -> bool {
         let pattern = pattern.trim_start_matches("./").trim_end_matches('/');
-        if !pattern.contains(['*', '?', '[', '{']) {
+        if !is_glob(pattern) {
             return self.path_set.contains(pattern);
         }
         // Each alternative of a brace must exist: `internal/provider/{a,b}` cites both.

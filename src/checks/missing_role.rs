@@ -6,17 +6,19 @@
 //! key that is written but names no chapter is `dangling-path`'s, not reported again here.
 
 use super::{Context, Draft, Place};
+use crate::source_tree::is_glob;
 use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    let mut matched = vec![false; cx.config.specs.len()];
+    for chapter in cx.chapters {
+        for i in cx.config.specs_matching(&chapter.key) {
+            matched[i] = true;
+        }
+    }
     for (i, spec) in cx.config.specs.iter().enumerate() {
         // A path without wildcards that names no chapter is `dangling-path`'s.
-        if spec.contains(['*', '?', '[', '{'])
-            && !cx
-                .chapters
-                .iter()
-                .any(|c| cx.config.is_spec_by(spec, &c.key))
-        {
+        if is_glob(spec) && !matched[i] {
             let at = cx.config.item_at("specs", i);
             out.push(
                 Draft::at(

@@ -11,8 +11,8 @@
 //!
 //! A mistake in `[preprocessor.contract]` is a finding like any other (see
 //! [`crate::config::Problem`]). A book that cannot be loaded (book.toml that is not TOML, a
-//! chapter SUMMARY.md names that does not exist) is one diagnostic on book.toml, and the last good outline keeps serving requests
-//! until the book loads again. To add a request: its capability in [`capabilities`], its arm
+//! chapter SUMMARY.md names that does not exist) is one diagnostic on book.toml, and the last
+//! good outline keeps serving requests until the book loads again. To add a request: its capability in [`capabilities`], its arm
 //! in [`Server::request`], and its answer in `features.rs`.
 
 mod features;

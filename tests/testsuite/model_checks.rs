@@ -336,6 +336,13 @@ fn dangling_path_fires_on_chapters_the_book_lacks() {
     assert!(said[1].contains("did you mean `contract.md`?"), "{said:?}");
     // The glob with wildcards matches no chapter: a warning, since a book may have no spec yet.
     assert_eq!(positions(&report, "missing-role"), ["book.toml:8:35"]);
+    // A glob that matches a chapter is silent.
+    let report = with_toml("specs = [\"*plate.md\"]\n").check();
+    assert!(
+        positions(&report, "missing-role").is_empty(),
+        "{:?}",
+        report.findings
+    );
 
     // A role naming a chapter the book lacks: taken out, so the contract is read as if no
     // chapter had the role (axes from every chapter), with no second finding about it.
