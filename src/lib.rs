@@ -17,6 +17,7 @@ mod companion;
 mod config;
 mod diagnostic;
 mod git;
+mod guard;
 mod install;
 mod load;
 mod lsp;

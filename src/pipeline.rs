@@ -24,7 +24,7 @@ use crate::checks;
 use crate::citation::Citation;
 use crate::companion::read_companions;
 use crate::config::{self, Config, KeyPath, Problem};
-use crate::diagnostic::Report;
+use crate::diagnostic::{Finding, Report};
 use crate::markdown::{MarkdownOptions, parse_options, splice};
 use crate::model::Model;
 use crate::outline::Outline;
@@ -36,6 +36,7 @@ use crate::source_tree::{Roots, SourceIndex, is_glob};
 use crate::spec::Specs;
 use crate::status::{OpenEntry, SpecState};
 use crate::suggest;
+use crate::vocab::{Check, Severity};
 
 /// The book after rendering, and what the checks found.
 #[derive(Debug)]
@@ -61,9 +62,10 @@ pub fn process(
             mut chapters,
             model,
             specs,
-            report,
-            pages,
+            mut report,
+            mut pages,
             options,
+            files,
             ..
         } = Analysis::run(ctx, &book, BookFiles::new(ctx, display_root))?;
         // Checked and resolved: rendering reads only headings, tables and shortcodes, so the
@@ -71,7 +73,16 @@ pub fn process(
         for chapter in &mut chapters {
             chapter.release_checked();
         }
-        let mut patches = render::patches(&chapters, &model, &specs);
+        let (mut patches, failed) = render::patches(&chapters, &model, &specs);
+        for failure in failed {
+            let number = failure.chapter;
+            let finding = render_failed(&chapters[number], &files, failure);
+            match pages.iter_mut().find(|(n, _)| *n == number) {
+                Some((_, list)) => list.push(finding.clone()),
+                None => pages.push((number, vec![finding.clone()])),
+            }
+            report.findings.push(finding);
+        }
         if let Some((number, left)) = render::unrendered(&patches, &options) {
             let chapter = &chapters[number];
             bail!(
@@ -155,12 +166,17 @@ pub(crate) fn rendered(ctx: &PreprocessorContext, book: &Book) -> Result<(Render
         chapters,
         model,
         specs,
-        report,
         options,
         config,
+        files,
+        mut report,
         ..
     } = Analysis::run(ctx, book, BookFiles::new(ctx, PathBuf::new()))?;
-    let patches = render::patches(&chapters, &model, &specs);
+    let (patches, failed) = render::patches(&chapters, &model, &specs);
+    for failure in failed {
+        let finding = render_failed(&chapters[failure.chapter], &files, failure);
+        report.findings.push(finding);
+    }
     let chapters = chapters
         .iter()
         .zip(&patches)
@@ -334,6 +350,29 @@ impl<'b> Analysis<'b> {
             config,
             files,
         })
+    }
+}
+
+/// The `internal-error` finding of a shortcode (or a chapter) whose rendering hit a bug: it
+/// is met after the other findings were resolved, and is an error whatever book.toml says.
+fn render_failed(chapter: &Chapter<'_>, files: &BookFiles, failed: render::Failed) -> Finding {
+    let what = if failed.range.is_empty() {
+        "its shortcodes".to_owned()
+    } else {
+        format!("`{}`", &chapter.content[failed.range.clone()])
+    };
+    Finding {
+        check: Check::InternalError,
+        severity: Severity::Error,
+        message: format!(
+            "internal error: rendering {what} in the chapter `{}` failed: {}; it is left as written, the book is not at fault, and every check ran",
+            chapter.key, failed.panic.0
+        ),
+        location: chapter.locate(files, failed.range),
+        help: Some(checks::internal_error_help(
+            "the shortcode stays as written in the page until it is fixed",
+        )),
+        notes: Vec::new(),
     }
 }
 

@@ -9,6 +9,7 @@
 //! unknown is shown as written, in a code span, and the checks say why.
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::Path;
 
 use mdbook_markdown::pulldown_cmark::{Alignment, CowStr, Event, LinkType, Tag, TagEnd};
@@ -24,8 +25,22 @@ use crate::spec::{Entry, Specs, Status, Unanswered};
 /// Events borrow from the model and the chapters; only link destinations are built.
 type Events<'e> = Vec<Event<'e>>;
 
-/// The patches of every chapter, indexed like `chapters`.
-pub(crate) fn patches(chapters: &[Chapter<'_>], model: &Model, specs: &Specs) -> Vec<Vec<Patch>> {
+/// A shortcode (or a whole chapter, at `0..0`) whose rendering hit a bug: it is left as
+/// written, shown as code, and reported as an `internal-error` finding.
+#[derive(Debug)]
+pub(crate) struct Failed {
+    pub(crate) chapter: usize,
+    pub(crate) range: Range<usize>,
+    pub(crate) panic: crate::guard::Panic,
+}
+
+/// The patches of every chapter, indexed like `chapters`, and the shortcodes whose rendering
+/// failed.
+pub(crate) fn patches(
+    chapters: &[Chapter<'_>],
+    model: &Model,
+    specs: &Specs,
+) -> (Vec<Vec<Patch>>, Vec<Failed>) {
     let renderer = Renderer {
         chapters,
         model,
@@ -36,7 +51,29 @@ pub(crate) fn patches(chapters: &[Chapter<'_>], model: &Model, specs: &Specs) ->
             .collect(),
     };
     let work = chapters.iter().map(|chapter| chapter.content.len()).sum();
-    crate::parallel::map(chapters, work, |number, _| renderer.chapter(number))
+    let rendered = crate::parallel::map(chapters, work, |number, _| {
+        let mut failed = Vec::new();
+        let patches =
+            crate::guard::catch(|| renderer.chapter(number, &mut failed)).unwrap_or_else(|panic| {
+                // The writer failed for the chapter: all of it stays as written.
+                failed.push(Failed {
+                    chapter: number,
+                    range: 0..0,
+                    panic,
+                });
+                Vec::new()
+            });
+        (patches, failed)
+    });
+    let mut failures = Vec::new();
+    let patches = rendered
+        .into_iter()
+        .map(|(patches, failed)| {
+            failures.extend(failed);
+            patches
+        })
+        .collect();
+    (patches, failures)
 }
 
 struct Renderer<'a> {
@@ -53,7 +90,7 @@ impl<'a> Renderer<'a> {
     /// inline shortcodes (links and claims, nearly all of a book's) are written together, as
     /// the lines of one paragraph, and each distinct one once: a chapter links the same few
     /// axes many times, and the writer's cost is per block and per link.
-    fn chapter(&self, number: usize) -> Vec<Patch> {
+    fn chapter(&self, number: usize, failed: &mut Vec<Failed>) -> Vec<Patch> {
         let chapter = &self.chapters[number];
         let mut patches = Vec::with_capacity(chapter.scan.shortcodes.len());
         // What an inline shortcode renders depends on its words and its chapter only, so
@@ -61,11 +98,22 @@ impl<'a> Renderer<'a> {
         let mut inline: Vec<(usize, Events<'a>)> = Vec::new();
         let mut written: HashMap<&str, usize> = HashMap::new();
         let mut uses: Vec<(usize, usize)> = Vec::new();
+        // A bug met while rendering one shortcode leaves it as written, as code, and is reported.
+        let mut events = |shortcode: &'a Shortcode| {
+            crate::guard::catch(|| self.events(number, shortcode)).unwrap_or_else(|panic| {
+                failed.push(Failed {
+                    chapter: number,
+                    range: shortcode.range.clone(),
+                    panic,
+                });
+                None
+            })
+        };
         for shortcode in &chapter.scan.shortcodes {
             let source = &chapter.content[shortcode.range.clone()];
             let mut text = String::new();
             if shortcode.kind.name().is_block() {
-                let markdown = match self.events(number, shortcode) {
+                let markdown = match events(shortcode) {
                     Some(events) => to_markdown(&events),
                     None => inline_markdown(vec![code(source)]),
                 };
@@ -77,9 +125,7 @@ impl<'a> Renderer<'a> {
                 let next = inline.len();
                 let fragment = *written.entry(source).or_insert(next);
                 if fragment == next {
-                    let events = self
-                        .events(number, shortcode)
-                        .unwrap_or_else(|| vec![code(source)]);
+                    let events = events(shortcode).unwrap_or_else(|| vec![code(source)]);
                     inline.push((next, events));
                 }
                 uses.push((patches.len(), fragment));
@@ -98,6 +144,7 @@ impl<'a> Renderer<'a> {
 
     /// What `shortcode` renders as; `None` when it names something unknown.
     fn events(&self, number: usize, shortcode: &'a Shortcode) -> Option<Events<'a>> {
+        crate::guard::fault("render");
         match &shortcode.kind {
             Kind::Axis { code } => self
                 .model

@@ -79,6 +79,14 @@ pub(crate) fn resolve(
                 {
                     continue;
                 }
+                debug_assert!(
+                    chapter.content.is_char_boundary(draft.range.start)
+                        && chapter.content.is_char_boundary(draft.range.end),
+                    "{} reported {:?}, not on character boundaries of `{}`",
+                    draft.check,
+                    draft.range,
+                    chapter.key
+                );
                 (severity, chapter.locate(files, draft.range.clone()))
             }
             Place::Companion(number) => {
@@ -91,6 +99,13 @@ pub(crate) fn resolve(
                 {
                     continue;
                 }
+                debug_assert!(
+                    companion.content.is_char_boundary(draft.range.start)
+                        && companion.content.is_char_boundary(draft.range.end),
+                    "{} reported {:?}, not on character boundaries",
+                    draft.check,
+                    draft.range
+                );
                 let location = companion.locate(draft.range.clone());
                 if !companion.counts_line(location.line) {
                     continue;

@@ -132,6 +132,8 @@ checks! {
         "a value of `[preprocessor.contract]` that cannot be used: not a key, the wrong type, a glob or regular expression that does not compile; it is left out and the rest is checked",
     DanglingPath "dangling-path" Error
         "a path of book.toml that leads to nothing: a companion or `source-root` that does not exist, a chapter key or `specs` path that is not a chapter of the book",
+    InternalError "internal-error" Error
+        "a bug of mdbook-contract: a check or the rendering of a shortcode failed; every other check still ran",
 }
 
 impl Check {

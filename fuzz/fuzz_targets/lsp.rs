@@ -169,6 +169,12 @@ fuzz_target!(|data: &[u8]| {
         }
         let text = message.to_string();
         assert!(!text.contains("panicked"), "{text}");
+        // A check that panicked is caught and published as an `internal-error` diagnostic; a
+        // request that panicked is answered with InternalError: both are the crash sought.
+        assert_ne!(message["error"]["code"], -32603, "{text}");
+        if let Some(list) = message["params"]["diagnostics"].as_array() {
+            assert!(list.iter().all(|d| d["code"] != "internal-error"), "{text}");
+        }
     }
     if must_answer {
         assert!(served.is_ok(), "{served:?}");

@@ -3,7 +3,10 @@
 //! [`mdbook_contract::process`], and checks the invariants every run must keep:
 //!
 //! - nothing panics, and the pipeline returns `Ok` for a valid configuration;
-//! - every finding has a line and a column of at least 1;
+//! - no finding is an `internal-error` (a panic in a check or a shortcode's rendering, which
+//!   the pipeline catches and reports);
+//! - every finding has a line and a column of at least 1, and (in these debug-assertion
+//!   builds) every range a check reports is on character boundaries;
 //! - the book keeps its chapters, in order, with their names and paths;
 //! - a chapter without `{{` comes back byte for byte;
 //! - a chapter with shortcodes differs only inside the byte ranges of its shortcodes
@@ -123,6 +126,13 @@ pub fn run_and_check(ctx: &PreprocessorContext, book: Book) -> usize {
         "`check` and `process` found different things"
     );
     for finding in &outcome.report.findings {
+        // A check or a shortcode's rendering that panicked is caught and reported as this
+        // finding: for the fuzzer it is the crash it is looking for.
+        assert!(
+            finding.check != "internal-error",
+            "a bug was caught: {}",
+            finding.message
+        );
         let at = &finding.location;
         assert!(
             at.line >= 1 && at.column >= 1,

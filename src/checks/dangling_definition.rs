@@ -8,7 +8,7 @@ use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let pages = Pages::new(cx);
-    for (number, chapter) in cx.chapters.iter().enumerate() {
+    for (number, chapter) in cx.each_chapter() {
         for definition in &chapter.index.unused_definitions {
             if let Some((message, _)) = problem(cx, &pages, number, &definition.dest) {
                 out.push(

@@ -183,7 +183,7 @@ fn leads_to(dest: &str, path: &str) -> String {
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let pages = Pages::new(cx);
-    for (number, chapter) in cx.chapters.iter().enumerate() {
+    for (number, chapter) in cx.each_chapter() {
         for link in &chapter.index.links {
             if let Some((message, help)) = problem(cx, &pages, number, &link.dest) {
                 let draft = Draft::new(Check::DanglingLink, number, link.range.clone(), message);
@@ -195,7 +195,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         }
     }
     let mut outside = OutsideAnchors::default();
-    for (number, companion) in cx.companions.iter().enumerate() {
+    for (number, companion) in cx.each_companion() {
         for link in &companion.index.links {
             if let Some((message, help)) =
                 from_companion(cx, &pages, companion, &link.dest, &mut outside)

@@ -14,7 +14,7 @@ use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let mut patterns: HashMap<String, Option<Matcher>> = HashMap::new();
-    for (number, chapter) in cx.chapters.iter().enumerate() {
+    for (number, chapter) in cx.each_chapter() {
         let mut terms: Vec<(String, bool)> = cx
             .config
             .forbidden_terms

@@ -13,7 +13,7 @@ use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let mut unexpanded: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
-    for (number, chapter) in cx.chapters.iter().enumerate() {
+    for (number, chapter) in cx.each_chapter() {
         for directive in &chapter.scan.foreign {
             let written = &chapter.content[directive.range.clone()];
             let ours = MDBOOK_DIRECTIVES.contains(&directive.name.as_str());

@@ -13,6 +13,7 @@ use regex::Regex;
 
 use super::{Context, Draft};
 use crate::config::DEFAULT_LINE_REFERENCE_PATTERNS;
+use crate::markdown::after_last;
 use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
@@ -112,7 +113,7 @@ fn has_column(after: &str) -> bool {
 
 /// Whether the match at `at` is part of a URL (`https://host:8080/...`).
 fn in_url(text: &str, at: usize) -> bool {
-    let token_start = text[..at].rfind(char::is_whitespace).map_or(0, |i| i + 1);
+    let token_start = after_last(&text[..at], char::is_whitespace);
     text[token_start..]
         .split(char::is_whitespace)
         .next()

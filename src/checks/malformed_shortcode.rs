@@ -4,7 +4,7 @@ use super::{Context, Draft, problems};
 use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
-    for (number, chapter) in cx.chapters.iter().enumerate() {
+    for (number, chapter) in cx.each_chapter() {
         for malformed in &chapter.scan.malformed {
             out.push(
                 Draft::new(

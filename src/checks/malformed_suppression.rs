@@ -5,7 +5,7 @@ use super::{Context, Draft, Place};
 use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
-    for (number, chapter) in cx.chapters.iter().enumerate() {
+    for (number, chapter) in cx.each_chapter() {
         for (range, message) in &chapter.suppressions().problems {
             out.push(Draft::new(
                 Check::MalformedSuppression,
@@ -16,7 +16,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         }
     }
     // A companion's comments suppress too, so a mistyped one there is reported as well.
-    for (number, companion) in cx.companions.iter().enumerate() {
+    for (number, companion) in cx.each_companion() {
         for (range, message) in &companion.suppressions().problems {
             out.push(Draft::at(
                 Check::MalformedSuppression,

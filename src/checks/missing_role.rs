@@ -11,7 +11,7 @@ use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let mut matched = vec![false; cx.config.specs.len()];
-    for chapter in cx.chapters {
+    for (_, chapter) in cx.each_chapter() {
         for i in cx.config.specs_matching(&chapter.key) {
             matched[i] = true;
         }

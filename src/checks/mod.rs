@@ -8,6 +8,7 @@
 //! in [`run`], a fixture that fires it and one that keeps it silent (`tests/testsuite`), and a
 //! row in the README.
 
+use std::cell::Cell;
 use std::collections::HashSet;
 use std::ops::Range;
 
@@ -81,14 +82,31 @@ pub(crate) struct Text<'t> {
 }
 
 impl<'a> Context<'a> {
+    /// Every chapter with its number, in document order. A check reads the chapters through
+    /// this (or [`Context::texts`]), so that a bug it hits names the chapter it was reading.
+    pub(crate) fn each_chapter(&self) -> impl Iterator<Item = (usize, &'a Chapter<'a>)> {
+        self.chapters
+            .iter()
+            .enumerate()
+            .inspect(|&(n, _)| reading(Reading::Chapter(n)))
+    }
+
+    /// Every companion with its number, in the order book.toml names them.
+    pub(crate) fn each_companion(&self) -> impl Iterator<Item = (usize, &'a Companion)> {
+        self.companions
+            .iter()
+            .enumerate()
+            .inspect(|&(n, _)| reading(Reading::Companion(n)))
+    }
+
     /// Every chapter, then every companion: what `em-dash`, `line-reference` and the like read.
-    pub(crate) fn texts(&self) -> impl Iterator<Item = Text<'_>> {
-        let chapters = self.chapters.iter().enumerate().map(|(n, c)| Text {
+    pub(crate) fn texts(&self) -> impl Iterator<Item = Text<'a>> {
+        let chapters = self.each_chapter().map(|(n, c)| Text {
             place: Place::Chapter(n),
             content: c.content,
             index: &c.index,
         });
-        let companions = self.companions.iter().enumerate().map(|(n, c)| Text {
+        let companions = self.each_companion().map(|(n, c)| Text {
             place: Place::Companion(n),
             content: &c.content,
             index: &c.index,
@@ -271,10 +289,33 @@ fn run(check: Check, cx: &Context<'_>, out: &mut Vec<Draft>) {
         Check::SpecDrift => spec_drift::run(cx, out),
         Check::SpecMismatch => spec_mismatch::run(cx, out),
         Check::MalformedConfig | Check::DanglingPath => config_problems(cx, check, out),
+        // Reported by `run_all` for a check that failed, and by the rendering.
+        Check::InternalError => {}
     }
 }
 
-/// Runs every check.
+/// What a check is reading, for the finding of a bug it hits.
+#[derive(Debug, Clone, Copy)]
+enum Reading {
+    Chapter(usize),
+    Companion(usize),
+}
+
+thread_local! {
+    /// The check this thread runs, and what it reads.
+    static RUNNING: Cell<Option<(Check, Option<Reading>)>> = const { Cell::new(None) };
+}
+
+fn reading(what: Reading) {
+    if let Some((check, _)) = RUNNING.get() {
+        RUNNING.set(Some((check, Some(what))));
+        crate::guard::fault(check.name());
+    }
+}
+
+/// Runs every check. A check that panics keeps the drafts it made and adds an
+/// `internal-error` one, at the chapter it was reading (or at book.toml's table); the other
+/// checks run as usual.
 pub(crate) fn run_all(cx: &Context<'_>) -> Vec<Draft> {
     // The checks are independent readers; their drafts are put together in the order of
     // `Check::ALL`, whichever thread ran them.
@@ -286,10 +327,60 @@ pub(crate) fn run_all(cx: &Context<'_>) -> Vec<Draft> {
         .collect();
     let per_check = crate::parallel::map(&on, work, |_, &check| {
         let mut drafts = Vec::new();
-        run(check, cx, &mut drafts);
+        RUNNING.set(Some((check, None)));
+        let caught = crate::guard::catch(|| {
+            run(check, cx, &mut drafts);
+            // A check that reads no chapter is made to fail here (see `guard::fault`).
+            crate::guard::fault(check.name());
+        });
+        let read = RUNNING.take().and_then(|(_, read)| read);
+        if let Err(panic) = caught {
+            drafts.push(internal_error(cx, check, read, panic));
+        }
         drafts
     });
     per_check.into_iter().flatten().collect()
+}
+
+/// The finding of a bug that `check` hit while reading `read`.
+fn internal_error(
+    cx: &Context<'_>,
+    check: Check,
+    read: Option<Reading>,
+    panic: crate::guard::Panic,
+) -> Draft {
+    let (place, what) = match read {
+        Some(Reading::Chapter(n)) => (
+            Place::Chapter(n),
+            format!("the chapter `{}`", cx.chapters[n].key),
+        ),
+        Some(Reading::Companion(n)) => (
+            Place::Companion(n),
+            format!("the companion `{}`", cx.companions[n].path.display()),
+        ),
+        None => (Place::Config(KeyPath::key("")), "the book".to_owned()),
+    };
+    Draft::at(
+        Check::InternalError,
+        place,
+        0..0,
+        format!(
+            "internal error: the check `{check}` failed while reading {what}: {}; the book is not at fault, and every other check ran",
+            panic.0
+        ),
+    )
+    .blocking(true)
+    .help(internal_error_help(&format!(
+        "until it is fixed, `{check} = \"off\"` in `[preprocessor.contract.checks]` skips the check"
+    )))
+}
+
+/// What to do about an `internal-error` finding, then `meanwhile`.
+pub(crate) fn internal_error_help(meanwhile: &str) -> String {
+    format!(
+        "this is a bug of mdbook-contract {}: please report it with the text it names; {meanwhile}",
+        env!("CARGO_PKG_VERSION")
+    )
 }
 
 /// Reports the configuration's problems that belong to `check` (`malformed-config`,

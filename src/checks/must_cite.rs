@@ -16,12 +16,13 @@ use regex::Regex;
 use super::{Context, Draft};
 use crate::chapter::Chapter;
 use crate::citation::{Citation, classify};
+use crate::markdown::after_last;
 use crate::vocab::Check;
 
 static MUST: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\bMUST\b").expect("valid regex"));
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
-    for (number, chapter) in cx.chapters.iter().enumerate() {
+    for (number, chapter) in cx.each_chapter() {
         if !cx.config.is_contract(&chapter.key) {
             continue;
         }
@@ -107,9 +108,7 @@ fn sentence_of(chapter: &Chapter<'_>, block: Range<usize>, at: usize) -> Range<u
         if !end_mark || !followed_by_space || chapter.index.is_verbatim(block.start + i) {
             continue;
         }
-        let word_start = text[..i]
-            .rfind(|c: char| c.is_whitespace() || c == '(')
-            .map_or(0, |w| w + 1);
+        let word_start = after_last(&text[..i], |c| c.is_whitespace() || c == '(');
         if ABBREVIATIONS
             .iter()
             .any(|a| text[word_start..i].eq_ignore_ascii_case(a))

@@ -7,7 +7,7 @@ use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let pages = Pages::new(cx);
-    for (number, chapter) in cx.chapters.iter().enumerate() {
+    for (number, chapter) in cx.each_chapter() {
         for link in &chapter.index.links {
             // The finding needs `README.md` (any case) written in the link: skip the rest
             // without resolving them.

@@ -5,7 +5,7 @@ use crate::suggest;
 use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
-    for (number, chapter) in cx.chapters.iter().enumerate() {
+    for (number, chapter) in cx.each_chapter() {
         for shortcode in &chapter.scan.shortcodes {
             let Some(code) = shortcode.kind.axis() else {
                 continue;

@@ -22,6 +22,16 @@ pub use mdbook_markdown::pulldown_cmark;
 
 use mdbook_preprocessor::config::Config;
 
+/// The byte offset just past the last character of `text` that `boundary` accepts (0 when
+/// none does): where the word that ends `text` starts. Counted with the character's own width,
+/// since whitespace such as U+00A0 or U+3000 takes more than one byte.
+pub(crate) fn after_last(text: &str, boundary: impl Fn(char) -> bool) -> usize {
+    text.char_indices()
+        .rev()
+        .find(|&(_, c)| boundary(c))
+        .map_or(0, |(i, c)| i + c.len_utf8())
+}
+
 /// The parser options mdBook's HTML renderer uses for this book (`output.html`
 /// `smart-punctuation`, `definition-lists`, `admonitions`; all on by default).
 pub fn parse_options(config: &Config) -> MarkdownOptions {
@@ -32,4 +42,18 @@ pub fn parse_options(config: &Config) -> MarkdownOptions {
         options.admonitions = html.admonitions;
     }
     options
+}
+
+#[cfg(test)]
+mod tests {
+    use super::after_last;
+
+    #[test]
+    fn a_word_starts_after_whitespace_of_any_width() {
+        assert_eq!(after_last("RFC No.", char::is_whitespace), 4);
+        assert_eq!(after_last("RFC\u{a0}No.", char::is_whitespace), 5);
+        assert_eq!(after_last("a\u{3000}b", char::is_whitespace), 4);
+        assert_eq!(after_last("word", char::is_whitespace), 0);
+        assert_eq!(after_last("", char::is_whitespace), 0);
+    }
 }

@@ -154,6 +154,23 @@ pub fn positions(report: &Report, check: &str) -> Vec<String> {
         .collect()
 }
 
+/// The findings of `check` in the output of `check --format json`, as `check:line:col`.
+pub fn json_positions(json: &str, check: &str) -> Vec<String> {
+    let findings: Vec<serde_json::Value> = serde_json::from_str(json).expect("a JSON array");
+    findings
+        .iter()
+        .filter(|f| f["check"] == check)
+        .map(|f| {
+            format!(
+                "{}:{}:{}",
+                f["path"].as_str().unwrap(),
+                f["line"],
+                f["column"]
+            )
+        })
+        .collect()
+}
+
 /// The findings of `check`.
 pub fn of<'a>(report: &'a Report, check: &str) -> Vec<&'a Finding> {
     report
@@ -243,13 +260,26 @@ Create returns at once: {{#profile create-return submit internal/provider/pods C
 {{#profile readiness provisioning-window}} and {{#profile create-return unknown}}.
 "#;
 
+/// What mdBook writes on the preprocessor's standard input for the book at `root` and the
+/// `html` renderer.
+pub fn protocol_input(root: &Path) -> Vec<u8> {
+    let (ctx, book) = mdbook_contract::load(root, "html").expect("the fixture loads as a book");
+    serde_json::to_vec(&(&ctx, &book)).expect("the context and the book serialise")
+}
+
 /// `mdbook-contract ARGS` run in `dir` (without colour): the exit code, standard output and
 /// standard error.
 pub fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    run_in_with(dir, args, &[])
+}
+
+/// [`run_in`] with the extra environment variables `env`.
+pub fn run_in_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     let output = Command::new(binary())
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
+        .envs(env.iter().copied())
         .output()
         .expect("the binary runs");
     (

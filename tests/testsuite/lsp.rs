@@ -631,8 +631,14 @@ struct StdioClient {
 
 impl StdioClient {
     fn spawn() -> StdioClient {
+        StdioClient::spawn_with(&[])
+    }
+
+    /// [`StdioClient::spawn`] with the extra environment variables `env`.
+    fn spawn_with(env: &[(&str, &str)]) -> StdioClient {
         let mut child = Command::new(super::common::binary())
             .arg("lsp")
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -761,6 +767,45 @@ fn the_binary_speaks_lsp_over_stdio() {
     assert_eq!(list[0]["code"], "unknown-claim");
     let (status, stderr) = client.stop();
     assert!(status.success(), "{status}: {stderr}");
+}
+
+#[test]
+fn a_wide_space_and_a_failing_check_are_diagnostics_not_a_dead_server() {
+    // U+00A0 before a file reference: the check that cut there panicked before.
+    let book = Fixture::new(&[
+        ("src/contract.md", super::common::CONTRACT),
+        ("src/template.md", super::common::TEMPLATE),
+        (
+            "src/notes.md",
+            "# Notes\n\nSee the write path and\u{a0}backend.go:42.\n",
+        ),
+    ]);
+    let notes = uri(&book.root().join("src/notes.md"));
+    let mut client = StdioClient::spawn();
+    client.initialize(book.root());
+    let list = client.wait(&notes, |l| !l.is_empty());
+    assert_eq!(list[0]["code"], "line-reference", "{list:#?}");
+    assert_eq!(
+        list[0]["range"]["start"],
+        json!({"line": 2, "character": 23})
+    );
+    let (status, stderr) = client.stop();
+    assert!(status.success(), "{status}: {stderr}");
+
+    // A check that fails: its diagnostic, and the other checks' diagnostics beside it.
+    let book = super::common::Fixture::new(&contract_book());
+    let contract = uri(&book.root().join("src/contract.md"));
+    let appendix = uri(&book.root().join("src/appendix/existing.md"));
+    let mut client = StdioClient::spawn_with(&[("MDBOOK_CONTRACT_FAULT", "em-dash")]);
+    client.initialize(book.root());
+    let list = client.wait(&contract, |l| !l.is_empty());
+    assert_eq!(list[0]["code"], "internal-error", "{list:#?}");
+    assert!(list[0]["message"].as_str().unwrap().contains("`em-dash`"));
+    let list = client.wait(&appendix, |l| !l.is_empty());
+    assert_eq!(list[0]["code"], "unknown-claim", "{list:#?}");
+    let (status, stderr) = client.stop();
+    assert!(status.success(), "{status}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
 #[test]

@@ -20,7 +20,9 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::common::{APPENDIX, CONTRACT, Fixture, TEMPLATE, binary, contract_book, run_binary};
+use crate::common::{
+    APPENDIX, CONTRACT, Fixture, TEMPLATE, binary, contract_book, protocol_input, run_binary,
+};
 use mdbook_preprocessor::book::{Book, BookItem};
 use serde_json::Value;
 
@@ -65,12 +67,6 @@ fn run_check(dir: &Path, format: &str, env: &[(&str, &str)]) -> (i32, String, St
 fn protocol_value(root: &Path) -> Value {
     let (ctx, book) = mdbook_contract::load(root, "html").expect("the fixture loads as a book");
     serde_json::to_value((&ctx, &book)).expect("the context and the book serialise")
-}
-
-/// What mdBook writes on the preprocessor's standard input for the book at `root`.
-fn protocol_input(root: &Path) -> Vec<u8> {
-    let (ctx, book) = mdbook_contract::load(root, "html").expect("the fixture loads as a book");
-    serde_json::to_vec(&(&ctx, &book)).expect("the context and the book serialise")
 }
 
 /// The JSON bytes of `value`.
