@@ -32,6 +32,9 @@ pub(crate) struct BookFiles {
     /// A context for replaying mdBook's `links` preprocessor on one directive (behind a lock:
     /// chapters are read on several threads, and the context is not `Sync`).
     links: Mutex<PreprocessorContext>,
+    /// The preprocessors book.toml may run before this one besides mdBook's own, as a reader
+    /// names them (`` `spec` ``), for text one of them wrote into a chapter.
+    rewriters: String,
 }
 
 impl BookFiles {
@@ -48,6 +51,7 @@ impl BookFiles {
                 ctx.config.clone(),
                 ctx.renderer.clone(),
             )),
+            rewriters: rewriters(ctx),
         }
     }
 
@@ -119,6 +123,27 @@ impl BookFiles {
         let book = LinkPreprocessor::new().run(&links, book).ok()?;
         book.chapters().next().map(|c| c.content.clone())
     }
+}
+
+/// The preprocessors of book.toml that may run before this one: not mdBook's `index` and
+/// `links`, not this one, and not one ordered after it (`after = ["contract"]`), each in
+/// backticks, joined with "or".
+fn rewriters(ctx: &PreprocessorContext) -> String {
+    let Ok(all) = ctx.config.preprocessors::<serde_json::Value>() else {
+        return String::new();
+    };
+    let after_us = |table: &serde_json::Value| {
+        table["after"]
+            .as_array()
+            .is_some_and(|a| a.iter().any(|n| n == crate::vocab::NAME))
+    };
+    all.iter()
+        .filter(|(name, table)| {
+            !matches!(name.as_str(), "index" | "links" | crate::vocab::NAME) && !after_us(table)
+        })
+        .map(|(name, _)| format!("`{name}`"))
+        .collect::<Vec<_>>()
+        .join(" or ")
 }
 
 /// One chapter with content, as read.
@@ -204,6 +229,7 @@ fn build_map(
             text,
             base_dir: &base_dir,
             display_of: &display_of,
+            rewriters: &files.rewriters,
         },
         &expand,
     )

@@ -22,6 +22,7 @@ mod prose_checks;
 mod protocol;
 mod regressions;
 mod rendering;
+mod rewritten;
 mod scripts;
 mod serve;
 mod specs;

@@ -6,8 +6,10 @@
 //! [`SourceMap::build`] reads the chapter's file, replays every directive of it through mdBook's
 //! own `links` code (one directive at a time, by the caller's `expand`), and checks that the
 //! pieces put together give the content exactly. Then every content offset maps to a file and
-//! an offset in it. When they do not fit (another preprocessor rewrote the chapter, or there is
-//! no file), positions are measured on the content and say so.
+//! an offset in it. When they do not fit, another preprocessor rewrote the chapter before this
+//! one: what `links` alone makes of the file is mapped instead, and the content onto it through
+//! a diff ([`rewritten`]). Only a chapter without a file has its positions measured on the
+//! content, and says so.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -17,6 +19,10 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use crate::markdown::LineIndex;
+
+mod rewritten;
+
+use rewritten::Rewritten;
 
 /// The directive pattern of mdBook's `links` preprocessor, kept identical so that the same
 /// spans are found: an escaped directive runs to the last `}}` on its line.
@@ -103,6 +109,8 @@ pub(crate) struct SourceMap {
     /// The content's line starts, built on first use (only chapters with findings need them).
     content_lines: OnceLock<LineIndex>,
     note: Option<String>,
+    /// Set when another preprocessor rewrote the content: every position goes through it.
+    rewritten: Option<Box<Rewritten>>,
 }
 
 /// What [`SourceMap::build`] needs to know about a chapter's file.
@@ -115,6 +123,9 @@ pub(crate) struct ChapterFile<'a> {
     pub base_dir: &'a Path,
     /// Turns an absolute path of an included file into the path shown to the user.
     pub display_of: &'a dyn Fn(&Path) -> PathBuf,
+    /// The preprocessors that run before this one besides `links`, as a reader names them
+    /// (`` `spec` ``), for text one of them generated.
+    pub rewriters: &'a str,
 }
 
 impl SourceMap {
@@ -131,17 +142,20 @@ impl SourceMap {
         if text.strip_prefix('\u{feff}').unwrap_or(&text) == content {
             return SourceMap::same_as_file(file.display);
         }
-        let chapter = SourceFile::new(file.display.clone(), text);
-        let mut map = SourceMap {
-            files: vec![chapter],
-            segments: Vec::new(),
-            escapes: Vec::new(),
-            label: file.display.clone(),
-            content_lines: OnceLock::new(),
-            note: None,
-        };
+        let mut map = SourceMap::of_file(&file.display, text);
         if map
             .align(content, file.base_dir, file.display_of, expand)
+            .is_some()
+        {
+            return map;
+        }
+        // Rewritten by a preprocessor before this one: what `links` alone makes of the file
+        // maps onto the file by construction, and the content maps onto that.
+        let text = std::mem::take(&mut map.files[0].text);
+        let expected = links_only(&text, expand);
+        let mut inner = SourceMap::of_file(&file.display, text);
+        if inner
+            .align(&expected, file.base_dir, file.display_of, expand)
             .is_none()
         {
             let note = format!(
@@ -150,7 +164,32 @@ impl SourceMap {
             );
             return SourceMap::on_content(file.display, Some(note));
         }
+        let by = if file.rewriters.is_empty() {
+            "one that book.toml does not name"
+        } else {
+            file.rewriters
+        };
+        let mut map = SourceMap::on_content(file.display, None);
+        map.rewritten = Some(Box::new(Rewritten::new(
+            content,
+            expected,
+            inner,
+            by.to_owned(),
+        )));
         map
+    }
+
+    /// A map of the chapter file `display` with `text`, before it is aligned.
+    fn of_file(display: &Path, text: String) -> SourceMap {
+        SourceMap {
+            files: vec![SourceFile::new(display.to_path_buf(), text)],
+            segments: Vec::new(),
+            escapes: Vec::new(),
+            label: display.to_path_buf(),
+            content_lines: OnceLock::new(),
+            note: None,
+            rewritten: None,
+        }
     }
 
     /// The map of a chapter whose content is its file (`display`) as written, the usual case
@@ -173,6 +212,7 @@ impl SourceMap {
             label,
             content_lines: OnceLock::new(),
             note,
+            rewritten: None,
         }
     }
 
@@ -322,11 +362,17 @@ impl SourceMap {
 
     /// Whether `links` removed a backslash right before `offset`.
     pub(crate) fn backslash_removed_at(&self, offset: usize) -> bool {
-        self.escapes.binary_search(&offset).is_ok()
+        match &self.rewritten {
+            Some(rewritten) => rewritten.backslash_removed_at(offset),
+            None => self.escapes.binary_search(&offset).is_ok(),
+        }
     }
 
     /// Where `range` of the content (shown as `content`) was written.
     pub(crate) fn locate(&self, content: &str, range: Range<usize>) -> Location {
+        if let Some(rewritten) = &self.rewritten {
+            return rewritten.locate(range);
+        }
         let i = self
             .segments
             .partition_point(|s| s.content_start <= range.start)
@@ -406,6 +452,24 @@ impl SourceMap {
     }
 }
 
+/// What mdBook's `links` alone makes of the chapter file `source`: each directive replaced by
+/// `expand`'s text (or left as written), the backslash of an escaped one removed.
+fn links_only(source: &str, expand: &dyn Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut s = 0;
+    for whole in MDBOOK_DIRECTIVE.find_iter(source) {
+        out.push_str(&source[s..whole.start()]);
+        let directive = whole.as_str();
+        match directive.strip_prefix('\\') {
+            Some(unescaped) => out.push_str(unescaped),
+            None => out.push_str(&expand(directive).unwrap_or_else(|| directive.to_owned())),
+        }
+        s = whole.end();
+    }
+    out.push_str(&source[s..]);
+    out
+}
+
 #[allow(clippy::too_many_arguments)]
 fn location(
     path: PathBuf,
@@ -447,6 +511,7 @@ mod tests {
             text: Some(source.to_owned()),
             base_dir: Path::new("/nonexistent"),
             display_of: &display,
+            rewriters: "`fake`",
         };
         SourceMap::build(content, file, expand)
     }
@@ -486,10 +551,64 @@ mod tests {
     }
 
     #[test]
-    fn unmatched_content_is_measured_on_itself() {
-        let map = build("changed\nx\n", "original\n", &|_| None);
+    fn a_chapter_without_a_file_is_measured_on_its_content() {
+        let file = ChapterFile {
+            display: PathBuf::from("src/ch.md"),
+            text: None,
+            base_dir: Path::new("/nonexistent"),
+            display_of: &display,
+            rewriters: "",
+        };
+        let map = SourceMap::build("changed\nx\n", file, &|_| None);
         let at = map.locate("changed\nx\n", 8..9);
         assert_eq!((at.line, at.column), (2, 1));
-        assert!(at.note.is_some());
+    }
+
+    /// `(line, column, width)` of the first `needle` of `content`.
+    fn at(map: &SourceMap, content: &str, needle: &str) -> (usize, usize, usize, Option<String>) {
+        let start = content.find(needle).unwrap();
+        let at = map.locate(content, start..start + needle.len());
+        (at.line, at.column, at.width, at.note)
+    }
+
+    #[test]
+    fn text_a_preprocessor_kept_maps_to_the_file_through_its_rewriting() {
+        // A rule marker turned into a block of HTML (three lines for one), a line removed, and
+        // a word changed inside a line.
+        let source = "# T\n\nr[a.b]\nA rule — here.\n\nremoved\nKeep this — and that\nend — x\n";
+        let content = "# T\n\n<div id=\"r-a.b\">\n<a href=\"#r-a.b\">[a.b]</a>\n</div>\nA rule — here.\n\nKeep THIS — and that\nend — x\n";
+        let map = build(content, source, &|_| None);
+        assert_eq!(at(&map, content, "— here"), (4, 8, 6, None));
+        assert_eq!(at(&map, content, "— and"), (7, 11, 5, None));
+        assert_eq!(at(&map, content, "— x"), (8, 5, 3, None));
+        // Generated text: the line it replaced, and who wrote it; never a line of its own.
+        let (line, _, _, note) = at(&map, content, "href");
+        assert_eq!(line, 3);
+        let note = note.unwrap();
+        assert!(
+            note.contains("`fake`") && note.contains("not in the file"),
+            "{note}"
+        );
+        let (line, column, _, note) = at(&map, content, "THIS");
+        assert_eq!((line, column), (7, 6));
+        assert!(note.unwrap().contains("generated in place of"));
+    }
+
+    #[test]
+    fn an_include_and_an_escape_still_map_in_a_rewritten_chapter() {
+        let source = "one\n{{#include part.md}}\n\\{{#axis x}} — y\n";
+        let content = "GENERATED\none\nA\nB\n{{#axis x}} — y\n";
+        let map = build(content, source, &|d| {
+            (d == "{{#include part.md}}").then(|| "A\nB\n".to_owned())
+        });
+        let brace = content.find("{{#axis").unwrap();
+        assert!(map.backslash_removed_at(brace));
+        assert_eq!(at(&map, content, "— y").0, 3);
+        let (line, _, _, note) = at(&map, content, "B\n");
+        assert_eq!(line, 2);
+        assert!(note.unwrap().contains("part.md"));
+        let (line, _, _, note) = at(&map, content, "GENERATED");
+        assert_eq!(line, 1);
+        assert!(note.unwrap().contains("inserted"));
     }
 }
