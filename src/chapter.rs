@@ -126,22 +126,29 @@ impl BookFiles {
 }
 
 /// The preprocessors of book.toml that may run before this one: not mdBook's `index` and
-/// `links`, not this one, and not one ordered after it (`after = ["contract"]`), each in
-/// backticks, joined with "or".
-fn rewriters(ctx: &PreprocessorContext) -> String {
-    let Ok(all) = ctx.config.preprocessors::<serde_json::Value>() else {
-        return String::new();
+/// `links`, not this one, and not one ordered after it (`after = ["contract"]`).
+pub(crate) fn external_preprocessors(config: &mdbook_preprocessor::config::Config) -> Vec<String> {
+    let Ok(all) = config.preprocessors::<serde_json::Value>() else {
+        return Vec::new();
     };
     let after_us = |table: &serde_json::Value| {
         table["after"]
             .as_array()
             .is_some_and(|a| a.iter().any(|n| n == crate::vocab::NAME))
     };
-    all.iter()
+    all.into_iter()
         .filter(|(name, table)| {
             !matches!(name.as_str(), "index" | "links" | crate::vocab::NAME) && !after_us(table)
         })
-        .map(|(name, _)| format!("`{name}`"))
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// [`external_preprocessors`] as a reader names them: each in backticks, joined with "or".
+fn rewriters(ctx: &PreprocessorContext) -> String {
+    external_preprocessors(&ctx.config)
+        .iter()
+        .map(|name| format!("`{name}`"))
         .collect::<Vec<_>>()
         .join(" or ")
 }

@@ -48,6 +48,10 @@ pub use carried_over::{CarriedOver, LostItem, carried_over};
 pub use diagnostic::{Finding, Format, Report};
 pub use install::{CSS, CSS_FILE, Installed, install};
 pub use load::load;
+/// The child process of the language server that runs the book's own preprocessors (see
+/// `mdbook-contract lsp-arrival`); not part of the API.
+#[doc(hidden)]
+pub use lsp::arrival as language_server_arrival;
 pub use lsp::{serve as serve_language_server, serve_stream as run_language_server};
 pub use new_spec::{NewSpec, new_spec};
 pub use overview::{Overview, ProviderClaims};

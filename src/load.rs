@@ -29,6 +29,16 @@ pub fn load(dir: &Path, renderer: &str) -> Result<(PreprocessorContext, Book)> {
     preprocess(md, renderer)
 }
 
+/// Which preprocessors a load runs before this one's place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Preprocessors {
+    /// Every one mdBook would run, external commands included.
+    All,
+    /// mdBook's own (`index`, `links`); each external one is stood in for by one that passes
+    /// the book on unchanged, in its place.
+    MdbookOnly,
+}
+
 /// Loads the book at `dir` for an editor: an open book.toml or chapter is read from
 /// `overlays` instead of the disk (SUMMARY.md and included files are read from disk), and a
 /// chapter that SUMMARY.md lists but that does not exist is an error, not a file created
@@ -36,6 +46,7 @@ pub fn load(dir: &Path, renderer: &str) -> Result<(PreprocessorContext, Book)> {
 pub(crate) fn load_for_editor(
     dir: &Path,
     overlays: &Overlays,
+    preprocessors: Preprocessors,
 ) -> Result<(PreprocessorContext, Book)> {
     let toml = dir.join("book.toml");
     let mut config = match overlays.get(&crate::paths::lexical(&toml)) {
@@ -53,7 +64,30 @@ pub(crate) fn load_for_editor(
     for item in md.book.items.iter_mut() {
         overlay(item, &src, overlays);
     }
+    if preprocessors == Preprocessors::MdbookOnly {
+        for name in crate::chapter::external_preprocessors(&md.config) {
+            // In the same place: mdBook keeps a replaced preprocessor's position.
+            md.with_preprocessor(PassOn(name));
+        }
+    }
     preprocess(md, "html")
+}
+
+/// Stands in for an external preprocessor: the book goes on unchanged.
+struct PassOn(String);
+
+impl Preprocessor for PassOn {
+    fn name(&self) -> &str {
+        &self.0
+    }
+
+    fn run(&self, _: &PreprocessorContext, book: Book) -> Result<Book> {
+        Ok(book)
+    }
+
+    fn supports_renderer(&self, _: &str) -> Result<bool> {
+        Ok(true)
+    }
 }
 
 /// Puts the overlay of each chapter in `item` (and below) in place of its content.

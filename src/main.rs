@@ -105,6 +105,13 @@ enum Command {
     ///
     /// Editors start it themselves; see the README's "Editors" section.
     Lsp,
+    /// Runs the book's own preprocessors for the language server (its child process): the
+    /// editor's texts as JSON on standard input, the book as they leave it on standard output.
+    #[command(hide = true)]
+    LspArrival {
+        /// The book's root folder, where book.toml is.
+        book_dir: PathBuf,
+    },
     /// Sets a book up: writes the stylesheet of the generated tables beside book.toml and
     /// lists it in `output.html.additional-css`, and adds `[preprocessor.contract]` with
     /// `after = ["links"]` when book.toml has none (comments and formatting are kept).
@@ -160,6 +167,16 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some(Command::LspArrival { book_dir }) => {
+            let stdout = std::io::BufWriter::new(std::io::stdout());
+            match mdbook_contract::language_server_arrival(&book_dir, std::io::stdin(), stdout) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => {
+                    let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Some(Command::CarriedOver {
             old,
             book_dir,

@@ -15,10 +15,12 @@
 //! good outline keeps serving requests until the book loads again. To add a request: its capability in [`capabilities`], its arm
 //! in [`Server::request`], and its answer in `features.rs`.
 
+mod external;
 mod features;
 mod text;
 mod transport;
 
+pub use external::arrival;
 pub use transport::serve_stream;
 
 use std::collections::BTreeMap;
@@ -47,6 +49,7 @@ use self::features::Target;
 use self::text::Encoding;
 use crate::chapter::Overlays;
 use crate::diagnostic::Finding;
+use crate::load::Preprocessors;
 use crate::outline::Outline;
 use crate::vocab::Severity;
 
@@ -81,6 +84,8 @@ pub fn serve(connection: Connection) -> Result<()> {
         outline: Outline::default(),
         published: BTreeMap::new(),
         dirty: true,
+        saved: true,
+        externals: external::Externals::default(),
         shut_down: false,
         connection,
     };
@@ -197,6 +202,16 @@ fn find_above(file: &Path) -> Option<PathBuf> {
         .map(crate::paths::lexical)
 }
 
+/// What one check of the book found, and what of it waits for the next run of the book's
+/// own preprocessors.
+struct Checked {
+    report: crate::diagnostic::Report,
+    outline: Outline,
+    /// The book's `src` folder, absolute.
+    src: PathBuf,
+    held: Vec<external::Held>,
+}
+
 struct Server {
     connection: Connection,
     root: Option<PathBuf>,
@@ -209,6 +224,11 @@ struct Server {
     published: BTreeMap<Url, Vec<Diagnostic>>,
     /// Whether a change came in since the last check.
     dirty: bool,
+    /// Whether a file was saved (or changed on disk) since the book's own preprocessors last
+    /// started: the next check starts them again.
+    saved: bool,
+    /// The runs of the book's own preprocessors (see `external.rs`).
+    externals: external::Externals,
     /// Whether the client sent `shutdown`: from then on only `exit` is taken.
     shut_down: bool,
 }
@@ -217,9 +237,26 @@ impl Server {
     fn run(&mut self) -> Result<()> {
         // The book as on disk, before the first document is opened.
         self.check_if_changed();
-        while let Ok(message) = self.connection.receiver.recv() {
-            if self.handle(message)? {
-                return self.exited();
+        loop {
+            let runs = self.externals.receiver.clone();
+            crossbeam_channel::select! {
+                recv(self.connection.receiver) -> message => {
+                    // The editor closed the connection without `exit`: nothing is left to
+                    // serve.
+                    let Ok(message) = message else {
+                        return Ok(());
+                    };
+                    if self.handle(message)? {
+                        return self.exited();
+                    }
+                }
+                recv(runs) -> finished => {
+                    if let Ok(finished) = finished
+                        && self.externals.finished(finished)
+                    {
+                        self.dirty = true;
+                    }
+                }
             }
             // Every change already queued is taken in before checking once.
             while let Ok(message) = self.connection.receiver.try_recv() {
@@ -229,8 +266,6 @@ impl Server {
             }
             self.check_if_changed();
         }
-        // The editor closed the connection without `exit`: nothing is left to serve.
-        Ok(())
     }
 
     /// The end on `exit`: an error when `shutdown` did not come first, so that the process
@@ -312,6 +347,7 @@ impl Server {
             }
             DidSaveTextDocument::METHOD | DidChangeWatchedFiles::METHOD => {
                 self.dirty = true;
+                self.saved = true;
                 Ok(())
             }
             _ => Ok(()),
@@ -366,30 +402,59 @@ impl Server {
         }
     }
 
-    /// Loads and checks the book, and publishes the diagnostics that changed.
+    /// Loads and checks the book, and publishes the diagnostics that changed. The book is
+    /// loaded with mdBook's own preprocessors; what the book's own (external) ones make of it
+    /// comes from their last run (see `external.rs`), which a save starts again.
     fn check(&mut self) {
         let Some(root) = self.root.clone() else {
             return;
         };
         let overlays = Arc::clone(&self.overlays);
-        let checked = std::panic::catch_unwind(|| {
-            crate::load::load_for_editor(&root, &overlays).and_then(|(ctx, book)| {
-                crate::pipeline::for_editor(&ctx, &book, Arc::clone(&overlays))
-            })
-        });
+        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.check_with_runs(&root, &overlays)
+        }));
         let mut diagnostics: BTreeMap<Url, Vec<Diagnostic>> = BTreeMap::new();
         match checked {
-            Ok(Ok((report, outline))) => {
+            Ok(Ok(None)) => return,
+            Ok(Ok(Some(Checked {
+                report,
+                outline,
+                src,
+                held,
+            }))) => {
                 self.outline = outline;
+                let mut kept = Vec::new();
+                let mut lines = Vec::new();
+                for held in held {
+                    match held {
+                        external::Held::All(path) => kept.push(src.join(path)),
+                        external::Held::Lines(path, range) => lines.push((src.join(path), range)),
+                    }
+                }
                 for finding in &report.findings {
                     let path = if finding.location.path.is_absolute() {
                         finding.location.path.clone()
                     } else {
                         root.join(&finding.location.path)
                     };
+                    // Held for the next run of the book's preprocessors.
+                    let waits = kept.contains(&path)
+                        || lines.iter().any(|(file, range)| {
+                            *file == path && range.contains(&finding.location.line)
+                        });
+                    if waits {
+                        continue;
+                    }
                     if let Ok(uri) = Url::from_file_path(&path) {
                         let diagnostic = self.diagnostic(finding, &uri);
                         diagnostics.entry(uri).or_default().push(diagnostic);
+                    }
+                }
+                for path in kept {
+                    if let Ok(uri) = Url::from_file_path(&path)
+                        && let Some(last) = self.published.get(&uri)
+                    {
+                        diagnostics.insert(uri, last.clone());
                     }
                 }
             }
@@ -428,6 +493,51 @@ impl Server {
                 self.published.insert(uri, list);
             }
         }
+    }
+
+    /// The check of [`Server::check`]: `None` while the first run of the book's own
+    /// preprocessors is still under way (nothing is published before it is in).
+    fn check_with_runs(
+        &mut self,
+        root: &Path,
+        overlays: &Arc<Overlays>,
+    ) -> Result<Option<Checked>> {
+        let (ctx, links) = crate::load::load_for_editor(root, overlays, Preprocessors::MdbookOnly)?;
+        let src = ctx.root.join(&ctx.config.book.src);
+        if crate::chapter::external_preprocessors(&ctx.config).is_empty() {
+            self.externals.cancel();
+            let (report, outline) =
+                crate::pipeline::for_editor(&ctx, &links, Arc::clone(overlays))?;
+            return Ok(Some(Checked {
+                report,
+                outline,
+                src,
+                held: Vec::new(),
+            }));
+        }
+        if std::mem::take(&mut self.saved) {
+            self.externals.start(root, overlays);
+        }
+        if let Some(error) = &self.externals.failed {
+            anyhow::bail!("{error}");
+        }
+        let Some(arrival) = &self.externals.arrival else {
+            // The outline serves requests meanwhile.
+            if let Ok((_, outline)) =
+                crate::pipeline::for_editor(&ctx, &links, Arc::clone(overlays))
+            {
+                self.outline = outline;
+            }
+            return Ok(None);
+        };
+        let (book, held) = arrival.current(&links, |path| self.text_of(&src.join(path)));
+        let (report, outline) = crate::pipeline::for_editor(&ctx, &book, Arc::clone(overlays))?;
+        Ok(Some(Checked {
+            report,
+            outline,
+            src,
+            held,
+        }))
     }
 
     fn diagnostic(&self, finding: &Finding, uri: &Url) -> Diagnostic {

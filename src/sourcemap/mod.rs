@@ -22,6 +22,7 @@ use crate::markdown::LineIndex;
 
 mod rewritten;
 
+pub(crate) use rewritten::Pieces;
 use rewritten::Rewritten;
 
 /// The directive pattern of mdBook's `links` preprocessor, kept identical so that the same

@@ -27,11 +27,16 @@ pub(super) struct Rewritten {
     expected: String,
     /// `expected` mapped onto the files as written.
     map: SourceMap,
-    /// The content cut into pieces, in order, each found in `expected` or generated.
-    pieces: Vec<Piece>,
+    /// How the content was made of `expected`.
+    pieces: Pieces,
     /// The preprocessors that may have rewritten the chapter, as a reader names them.
     by: String,
 }
+
+/// How a text (the content) was made of another (expected): cut into pieces, in order, each
+/// copied from the other text or generated.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Pieces(Vec<Piece>);
 
 #[derive(Debug, Clone)]
 struct Piece {
@@ -41,31 +46,37 @@ struct Piece {
     same: bool,
 }
 
-impl Rewritten {
-    pub(super) fn new(content: &str, expected: String, map: SourceMap, by: String) -> Rewritten {
+impl Pieces {
+    /// How `content` was made of `expected`, to the character.
+    pub(crate) fn between(expected: &str, content: &str) -> Pieces {
+        Pieces::diff(expected, content, true)
+    }
+
+    /// How `content` was made of `expected`, by whole lines: a line changed at all counts as
+    /// generated (no character of it is taken for copied by chance).
+    pub(crate) fn between_lines(expected: &str, content: &str) -> Pieces {
+        Pieces::diff(expected, content, false)
+    }
+
+    fn diff(expected: &str, content: &str, characters: bool) -> Pieces {
         let mut pieces = Vec::new();
         let lines = TextDiff::configure()
             .algorithm(Algorithm::Myers)
             .timeout(DIFF_DEADLINE)
-            .diff_lines(expected.as_str(), content);
+            .diff_lines(expected, content);
         let (old, new) = (offsets(lines.old_slices()), offsets(lines.new_slices()));
         for op in lines.ops() {
             let (o, n) = (op.old_range(), op.new_range());
             let expected_range = old[o.start]..old[o.end];
             let content_range = new[n.start]..new[n.end];
             match op.tag() {
-                DiffTag::Equal => pieces.push(Piece {
-                    content: content_range,
-                    expected: expected_range,
-                    same: true,
-                }),
+                DiffTag::Equal => push(&mut pieces, content_range, expected_range, true),
                 // Nothing of the content is there to locate.
                 DiffTag::Delete => {}
-                DiffTag::Insert => pieces.push(Piece {
-                    content: content_range,
-                    expected: expected_range,
-                    same: false,
-                }),
+                DiffTag::Insert => push(&mut pieces, content_range, expected_range, false),
+                DiffTag::Replace if !characters => {
+                    push(&mut pieces, content_range, expected_range, false);
+                }
                 DiffTag::Replace => refine(
                     &expected[expected_range.clone()],
                     &content[content_range.clone()],
@@ -75,6 +86,52 @@ impl Rewritten {
                 ),
             }
         }
+        Pieces(pieces)
+    }
+
+    /// The range of the content that was copied from `range` of `expected`, when all of it was
+    /// (an empty range: an insertion point inside or at the edge of copied text).
+    pub(crate) fn to_content(&self, range: Range<usize>) -> Option<Range<usize>> {
+        self.0
+            .iter()
+            .filter(|p| p.same)
+            .find(|p| p.expected.start <= range.start && range.end <= p.expected.end)
+            .map(|p| {
+                let shift = |at: usize| p.content.start + (at - p.expected.start);
+                shift(range.start)..shift(range.end)
+            })
+    }
+
+    fn piece(&self, offset: usize) -> Option<&Piece> {
+        let i = self.0.partition_point(|p| p.content.start <= offset);
+        let piece = self.0.get(i.checked_sub(1)?)?;
+        // The end of the content belongs to the last piece.
+        (offset < piece.content.end || i == self.0.len()).then_some(piece)
+    }
+}
+
+/// Adds a piece, merged into the last one when both are copied and follow on in both texts.
+fn push(pieces: &mut Vec<Piece>, content: Range<usize>, expected: Range<usize>, same: bool) {
+    if let Some(last) = pieces.last_mut()
+        && last.same
+        && same
+        && last.content.end == content.start
+        && last.expected.end == expected.start
+    {
+        last.content.end = content.end;
+        last.expected.end = expected.end;
+        return;
+    }
+    pieces.push(Piece {
+        content,
+        expected,
+        same,
+    });
+}
+
+impl Rewritten {
+    pub(super) fn new(content: &str, expected: String, map: SourceMap, by: String) -> Rewritten {
+        let pieces = Pieces::between(&expected, content);
         Rewritten {
             expected,
             map,
@@ -83,16 +140,9 @@ impl Rewritten {
         }
     }
 
-    fn piece(&self, offset: usize) -> Option<&Piece> {
-        let i = self.pieces.partition_point(|p| p.content.start <= offset);
-        let piece = self.pieces.get(i.checked_sub(1)?)?;
-        // The end of the content belongs to the last piece.
-        (offset < piece.content.end || i == self.pieces.len()).then_some(piece)
-    }
-
     /// The offset in `expected` that content `offset` was copied from, if it was.
     fn expected_offset(&self, offset: usize) -> Option<usize> {
-        let piece = self.piece(offset).filter(|p| p.same)?;
+        let piece = self.pieces.piece(offset).filter(|p| p.same)?;
         Some(piece.expected.start + (offset - piece.content.start))
     }
 
@@ -104,7 +154,7 @@ impl Rewritten {
 
     /// Where `range` of the content was written.
     pub(super) fn locate(&self, range: Range<usize>) -> Location {
-        let Some(piece) = self.piece(range.start) else {
+        let Some(piece) = self.pieces.piece(range.start) else {
             return self.map.locate(&self.expected, 0..0);
         };
         if piece.same {
@@ -143,11 +193,12 @@ fn refine(
     pieces: &mut Vec<Piece>,
 ) {
     if expected.len().max(content.len()) > CHARACTER_DIFF_UP_TO {
-        pieces.push(Piece {
-            content: content_start..content_start + content.len(),
-            expected: expected_start..expected_start + expected.len(),
-            same: false,
-        });
+        push(
+            pieces,
+            content_start..content_start + content.len(),
+            expected_start..expected_start + expected.len(),
+            false,
+        );
         return;
     }
     let chars = TextDiff::configure()
@@ -157,13 +208,10 @@ fn refine(
     let (old, new) = (offsets(chars.old_slices()), offsets(chars.new_slices()));
     for op in chars.ops() {
         let (o, n) = (op.old_range(), op.new_range());
-        let piece = Piece {
-            content: content_start + new[n.start]..content_start + new[n.end],
-            expected: expected_start + old[o.start]..expected_start + old[o.end],
-            same: op.tag() == DiffTag::Equal,
-        };
-        if !piece.content.is_empty() {
-            pieces.push(piece);
+        let content = content_start + new[n.start]..content_start + new[n.end];
+        let expected = expected_start + old[o.start]..expected_start + old[o.end];
+        if !content.is_empty() {
+            push(pieces, content, expected, op.tag() == DiffTag::Equal);
         }
     }
 }

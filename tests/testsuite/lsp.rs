@@ -808,6 +808,135 @@ fn a_wide_space_and_a_failing_check_are_diagnostics_not_a_dead_server() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// The process ids the fake preprocessor of `rewritten.rs` noted, one per run.
+fn fake_runs(root: &Path) -> Vec<u32> {
+    std::fs::read_to_string(root.join("runs.txt"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect()
+}
+
+/// `(check, line, character)` of each diagnostic, 0-based as LSP counts.
+fn placed(list: &[Value]) -> Vec<(String, u64, u64)> {
+    let mut placed: Vec<(String, u64, u64)> = list
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["range"]["start"]["line"].as_u64().unwrap(),
+                d["range"]["start"]["character"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    placed.sort();
+    placed
+}
+
+#[test]
+fn the_books_own_preprocessors_run_on_save_not_per_keystroke() {
+    let book = super::rewritten::book();
+    let path = book.root().join("src/storage.md");
+    let chapter = uri(&path);
+    let mut client = StdioClient::spawn();
+    client.initialize(book.root());
+    // The first run's diagnostics are `check`'s, at the places as written.
+    let list = client.wait(&chapter, |l| l.len() == 3);
+    let expected = vec![
+        ("dangling-link".to_owned(), 7, 4),
+        ("em-dash".to_owned(), 2, 0),
+        ("em-dash".to_owned(), 6, 5),
+    ];
+    assert_eq!(placed(&list), expected, "{list:#?}");
+    let (_, stdout, _) = super::common::run_in(book.root(), &["check", "--format", "json"]);
+    assert_eq!(
+        super::common::json_positions(&stdout, "em-dash"),
+        ["src/storage.md:3:1", "src/storage.md:7:6"]
+    );
+    let runs = fake_runs(book.root()).len();
+    assert!(runs >= 2, "the server's run and `check`'s: {runs}");
+
+    // Typing: no run per keystroke. A typed em-dash waits for the save (the preprocessor might
+    // rewrite what was typed); the findings on other lines stay, where they now are.
+    client.send(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": chapter, "languageId": "markdown", "version": 1, "text": super::rewritten::CHAPTER}}}));
+    let typed =
+        super::rewritten::CHAPTER.replace("REMOVE ME\n", "REMOVE ME\nTyped \u{2014} here.\n\n");
+    for version in 2..6 {
+        client.send(&json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": chapter, "version": version}, "contentChanges": [{"text": typed}]}}));
+    }
+    let list = client.wait(&chapter, |l| {
+        placed(l)
+            .iter()
+            .any(|(c, line, _)| c == "em-dash" && *line == 8)
+    });
+    assert_eq!(
+        placed(&list),
+        vec![
+            ("dangling-link".to_owned(), 9, 4),
+            ("em-dash".to_owned(), 2, 0),
+            ("em-dash".to_owned(), 8, 5),
+        ],
+        "{list:#?}"
+    );
+    assert_eq!(fake_runs(book.root()).len(), runs, "no run while typing");
+
+    // Saved: the run comes back, and the typed em-dash is shown.
+    std::fs::write(&path, &typed).unwrap();
+    client.send(&json!({"jsonrpc": "2.0", "method": "textDocument/didSave", "params": {"textDocument": {"uri": chapter}}}));
+    let list = client.wait(&chapter, |l| l.len() == 4);
+    assert!(
+        placed(&list).contains(&("em-dash".to_owned(), 6, 6)),
+        "{list:#?}"
+    );
+    assert_eq!(fake_runs(book.root()).len(), runs + 1);
+    let (status, stderr) = client.stop();
+    assert!(status.success(), "{status}: {stderr}");
+}
+
+#[test]
+fn a_run_for_an_older_save_is_ended_with_its_processes() {
+    let book = super::rewritten::book();
+    let path = book.root().join("src/storage.md");
+    let chapter = uri(&path);
+    let mut client = StdioClient::spawn();
+    client.initialize(book.root());
+    client.wait(&chapter, |l| l.len() == 3);
+    let before = fake_runs(book.root()).len();
+    // A save that makes the fake sleep for a minute, then one that does not.
+    let slow = format!("{}\nSLOW\n", super::rewritten::CHAPTER);
+    client.send(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": chapter, "languageId": "markdown", "version": 1, "text": slow}}}));
+    client.send(&json!({"jsonrpc": "2.0", "method": "textDocument/didSave", "params": {"textDocument": {"uri": chapter}}}));
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while fake_runs(book.root()).len() == before {
+        assert!(std::time::Instant::now() < deadline, "the slow run started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let sleeping = *fake_runs(book.root()).last().unwrap();
+    let fixed = super::rewritten::CHAPTER.replace("Keep \u{2014} this.", "Keep this.");
+    client.send(&json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": chapter, "version": 2}, "contentChanges": [{"text": fixed}]}}));
+    client.send(&json!({"jsonrpc": "2.0", "method": "textDocument/didSave", "params": {"textDocument": {"uri": chapter}}}));
+    // The newest save's run answers (the fixed em-dash is gone), well before the minute.
+    let list = client.wait(&chapter, |l| l.len() == 2);
+    assert_eq!(
+        placed(&list),
+        vec![
+            ("dangling-link".to_owned(), 7, 4),
+            ("em-dash".to_owned(), 2, 0)
+        ]
+    );
+    // The sleeping preprocessor was ended, not left behind.
+    let gone = std::time::Instant::now() + Duration::from_secs(10);
+    while Path::new(&format!("/proc/{sleeping}")).exists() {
+        assert!(
+            std::time::Instant::now() < gone,
+            "process {sleeping} still runs"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (status, stderr) = client.stop();
+    assert!(status.success(), "{status}: {stderr}");
+}
+
 #[test]
 fn one_bad_message_costs_one_error_reply_not_the_server() {
     let book = book();

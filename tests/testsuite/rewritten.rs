@@ -8,11 +8,17 @@ use serde_json::Value;
 
 use crate::common::{Fixture, json_positions, run_in};
 
-const FAKE: &str = r##"import json, sys
+/// The fake: besides its rewriting, it notes each run in `runs.txt` (its process id), and a
+/// chapter with `SLOW` in it makes it sleep for a minute first.
+pub(crate) const FAKE: &str = r##"import json, os, sys, time
 
 if len(sys.argv) > 1 and sys.argv[1] == "supports":
     sys.exit(0)
 context, book = json.load(sys.stdin)
+with open("runs.txt", "a") as runs:
+    runs.write("%d\n" % os.getpid())
+if "SLOW" in json.dumps(book):
+    time.sleep(60)
 
 def rewrite(text):
     out = []
@@ -38,7 +44,7 @@ walk(book["items"])
 json.dump(book, sys.stdout)
 "##;
 
-const CHAPTER: &str = "# Storage contract
+pub(crate) const CHAPTER: &str = "# Storage contract
 
 r[put.atomic]
 A backend MUST make `Put` atomic.
@@ -48,7 +54,7 @@ Keep \u{2014} this.
 See [a page](nowhere.md).
 ";
 
-fn book() -> Fixture {
+pub(crate) fn book() -> Fixture {
     Fixture::new(&[
         (
             "book.toml",
