@@ -260,11 +260,11 @@ fi
 
 # --- 6. the language server ------------------------------------------------------------------
 # How long after an edit the edited chapter's diagnostics arrive, on this repository's book
-# (the server in-process, driven as an editor drives it; see bench/src/bin/lsp_latency.rs).
+# (the release binary over stdio, driven as an editor drives it; see bench/src/bin/lsp_latency.rs).
 say "## Language server (diagnostics after an edit, this repository's book)"
 say ""
 for chapter in book/provider-contract.md book/providers-existing.md; do
-  say "- $(RUNS=20 $bin/lsp_latency . "$chapter")"
+  say "- $(RUNS=20 MDBOOK_CONTRACT=$bin/mdbook-contract $bin/lsp_latency . "$chapter")"
 done
 say ""
 
