@@ -19,10 +19,13 @@ if ! mdbook --version 2>/dev/null | grep -qx "mdbook v$MDBOOK_VERSION"; then
   echo "installing mdBook $MDBOOK_VERSION into $tools (a few minutes, once)" >&2
   cargo install mdbook --version "$MDBOOK_VERSION" --locked --root "$tools"
 fi
-# The preprocessor is rebuilt from this checkout each time (fast when nothing changed; the
-# first time, cargo shows its progress).
-echo "building mdbook-contract from this checkout into $tools" >&2
-cargo install --path . --locked --root "$tools" --target-dir target
+# The preprocessor is built from this checkout each time: `cargo build` with the committed
+# lock asks no registry once the crates are downloaded, so a second run needs no network and
+# takes seconds when nothing changed (the first time, cargo shows its progress).
+cargo build --release --locked --bin mdbook-contract
+mkdir -p "$tools/bin"
+cp -p target/release/mdbook-contract "$tools/bin/mdbook-contract"
+echo "mdbook-contract is $tools/bin/mdbook-contract; to run it by name (\`mdbook-contract new-spec TYPE\`), add its folder to PATH: export PATH=\"$tools/bin:\$PATH\"" >&2
 
 case "${1:-build}" in
   build)

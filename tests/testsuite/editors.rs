@@ -38,3 +38,41 @@ fn neovim_shows_diagnostics_hover_and_completion() {
         "{seen}"
     );
 }
+
+#[test]
+#[ignore = "needs Neovim: cargo test -- --ignored editors::"]
+fn the_readmes_neovim_set_up_attaches_on_the_neovim_debian_ships() {
+    // The README's `init.lua` as it is, the binary found by name on the PATH.
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let from = readme
+        .find("**Neovim**")
+        .expect("the README has a Neovim section");
+    let block = &readme[from..];
+    let start = block.find("```lua\n").expect("a lua block") + "```lua\n".len();
+    let end = start + block[start..].find("```").expect("the block ends");
+    let book = Fixture::new(&contract_book());
+    let init = book.root().join("init.lua");
+    let out = book.root().join("neovim.out");
+    std::fs::write(
+        &init,
+        format!(
+            "{}\nvim.api.nvim_create_autocmd('VimEnter', {{ callback = function()\n  local ok = vim.wait(10000, function() return #vim.diagnostic.get(0) > 0 end, 20)\n  local f = io.open(os.getenv('OUT'), 'w') f:write(tostring(ok), ' ', #vim.diagnostic.get(0)) f:close()\n  vim.cmd('qa!')\nend }})\n",
+            &block[start..end]
+        ),
+    )
+    .unwrap();
+    let folder = Path::new(binary()).parent().unwrap();
+    let path = format!("{}:{}", folder.display(), std::env::var("PATH").unwrap());
+    let status = Command::new("nvim")
+        .args(["--headless", "-i", "NONE", "-n", "-u"])
+        .arg(&init)
+        .arg(book.root().join("src/appendix/existing.md"))
+        .env("OUT", &out)
+        .env("PATH", path)
+        .status()
+        .expect("nvim runs (Debian's `neovim` package)");
+    assert!(status.success(), "{status}");
+    let seen = std::fs::read_to_string(&out).expect("the set-up wrote what it saw");
+    assert_eq!(seen, "true 1", "the appendix's one unknown-claim warning");
+}

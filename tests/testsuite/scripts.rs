@@ -10,7 +10,11 @@ use std::process::Command;
 /// calls recorded by the stand-ins.
 fn run_script(args: &[&str], before: impl FnOnce(&Path)) -> (String, String) {
     let dir = tempfile::tempdir().unwrap();
-    let root = dir.path();
+    run_script_in(dir.path(), args, before)
+}
+
+/// [`run_script`] in `root`; what the script printed on stderr is left in `stderr.txt`.
+fn run_script_in(root: &Path, args: &[&str], before: impl FnOnce(&Path)) -> (String, String) {
     std::fs::create_dir_all(root.join("scripts")).unwrap();
     std::fs::copy(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/book.sh"),
@@ -36,7 +40,11 @@ fn run_script(args: &[&str], before: impl FnOnce(&Path)) -> (String, String) {
             std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
         }
     };
-    record("cargo", "");
+    // `cargo build` leaves a binary where the script copies it from.
+    record(
+        "cargo",
+        "[ \"$1\" = build ] && mkdir -p target/release && touch target/release/mdbook-contract\nexit 0",
+    );
     record(
         "mdbook",
         "[ \"$1\" = --version ] && echo 'mdbook v0.5.4'\n[ \"$1\" = build ] && ls target > target.list 2>/dev/null\nexit 0",
@@ -54,6 +62,7 @@ fn run_script(args: &[&str], before: impl FnOnce(&Path)) -> (String, String) {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    std::fs::write(root.join("stderr.txt"), &output.stderr).unwrap();
     let calls = std::fs::read_to_string(&log).unwrap_or_default();
     let listed = std::fs::read_to_string(root.join("target.list")).unwrap_or_default();
     (calls, listed)
@@ -82,11 +91,28 @@ fn serving_writes_elsewhere_than_what_is_published() {
 }
 
 #[test]
-fn the_preprocessor_build_shows_cargo_progress() {
-    let (calls, _) = run_script(&[], |_| {});
-    let install = calls
+fn the_preprocessor_build_shows_cargo_progress_asks_no_registry_and_says_where_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let (calls, _) = run_script_in(dir.path(), &[], |_| {});
+    let build = calls
         .lines()
-        .find(|l| l.starts_with("cargo install --path ."))
-        .expect("the preprocessor is installed");
-    assert!(!install.contains("--quiet"), "{install}");
+        .find(|l| l.starts_with("cargo "))
+        .expect("the preprocessor is built");
+    // `cargo install` resolves again and asks the registry every time; `cargo build --locked`
+    // with the committed lock does not.
+    assert_eq!(
+        build, "cargo build --release --locked --bin mdbook-contract",
+        "{calls}"
+    );
+    assert!(
+        dir.path()
+            .join("target/tools/bin/mdbook-contract")
+            .is_file()
+    );
+    let said = std::fs::read_to_string(dir.path().join("stderr.txt")).unwrap();
+    assert!(
+        said.contains("target/tools/bin/mdbook-contract; to run it by name")
+            && said.contains("export PATH="),
+        "{said}"
+    );
 }
