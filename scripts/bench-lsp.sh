@@ -13,6 +13,7 @@
 # `[preprocessor.spec]` command as its book.toml gives it, in the checkout, on every save; the
 # first run builds it there, which takes minutes. RUNS (default 20) edits per book; with
 # RUNS=1000 the line also gives the server's resident memory after 50 edits and at the end.
+# MDBOOK_CONTRACT=BINARY measures another build of the server (an older one, say).
 # Writes target/bench/lsp.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +27,7 @@ results=$out/lsp.md
 say() { printf '%s\n' "$*" | tee -a "$results"; }
 
 run() { # NAME DIR CHAPTER
-  say "- $1: $(MDBOOK_CONTRACT=$bin/mdbook-contract RUNS=${RUNS:-20} "$bin/lsp_latency" "$2" "$3")"
+  say "- $1: $(MDBOOK_CONTRACT=${MDBOOK_CONTRACT:-$bin/mdbook-contract} RUNS=${RUNS:-20} "$bin/lsp_latency" "$2" "$3")"
 }
 
 say "## Language server: diagnostics after an edit"

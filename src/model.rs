@@ -38,6 +38,19 @@ pub(crate) struct Columns {
     pub tolerated_by: Option<usize>,
 }
 
+/// A heading that reads as an axis but lacks the class `axis` (see [`Model::unclassed`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Unclassed {
+    /// The code in the heading.
+    pub code: String,
+    /// Its chapter.
+    pub chapter: usize,
+    /// The heading's range.
+    pub range: Range<usize>,
+    /// The heading's classes (`axes`, a slip for `axis`).
+    pub classes: Vec<String>,
+}
+
 /// One behaviour axis, defined by an `.axis` heading.
 #[derive(Debug, Clone)]
 pub(crate) struct Axis {
@@ -51,6 +64,9 @@ pub(crate) struct Axis {
     pub range: Range<usize>,
     /// The index of its `Profile` table in the chapter, if it has one.
     pub table: Option<usize>,
+    /// Without one: the first header cell of a table in its section that is near `Profile`
+    /// (`Profiles`, `profil`), with the cell's range, the likely slip.
+    pub near_table: Option<(String, Range<usize>)>,
     /// The columns of that table.
     pub columns: Columns,
     /// Its profiles, in table order.
@@ -153,6 +169,9 @@ pub(crate) struct Model {
     pub spec_sites: Vec<AnswerSite>,
     /// What could not be taken in.
     pub problems: Vec<Problem>,
+    /// Headings of the contract chapters that have a kebab-case code and a `Profile` table
+    /// in their section but not the class `axis`: axes meant and not defined.
+    pub unclassed: Vec<Unclassed>,
     /// Claims by provider (an index into `providers`), then by axis code, in document order;
     /// looked up with a borrowed code.
     claims_by: Vec<HashMap<String, Vec<usize>>>,
@@ -276,6 +295,20 @@ impl Model {
             let mut section = section_of(headings, i, chapter.content.len());
             if heading.has_class("axis") {
                 self.collect_axis(number, chapter, config, heading, section.clone());
+            } else if config.may_define_axes(&chapter.key)
+                && let Some((code, _)) = heading.first_code.as_ref().filter(|(c, _)| is_kebab(c))
+                && chapter.index.tables.iter().any(|t| {
+                    t.range.start >= section.start
+                        && t.range.end <= section.end
+                        && (is_profile_table(t) || near_profile_header(t).is_some())
+                })
+            {
+                self.unclassed.push(Unclassed {
+                    code: code.clone(),
+                    chapter: number,
+                    range: heading.range.clone(),
+                    classes: heading.classes.clone(),
+                });
             }
             if heading.has_class("provider") || heading.has_class("proposed") {
                 if spec {
@@ -383,26 +416,27 @@ impl Model {
         let table = chapter.index.tables.iter().position(|t| {
             t.range.start >= section.start && t.range.end <= section.end && is_profile_table(t)
         });
+        let near_table = table.is_none().then(|| {
+            chapter
+                .index
+                .tables
+                .iter()
+                .filter(|t| t.range.start >= section.start && t.range.end <= section.end)
+                .find_map(near_profile_header)
+        });
         let mut axis = Axis {
             code: code.clone(),
             chapter: number,
             anchor: heading.id.clone(),
             range: heading.range.clone(),
             table,
+            near_table: near_table.flatten(),
             columns: Columns::default(),
             profiles: Vec::new(),
         };
-        match table {
-            None => problem(
-                &mut self.problems,
-                Check::MalformedSection,
-                number,
-                heading.range.clone(),
-                format!(
-                    "axis `{code}` has no `Profile` table (a table whose first header cell is `Profile`) in its section"
-                ),
-            ),
-            Some(t) => self.read_profiles(number, &chapter.index.tables[t], &mut axis),
+        // Without a table, `malformed-section` reports the axis, with its claims as notes.
+        if let Some(t) = table {
+            self.read_profiles(number, &chapter.index.tables[t], &mut axis);
         }
         if self.by_code.contains_key(&code) {
             // Kept, so `duplicate-axis` can point at both.
@@ -597,6 +631,16 @@ pub(crate) fn section_of(headings: &[Heading], i: usize, end: usize) -> Range<us
         .find(|h| h.level <= level)
         .map_or(end, |h| h.range.start);
     headings[i].range.start..stop
+}
+
+/// The first header cell of `table` when it is near `Profile` without being it (`Profiles`,
+/// `Profil`), with its range.
+fn near_profile_header(table: &Table) -> Option<(String, Range<usize>)> {
+    let cell = table.rows.first()?.cells.first()?;
+    let text = cell.text.trim();
+    let lower = text.to_ascii_lowercase();
+    (lower != "profile" && crate::suggest::edit_distance(&lower, "profile") <= 2)
+        .then(|| (text.to_owned(), cell.range.clone()))
 }
 
 fn is_profile_table(table: &Table) -> bool {

@@ -11,6 +11,8 @@ use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     problems(cx, Check::MalformedSection, out);
+    without_profile_table(cx, out);
+    unclassed(cx, out);
     for problem in &cx.specs.problems {
         out.push(Draft::new(
             problem.check,
@@ -75,5 +77,68 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 .help("name the provider by its type, as in ``# `proxmox` provider spec {.provider .proposed}``"),
             );
         }
+    }
+}
+
+/// An axis without a `Profile` table, once, with the likely slip (a `Profiles` header) and
+/// its claims as notes: every claim on it names a profile it cannot list.
+fn without_profile_table(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    for axis in cx.model.axes.iter().filter(|a| a.table.is_none()) {
+        let code = &axis.code;
+        let mut draft = match &axis.near_table {
+            Some((header, range)) => Draft::new(
+                Check::MalformedSection,
+                axis.chapter,
+                range.clone(),
+                format!(
+                    "axis `{code}` has no `Profile` table: the table in its section starts with `{header}`; did you mean `Profile`?"
+                ),
+            )
+            .help(format!("write `Profile` as the first header cell: `| Profile | Meaning |`, and the axis's profiles are its rows")),
+            None => Draft::new(
+                Check::MalformedSection,
+                axis.chapter,
+                axis.range.clone(),
+                format!("axis `{code}` has no `Profile` table in its section"),
+            )
+            .help("add a table whose first header cell is `Profile`, one row per profile: `| Profile | Meaning |`, then ``| `name` | what it means |``"),
+        };
+        for claim in cx.model.claims.iter().filter(|c| c.axis.text == *code) {
+            draft = draft.related(claim.chapter, claim.profile.range.clone(), "a claim on it");
+        }
+        out.push(draft);
+    }
+}
+
+/// A heading with an axis code and a `Profile` table but not the class `axis`, once, with
+/// the fix; the shortcodes that name its code are notes of it, not `unknown-axis` errors.
+fn unclassed(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    for heading in &cx.model.unclassed {
+        let code = &heading.code;
+        let slip = heading
+            .classes
+            .iter()
+            .find(|c| crate::suggest::edit_distance(c, "axis") <= 2);
+        let fix = match slip {
+            Some(class) => format!("its class is `{class}`; write `{{.axis}}` instead"),
+            None => "add `{.axis}` at its end".to_owned(),
+        };
+        let mut draft = Draft::new(
+            Check::MalformedSection,
+            heading.chapter,
+            heading.range.clone(),
+            format!(
+                "this heading has the code `{code}` and a `Profile` table but not the class `axis`, so it defines no axis"
+            ),
+        )
+        .help(format!("{fix}: ``### `{code}` {{.axis}}``"));
+        for (number, chapter) in cx.chapters.iter().enumerate() {
+            for shortcode in &chapter.scan.shortcodes {
+                if shortcode.kind.axis().is_some_and(|c| c.text == *code) {
+                    draft = draft.related(number, shortcode.range.clone(), "names it");
+                }
+            }
+        }
+        out.push(draft);
     }
 }

@@ -10,15 +10,25 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             let Some(code) = shortcode.kind.axis() else {
                 continue;
             };
-            if cx.model.axis(&code.text).is_some() {
+            // A heading that lacks only its class is the cause, reported once by
+            // `malformed-section` with this use as a note.
+            if cx.model.axis(&code.text).is_some()
+                || cx.model.unclassed.iter().any(|h| h.code == code.text)
+            {
                 continue;
             }
             let hint = suggest::hint(&code.text, cx.model.codes());
             let message = format!("no axis `{}` is defined{hint}", code.text);
             let help = if cx.model.axes.is_empty() {
-                "no axis is defined in this book; define one with a heading such as ``### `readiness` {.axis}`` in a contract chapter".to_owned()
+                format!(
+                    "no axis is defined in this book; define one with a heading such as ``### `{}` {{.axis}}`` in a contract chapter",
+                    code.text
+                )
             } else {
-                "axes are defined by headings such as ``### `readiness` {.axis}`` in contract chapters".to_owned()
+                format!(
+                    "axes are defined by headings such as ``### `{}` {{.axis}}`` in contract chapters",
+                    cx.model.axes[0].code
+                )
             };
             out.push(
                 Draft::new(Check::UnknownAxis, number, code.range.clone(), message).help(help),

@@ -7,7 +7,12 @@ use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for claim in &cx.model.claims {
-        let Some(axis) = cx.model.axis(&claim.axis.text) else {
+        // Without a `Profile` table, `malformed-section` reports the axis with this claim.
+        let Some(axis) = cx
+            .model
+            .axis(&claim.axis.text)
+            .filter(|a| a.table.is_some())
+        else {
             continue;
         };
         let (profile, range) = (&claim.profile.text, &claim.profile.range);
@@ -19,7 +24,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         let listed: Vec<String> = names.map(|n| format!("`{n}`")).collect();
         let help = if listed.is_empty() {
             format!(
-                "axis `{}` lists no profiles yet (its `Profile` table has no rows); `{UNKNOWN_PROFILE}` marks a fact not verified yet",
+                "axis `{}` lists no profiles yet: its `Profile` table has no rows; `{UNKNOWN_PROFILE}` marks a fact not verified yet",
                 axis.code
             )
         } else {

@@ -16,6 +16,7 @@ mod inventory;
 mod link_golden;
 mod lsp;
 mod model_checks;
+mod newcomer;
 mod no_panic;
 mod plan_verification;
 mod prose_checks;

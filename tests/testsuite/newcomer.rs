@@ -1,0 +1,227 @@
+//! A second team's contract, in another domain than the operator's: storage backends (axes
+//! `consistency`, `list-order`, `atomic-rename`; backends `local-fs`, `s3`, `memory`; a
+//! template titled "Backend spec template"). Each test makes a newcomer's mistake or runs a
+//! command through the binary, and checks that the tool points at the cause, once, in this
+//! book's own words.
+
+use serde_json::Value;
+
+use crate::common::{Fixture, json_positions, run_in};
+
+pub(crate) const BOOK_TOML: &str = r#"[book]
+title = "Storage backends"
+
+[preprocessor.contract]
+after = ["links"]
+contract = ["contract.md"]
+template = ["backend-spec-template.md"]
+"#;
+
+pub(crate) const CONTRACT: &str = r#"# The storage contract
+
+Every backend keeps objects by key.
+
+### `consistency` {.axis}
+
+When does a read see a write?
+
+| Profile | Meaning | Obliges | Tolerated by |
+|---|---|---|---|
+| `strong` | a read after a write sees it | reads go to the leader | every caller |
+| `eventual` | a read may miss a recent write | writes carry a version | the cache refills |
+
+### `list-order` {.axis}
+
+In which order does a listing come?
+
+| Profile | Meaning |
+|---|---|
+| `sorted` | by key, ascending |
+| `any` | no order promised |
+
+### `atomic-rename` {.axis}
+
+Is a rename all or nothing?
+
+| Profile | Meaning |
+|---|---|
+| `atomic` | all or nothing |
+| `copy-delete` | a copy, then a delete |
+
+## Closing table
+
+{{#axis-table}}
+"#;
+
+pub(crate) const TEMPLATE: &str = r#"# Backend spec template
+
+## Reads
+
+{{#answers consistency}}
+
+**Answer:**
+
+**Evidence:**
+
+## Listings
+
+{{#answers list-order}}
+
+**Answer:**
+
+**Evidence:**
+
+## Renames
+
+{{#answers atomic-rename}}
+
+**Answer:**
+
+**Evidence:**
+"#;
+
+pub(crate) const BACKENDS: &str = r#"# Existing backends
+
+{{#profile-matrix}}
+
+## `local-fs` {.provider}
+
+Reads see writes: {{#profile consistency strong src/localfs.rs}}.
+Listings are sorted: {{#profile list-order sorted src/localfs.rs}}.
+Renames are atomic: {{#profile atomic-rename atomic src/localfs.rs}}.
+
+## `s3` {.provider}
+
+{{#profile consistency strong src/s3.rs}}, {{#profile list-order sorted src/s3.rs}},
+{{#profile atomic-rename copy-delete src/s3.rs}}.
+
+## `memory` {.provider}
+
+{{#profile consistency strong src/memory.rs}}, {{#profile list-order any src/memory.rs}},
+{{#profile atomic-rename atomic src/memory.rs}}.
+"#;
+
+/// The storage book, with `edit` applied to its contract.
+pub(crate) fn storage_book(edit: impl Fn(&str) -> String) -> Fixture {
+    Fixture::new(&[
+        ("book.toml", BOOK_TOML),
+        ("src/contract.md", &edit(CONTRACT)),
+        ("src/backend-spec-template.md", TEMPLATE),
+        ("src/backends.md", BACKENDS),
+    ])
+}
+
+/// `check --format json` of `book`: the exit code and the findings.
+fn check(book: &Fixture) -> (i32, String, Vec<Value>) {
+    let (code, stdout, stderr) = run_in(book.root(), &["check", "--format", "json"]);
+    assert!(code == 0 || code == 1, "{stdout}{stderr}");
+    let findings = serde_json::from_str(&stdout).expect("a JSON array");
+    (code, stdout, findings)
+}
+
+#[test]
+fn the_storage_book_is_clean() {
+    let (code, stdout, _) = check(&storage_book(str::to_owned));
+    assert_eq!(code, 0, "{stdout}");
+    assert_eq!(stdout.trim(), "[]");
+}
+
+#[test]
+fn a_forgotten_axis_class_is_one_finding_at_the_heading_with_the_uses_as_notes() {
+    let book = storage_book(|c| c.replace("### `consistency` {.axis}", "### `consistency`"));
+    let (code, stdout, findings) = check(&book);
+    assert_eq!(code, 1);
+    assert_eq!(
+        json_positions(&stdout, "malformed-section"),
+        ["src/contract.md:5:1"],
+        "{stdout}"
+    );
+    assert!(
+        json_positions(&stdout, "unknown-axis").is_empty(),
+        "{stdout}"
+    );
+    let finding = &findings[0];
+    assert_eq!(
+        finding["message"],
+        "this heading has the code `consistency` and a `Profile` table but not the class `axis`, so it defines no axis"
+    );
+    assert_eq!(
+        finding["help"],
+        "add `{.axis}` at its end: ``### `consistency` {.axis}``"
+    );
+    // The uses, as notes: the template's answer site and the three claims.
+    let notes: Vec<&str> = finding["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "names it: src/backend-spec-template.md:5:1",
+            "names it: src/backends.md:7:19",
+            "names it: src/backends.md:13:1",
+            "names it: src/backends.md:18:1",
+        ],
+        "{stdout}"
+    );
+    assert_eq!(findings.len(), 1, "{stdout}");
+}
+
+#[test]
+fn a_misspelt_axis_class_says_which_class_it_is() {
+    let book =
+        storage_book(|c| c.replace("### `consistency` {.axis}", "### `consistency` {.axes}"));
+    let (_, stdout, findings) = check(&book);
+    assert_eq!(
+        json_positions(&stdout, "malformed-section"),
+        ["src/contract.md:5:1"]
+    );
+    assert_eq!(
+        findings[0]["help"],
+        "its class is `axes`; write `{.axis}` instead: ``### `consistency` {.axis}``"
+    );
+    assert_eq!(findings.len(), 1, "{stdout}");
+}
+
+#[test]
+fn a_profiles_header_is_one_finding_with_the_fix_and_its_claims_as_notes() {
+    let book = storage_book(|c| {
+        c.replace(
+            "| Profile | Meaning |\n|---|---|\n| `sorted`",
+            "| Profiles | Meaning |\n|---|---|\n| `sorted`",
+        )
+    });
+    let (code, stdout, findings) = check(&book);
+    assert_eq!(code, 1);
+    assert_eq!(
+        json_positions(&stdout, "malformed-section"),
+        ["src/contract.md:18:3"],
+        "{stdout}"
+    );
+    assert!(
+        json_positions(&stdout, "unknown-profile").is_empty(),
+        "{stdout}"
+    );
+    let finding = &findings[0];
+    assert_eq!(
+        finding["message"],
+        "axis `list-order` has no `Profile` table: the table in its section starts with `Profiles`; did you mean `Profile`?"
+    );
+    assert_eq!(finding["notes"].as_array().unwrap().len(), 3, "{stdout}");
+    assert_eq!(findings.len(), 1, "{stdout}");
+}
+
+#[test]
+fn a_heading_without_a_profile_table_stays_silent() {
+    // A heading with a code but no table is prose, not a forgotten axis.
+    let book = storage_book(|c| {
+        c.replace(
+            "## Closing table",
+            "### `Put` and `Get`\n\nThey keep objects.\n\n## Closing table",
+        )
+    });
+    let (code, stdout, _) = check(&book);
+    assert_eq!(code, 0, "{stdout}");
+}
