@@ -65,8 +65,9 @@ pub const TEMPLATE: &str = "# Template
 
 /// The start of the findings panel that `mdbook serve` shows (`src/serve.rs`).
 const PANEL_START: &str = "<div class=\"mdbook-contract-findings\"";
-/// Its end.
-const PANEL_END: &str = "</ul>\n</div>\n\n";
+/// Its end: the panel escapes `<` in what it shows, so its first `</div>` closes it (it ends
+/// with the warnings' `</details>` or the errors' `</ul>`).
+const PANEL_END: &str = "</div>\n\n";
 
 /// A configuration with the given contract and template chapters; `serving` adds the
 /// live-reload endpoint that `mdbook serve` sets.
