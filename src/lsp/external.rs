@@ -324,10 +324,23 @@ impl Snapshot {
         let pieces = self
             .pieces
             .get_or_init(|| Pieces::between_lines(&self.links, &self.arrived));
-        let at = pieces.to_content(then)?;
+        let typed = &links_now[now.clone()];
+        // Whole lines put in at a line start go between the lines around them, even where a
+        // preprocessor rewrote those (typing a new line above `r[rule]`, say).
+        let whole_lines = then.is_empty()
+            && typed.ends_with('\n')
+            && (then.start == 0 || self.links[..then.start].ends_with('\n'));
+        let at = match pieces.to_content(then.clone()) {
+            Some(at) => at,
+            None if whole_lines => {
+                let at = pieces.boundary_in_content(then.start)?;
+                at..at
+            }
+            None => return None,
+        };
         let mut content = String::with_capacity(self.arrived.len() + now.len());
         content.push_str(&self.arrived[..at.start]);
-        content.push_str(&links_now[now]);
+        content.push_str(typed);
         content.push_str(&self.arrived[at.end..]);
         Some(content)
     }
@@ -401,5 +414,12 @@ mod tests {
             Some("# T\n\n<div id=\"r-a\"></div>\nSome more text here.\n")
         );
         assert_eq!(snapshot.patched("# T\n\nr[ab]\nSome text here.\n"), None);
+        // A new line above the rewritten one goes above what it became.
+        assert_eq!(
+            snapshot
+                .patched("# T\n\nNew.\nr[a]\nSome text here.\n")
+                .as_deref(),
+            Some("# T\n\nNew.\n<div id=\"r-a\"></div>\nSome text here.\n")
+        );
     }
 }

@@ -7,16 +7,19 @@
 //! in the content was generated, and is reported at the line it replaced (or was inserted
 //! at), saying which preprocessor wrote it, never at a line of its own.
 
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::ops::Range;
-use std::time::Duration;
+use std::sync::{Arc, LazyLock, Mutex};
+use std::time::{Duration, Instant};
 
-use similar::{Algorithm, DiffTag, TextDiff};
+use similar::{Algorithm, DiffTag, TextDiff, capture_diff_slices_deadline};
 
 use super::{Location, SourceMap};
 
 /// A changed stretch larger than this is not compared character by character (its text is
 /// taken as generated), which keeps a diff of a rewritten chapter in milliseconds.
-const CHARACTER_DIFF_UP_TO: usize = 8 * 1024;
+const CHARACTER_DIFF_UP_TO: usize = 1024;
 
 /// How long a diff may take before `similar` settles for a coarser answer.
 const DIFF_DEADLINE: Duration = Duration::from_millis(500);
@@ -28,7 +31,7 @@ pub(super) struct Rewritten {
     /// `expected` mapped onto the files as written.
     map: SourceMap,
     /// How the content was made of `expected`.
-    pieces: Pieces,
+    pieces: Arc<Pieces>,
     /// The preprocessors that may have rewritten the chapter, as a reader names them.
     by: String,
 }
@@ -47,9 +50,37 @@ struct Piece {
 }
 
 impl Pieces {
-    /// How `content` was made of `expected`, to the character.
-    pub(crate) fn between(expected: &str, content: &str) -> Pieces {
-        Pieces::diff(expected, content, true)
+    /// How `content` was made of `expected`, to the character. A diff of a chapter that a
+    /// preprocessor rewrote at length takes tens of milliseconds; the language server checks
+    /// the same chapters again at every keystroke, so the last diffs are kept, by the two
+    /// texts' hashes and lengths.
+    pub(crate) fn between(expected: &str, content: &str) -> Arc<Pieces> {
+        static KEPT: LazyLock<Mutex<HashMap<[u64; 4], Arc<Pieces>>>> =
+            LazyLock::new(Mutex::default);
+        /// More than a book has rewritten chapters with findings; past it, the cache starts over.
+        const KEEP: usize = 1024;
+        let hash = |text: &str| {
+            let mut hasher = std::hash::DefaultHasher::new();
+            text.hash(&mut hasher);
+            hasher.finish()
+        };
+        let key = [
+            hash(expected),
+            hash(content),
+            expected.len() as u64,
+            content.len() as u64,
+        ];
+        let kept = |map: &mut HashMap<_, _>| map.get(&key).cloned();
+        if let Some(pieces) = kept(&mut KEPT.lock().unwrap_or_else(|p| p.into_inner())) {
+            return pieces;
+        }
+        let pieces = Arc::new(Pieces::diff(expected, content, true));
+        let mut map = KEPT.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() >= KEEP {
+            map.clear();
+        }
+        map.insert(key, Arc::clone(&pieces));
+        pieces
     }
 
     /// How `content` was made of `expected`, by whole lines: a line changed at all counts as
@@ -59,32 +90,56 @@ impl Pieces {
     }
 
     fn diff(expected: &str, content: &str, characters: bool) -> Pieces {
-        let mut pieces = Vec::new();
-        let lines = TextDiff::configure()
-            .algorithm(Algorithm::Myers)
-            .timeout(DIFF_DEADLINE)
-            .diff_lines(expected, content);
-        let (old, new) = (offsets(lines.old_slices()), offsets(lines.new_slices()));
-        for op in lines.ops() {
+        let old: Vec<&str> = expected.split_inclusive('\n').collect();
+        let new: Vec<&str> = content.split_inclusive('\n').collect();
+        let (old_at, new_at) = (offsets(&old), offsets(&new));
+        // A line found on one side only cannot be matched: it is left out of the diff, which
+        // then runs over the lines the texts share. mdbook-spec appends some 300 KB of
+        // generated lines to every chapter; without them the diff takes a millisecond, not 50.
+        let in_old: HashSet<&str> = old.iter().copied().collect();
+        let in_new: HashSet<&str> = new.iter().copied().collect();
+        let old_kept: Vec<usize> = (0..old.len())
+            .filter(|&i| in_new.contains(old[i]))
+            .collect();
+        let new_kept: Vec<usize> = (0..new.len())
+            .filter(|&i| in_old.contains(new[i]))
+            .collect();
+        let old_lines: Vec<&str> = old_kept.iter().map(|&i| old[i]).collect();
+        let new_lines: Vec<&str> = new_kept.iter().map(|&i| new[i]).collect();
+        let deadline = Instant::now() + DIFF_DEADLINE;
+        let ops =
+            capture_diff_slices_deadline(Algorithm::Myers, &old_lines, &new_lines, Some(deadline));
+        // The lines matched, as line numbers of each side, in order.
+        let mut matched: Vec<(usize, usize)> = Vec::new();
+        for op in ops.iter().filter(|op| op.tag() == DiffTag::Equal) {
             let (o, n) = (op.old_range(), op.new_range());
-            let expected_range = old[o.start]..old[o.end];
-            let content_range = new[n.start]..new[n.end];
-            match op.tag() {
-                DiffTag::Equal => push(&mut pieces, content_range, expected_range, true),
+            matched.extend(o.zip(n).map(|(a, b)| (old_kept[a], new_kept[b])));
+        }
+        matched.push((old.len(), new.len()));
+        let mut pieces = Vec::new();
+        let (mut o, mut n) = (0, 0);
+        for (next_o, next_n) in matched {
+            // What lies between two matched lines was changed: replaced, put in or taken out.
+            let expected_range = old_at[o]..old_at[next_o];
+            let content_range = new_at[n]..new_at[next_n];
+            if content_range.is_empty() {
                 // Nothing of the content is there to locate.
-                DiffTag::Delete => {}
-                DiffTag::Insert => push(&mut pieces, content_range, expected_range, false),
-                DiffTag::Replace if !characters => {
-                    push(&mut pieces, content_range, expected_range, false);
-                }
-                DiffTag::Replace => refine(
+            } else if expected_range.is_empty() || !characters {
+                push(&mut pieces, content_range, expected_range, false);
+            } else {
+                refine(
                     &expected[expected_range.clone()],
                     &content[content_range.clone()],
                     expected_range.start,
                     content_range.start,
                     &mut pieces,
-                ),
+                );
             }
+            if next_o < old.len() {
+                let line = old_at[next_o]..old_at[next_o + 1];
+                push(&mut pieces, new_at[next_n]..new_at[next_n + 1], line, true);
+            }
+            (o, n) = (next_o + 1, next_n + 1);
         }
         Pieces(pieces)
     }
@@ -100,6 +155,20 @@ impl Pieces {
                 let shift = |at: usize| p.content.start + (at - p.expected.start);
                 shift(range.start)..shift(range.end)
             })
+    }
+
+    /// Where in the content a piece starts or ends at `offset` of `expected`: the place of
+    /// whole lines put between two pieces, even next to generated text.
+    pub(crate) fn boundary_in_content(&self, offset: usize) -> Option<usize> {
+        self.0.iter().find_map(|p| {
+            if p.expected.start == offset {
+                Some(p.content.start)
+            } else if p.expected.end == offset {
+                Some(p.content.end)
+            } else {
+                None
+            }
+        })
     }
 
     fn piece(&self, offset: usize) -> Option<&Piece> {
