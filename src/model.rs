@@ -363,7 +363,7 @@ impl Model {
                 Check::MalformedSection,
                 number,
                 at,
-                "a spec chapter starts with its provider's heading, such as ``# `proxmox` provider spec {.provider .proposed}``".into(),
+                "a spec chapter starts with its provider's heading: its type as a code span and the classes `provider` and `proposed`, such as ``# `TYPE` spec {.provider .proposed}``".into(),
             );
         }
     }
@@ -397,7 +397,7 @@ impl Model {
                 Check::MalformedSection,
                 number,
                 heading.range.clone(),
-                "an `.axis` heading needs its code as the first code span, as in ``### `readiness` {.axis}``".into(),
+                "an `.axis` heading needs its code as the first code span, a kebab-case word, as in ``### `axis-code` {.axis}``".into(),
             );
             return;
         };

@@ -31,7 +31,7 @@ pub struct NewSpec {
 pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<NewSpec> {
     if !is_dns_label(provider_type) {
         bail!(
-            "`{provider_type}` is not a provider type: a type is a DNS-1123 label (lowercase letters, digits and `-`, at most 63 characters, starting and ending with a letter or digit), such as `proxmox`"
+            "`{provider_type}` is not a provider type: a type is a DNS-1123 label (lowercase letters, digits and `-`, at most 63 characters, starting and ending with a letter or digit), such as `my-backend`"
         );
     }
     let md = mdbook_driver::MDBook::load(dir)
@@ -83,13 +83,14 @@ pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<N
     }
     let template_text = std::fs::read_to_string(src.join(template))
         .with_context(|| format!("cannot read the template `{template}`"))?;
-    let spec_text = spec_from_template(&template_text, provider_type)
+    let kind = spec_kind(&template_text);
+    let spec_text = spec_from_template(&template_text, provider_type, &kind)
         .with_context(|| format!("the template `{template}` cannot be copied"))?;
 
     let summary_file = src.join("SUMMARY.md");
     let summary = std::fs::read_to_string(&summary_file)
         .with_context(|| format!("cannot read `{}`", summary_file.display()))?;
-    let title = format!("Provider spec: {provider_type}");
+    let title = format!("{}: {provider_type}", capitalised(&kind));
     let summary = with_summary_line(&summary, template, &title, &chapter)?;
 
     let toml_file = md.root.join("book.toml");
@@ -119,7 +120,34 @@ fn relative(root: &Path, path: &Path) -> PathBuf {
 
 /// The spec's text: the template's preamble (everything before its first `##` heading)
 /// replaced by the spec's heading, status and status box, the header's `Type` row filled.
-fn spec_from_template(template: &str, provider_type: &str) -> Result<String> {
+/// What the book calls a spec, from its template's title: "Backend spec template" gives
+/// "backend spec", "Provider spec template" "provider spec"; a title without "template" in it
+/// gives "spec".
+fn spec_kind(template: &str) -> String {
+    let title = template
+        .lines()
+        .find_map(|l| l.strip_prefix("# "))
+        .map(|t| t.split(" {").next().unwrap_or(t).trim())
+        .unwrap_or("");
+    let lower = title.to_lowercase();
+    match lower
+        .strip_suffix(" template")
+        .or_else(|| lower.strip_suffix("template"))
+    {
+        Some(kind) if !kind.trim().is_empty() && !kind.contains('`') => kind.trim().to_owned(),
+        _ => "spec".to_owned(),
+    }
+}
+
+/// `text` with its first letter in upper case.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+fn spec_from_template(template: &str, provider_type: &str, kind: &str) -> Result<String> {
     let mut offset = 0;
     let mut fenced = false;
     let mut body = None;
@@ -137,7 +165,7 @@ fn spec_from_template(template: &str, provider_type: &str) -> Result<String> {
         bail!("it has no `##` section after its preamble, so it has no entries");
     };
     let mut out = format!(
-        "# `{provider_type}` provider spec {{.provider .proposed}}\n\n{STATUS} draft\n\n{{{{#spec-status}}}}\n\n"
+        "# `{provider_type}` {kind} {{.provider .proposed}}\n\n{STATUS} draft\n\n{{{{#spec-status}}}}\n\n"
     );
     let mut typed = false;
     for line in template[body..].split_inclusive('\n') {
@@ -248,12 +276,16 @@ mod tests {
     #[test]
     fn the_preamble_is_replaced() {
         let template = "# Template\n\nCopy me.\n\n```\n## not a heading\n```\n\n## Header\n\n| Field | Value |\n|---|---|\n| Type | |\n\n## Entries\n";
-        let spec = spec_from_template(template, "proxmox").unwrap();
+        assert_eq!(spec_kind(template), "spec");
+        assert_eq!(spec_kind("# Provider spec template\n"), "provider spec");
+        assert_eq!(spec_kind("# Backend spec template\n"), "backend spec");
+        assert_eq!(spec_kind("# Questions\n"), "spec");
+        let spec = spec_from_template(template, "proxmox", "provider spec").unwrap();
         assert_eq!(
             spec,
             "# `proxmox` provider spec {.provider .proposed}\n\n**Status:** draft\n\n{{#spec-status}}\n\n## Header\n\n| Field | Value |\n|---|---|\n| Type | `proxmox` |\n\n## Entries\n"
         );
-        assert!(spec_from_template("# Only a title\n", "x").is_err());
+        assert!(spec_from_template("# Only a title\n", "x", "spec").is_err());
     }
 
     #[test]

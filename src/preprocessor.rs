@@ -29,6 +29,10 @@ impl Preprocessor for ContractPreprocessor {
         NAME
     }
 
+    #[allow(
+        clippy::print_stderr,
+        reason = "the findings of the in-process preprocessor, printed where a test harness captures them"
+    )]
     fn run(&self, ctx: &PreprocessorContext, book: Book) -> Result<Book> {
         let outcome = pipeline::process(ctx, book, PathBuf::new())?;
         // Printed with `eprint!`, which a test harness captures (a write to the stderr

@@ -115,7 +115,7 @@ impl<'a> Renderer<'a> {
             if shortcode.kind.name().is_block() {
                 let markdown = match events(shortcode) {
                     Some(events) => to_markdown(&events),
-                    None => inline_markdown(vec![code(source)]),
+                    None => inline_markdown(vec![as_written(source)]),
                 };
                 text = indent_continuation(
                     &markdown,
@@ -125,7 +125,7 @@ impl<'a> Renderer<'a> {
                 let next = inline.len();
                 let fragment = *written.entry(source).or_insert(next);
                 if fragment == next {
-                    let events = events(shortcode).unwrap_or_else(|| vec![code(source)]);
+                    let events = events(shortcode).unwrap_or_else(|| vec![as_written(source)]);
                     inline.push((next, events));
                 }
                 uses.push((patches.len(), fragment));
@@ -545,6 +545,17 @@ fn shown_as_text(s: &str) -> Events<'static> {
 
 fn code(s: &str) -> Event<'_> {
     Event::Code(CowStr::Borrowed(s))
+}
+
+/// A shortcode that names something unknown, shown as written in a code span. A carriage
+/// return in it (a line ending to CommonMark, not to the shortcode scanner) would end the
+/// span's paragraph and leave the shortcode outside code: it is shown as a space.
+fn as_written(source: &str) -> Event<'_> {
+    if source.contains('\r') {
+        Event::Code(CowStr::from(source.replace('\r', " ")))
+    } else {
+        code(source)
+    }
 }
 
 /// `<strong>s</strong>` as inline HTML. Markdown emphasis would do as well, but

@@ -111,7 +111,7 @@ checks! {
     ForbiddenTerm "forbidden-term" Error
         "a term banned in a chapter; every provider's name is banned in contract chapters",
     MustCite "must-cite" Error
-        "a sentence or list item with MUST in a contract chapter that cites no path or symbol of the shared layer",
+        "a sentence or list item with MUST in a contract chapter that cites no path or symbol (of the `shared-layer`, when book.toml sets one)",
     CitedPath "cited-path" Error
         "a code span naming a repository path that does not exist under `source-root` (when set)",
     CitedSymbol "cited-symbol" Error

@@ -62,7 +62,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             let (message, help) = if is_provider {
                 (
                     format!("`{found}` names a provider; a contract chapter stays abstract"),
-                    "describe the behaviour (\"a backend that blocks until the instance starts\"); provider facts belong in the appendix",
+                    "describe the behaviour the term stands for, not who has it; facts about one provider belong in its own section",
                 )
             } else {
                 (

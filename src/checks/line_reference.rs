@@ -62,11 +62,27 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 last_end = hit.end;
                 let written = &source.content[hit.clone()];
                 out.push(
-                    Draft::at(Check::LineReference, source.place.clone(), hit, format!("source line reference `{written}`: line numbers go stale"))
-                        .help("cite a path plus a symbol instead, such as `internal/gc/gc.go` and `Sweeper.sweep`"),
+                    Draft::at(
+                        Check::LineReference,
+                        source.place.clone(),
+                        hit,
+                        format!("source line reference `{written}`: line numbers go stale"),
+                    )
+                    .help(citation_help(written)),
                 );
             }
         }
+    }
+}
+
+/// What to write instead of `written`: its file (when it names one) plus a symbol.
+fn citation_help(written: &str) -> String {
+    let file = written.split(':').next().filter(|f| !f.is_empty());
+    match file {
+        Some(file) => format!(
+            "cite the file plus a symbol instead: `{file}` and the function or type at that line, which stay true when lines move"
+        ),
+        None => "cite a path plus a symbol instead (the file and the function or type the lines are in), which stay true when lines move".to_owned(),
     }
 }
 

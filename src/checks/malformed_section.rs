@@ -74,7 +74,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                         provider.name
                     ),
                 )
-                .help("name the provider by its type, as in ``# `proxmox` provider spec {.provider .proposed}``"),
+                .help("name the provider by its type, a DNS-1123 label (lowercase letters, digits and `-`), as in ``# `TYPE` spec {.provider .proposed}``"),
             );
         }
     }
@@ -94,7 +94,7 @@ fn without_profile_table(cx: &Context<'_>, out: &mut Vec<Draft>) {
                     "axis `{code}` has no `Profile` table: the table in its section starts with `{header}`; did you mean `Profile`?"
                 ),
             )
-            .help(format!("write `Profile` as the first header cell: `| Profile | Meaning |`, and the axis's profiles are its rows")),
+            .help("write `Profile` as the first header cell: `| Profile | Meaning |`, and the axis's profiles are its rows"),
             None => Draft::new(
                 Check::MalformedSection,
                 axis.chapter,

@@ -42,7 +42,10 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 "contract",
                 "no chapter has the `contract` role: axes are read from every chapter, and no chapter is kept free of provider names (`forbidden-term`) or checked for a MUST that names no caller (`must-cite`)",
             )
-            .help("name the chapter that defines the axes: `contract = [\"provider-contract.md\"]` (paths relative to `src`)"),
+            .help(format!(
+                "name the chapter that defines the axes: `contract = [\"{}\"]` (paths relative to `src`)",
+                cx.chapters[cx.model.axes[0].chapter].key
+            )),
         );
     }
     if cx.config.template.is_empty() && !cx.config.has_problem_at("template") {
@@ -52,7 +55,13 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 "template",
                 "no chapter has the `template` role: `missing-answer` does not check that every axis has an answer site, and `{{#answers}}` may stand in any chapter",
             )
-            .help("name the questionnaire chapter: `template = [\"provider-spec-template.md\"]` (paths relative to `src`)"),
+            .help(match cx.model.answer_sites.first() {
+                Some(site) => format!(
+                    "name the questionnaire chapter, the one with the `{{{{#answers}}}}`: `template = [\"{}\"]` (paths relative to `src`)",
+                    cx.chapters[site.chapter].key
+                ),
+                None => "name the questionnaire chapter, where each axis gets its `{{#answers CODE}}`: `template = [\"CHAPTER.md\"]` (paths relative to `src`)".to_owned(),
+            }),
         );
     }
 }

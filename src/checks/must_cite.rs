@@ -56,9 +56,13 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                         Check::MustCite,
                         number,
                         at..at + 4,
-                        format!("this MUST names no caller: its sentence cites no path or symbol of the shared layer{roots}"),
+                        if cx.config.shared_layer.is_empty() {
+                            "this MUST names no caller: its sentence cites no path or symbol".to_owned()
+                        } else {
+                            format!("this MUST names no caller: its sentence cites no path or symbol of the shared layer{roots}")
+                        },
                     )
-                    .help("name the caller that relies on it as a code span, such as `reconcileManaged`, and say what breaks"),
+                    .help("name the caller that relies on it (the function, type or file of the code that breaks without it) as a code span, and say what breaks"),
                 );
             }
         }

@@ -225,3 +225,80 @@ fn a_heading_without_a_profile_table_stays_silent() {
     let (code, stdout, _) = check(&book);
     assert_eq!(code, 0, "{stdout}");
 }
+
+#[test]
+fn new_spec_names_the_spec_as_the_books_template_does() {
+    let book = storage_book(str::to_owned);
+    std::fs::write(
+        book.root().join("src/SUMMARY.md"),
+        "# Summary\n\n- [Contract](contract.md)\n- [Backend spec template](backend-spec-template.md)\n- [Backends](backends.md)\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = run_in(book.root(), &["new-spec", "gcs"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let summary = std::fs::read_to_string(book.root().join("src/SUMMARY.md")).unwrap();
+    assert!(
+        summary.contains("- [Backend spec: gcs](gcs-provider-spec.md)"),
+        "{summary}"
+    );
+    let spec = std::fs::read_to_string(book.root().join("src/gcs-provider-spec.md")).unwrap();
+    assert!(
+        spec.starts_with("# `gcs` backend spec {.provider .proposed}\n"),
+        "{spec}"
+    );
+    // A build right after it: one open entry per template entry, nothing else.
+    let (code, stdout, _) = run_in(book.root(), &["check", "--format", "json"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert_eq!(
+        json_positions(&stdout, "unanswered-entry").len(),
+        3,
+        "{stdout}"
+    );
+}
+
+#[test]
+fn no_help_text_speaks_of_another_books_words() {
+    // Mistakes whose help used to cite the egress-proxy book: a line reference, a MUST
+    // without a caller, a missing contract role, an unknown axis in a book with axes.
+    let book = Fixture::new(&[
+        (
+            "book.toml",
+            "[book]\ntitle = \"Storage backends\"\n\n[preprocessor.contract]\nafter = [\"links\"]\ntemplate = [\"backend-spec-template.md\"]\n",
+        ),
+        (
+            "src/contract.md",
+            &CONTRACT.replace(
+                "Every backend keeps objects by key.",
+                "Every backend MUST keep objects by key, as store.rs:40 does. See {{#axis consistncy}}.",
+            ),
+        ),
+        ("src/backend-spec-template.md", TEMPLATE),
+        ("src/backends.md", BACKENDS),
+    ]);
+    let (_, stdout, _) = run_in(book.root(), &["check", "--format", "json"]);
+    let findings: Vec<Value> = serde_json::from_str(&stdout).unwrap();
+    for word in [
+        "readiness",
+        "reconcileManaged",
+        "internal/gc",
+        "Sweeper",
+        "instance",
+        "provider-contract.md",
+        "provider-spec-template.md",
+        "proxmox",
+        "shared layer",
+    ] {
+        assert!(!stdout.contains(word), "`{word}` in {stdout}");
+    }
+    let help = |check: &str| {
+        findings
+            .iter()
+            .find(|f| f["check"] == check)
+            .map(|f| f["help"].as_str().unwrap().to_owned())
+            .unwrap_or_else(|| panic!("no {check} in {stdout}"))
+    };
+    assert!(help("line-reference").contains("`store.rs`"));
+    assert!(help("missing-role").contains("`contract = [\"contract.md\"]`"));
+    assert!(help("unknown-axis").contains("``### `consistency` {.axis}``"));
+    assert!(stdout.contains("did you mean `consistency`?"));
+}

@@ -147,3 +147,22 @@ fn an_id_with_a_pipe_is_linked_encoded_not_panicked_on() {
     assert!(matrix.contains("|<em>missing</em>|"), "{matrix}");
     assert!(out[3].contains("<strong>unknown</strong>"), "{}", out[3]);
 }
+
+/// Found by the `book` fuzz target: a shortcode naming an unknown axis, with carriage returns
+/// inside, was shown as a code span that the carriage returns broke (to CommonMark each is a
+/// line ending), so the build stopped on its own guard against an unrendered shortcode.
+#[test]
+fn an_unknown_shortcode_with_carriage_returns_stays_inside_its_code_span() {
+    let book = Fixture::new(&[
+        ("src/contract.md", crate::common::CONTRACT),
+        ("src/template.md", crate::common::TEMPLATE),
+        (
+            "src/extra.md",
+            "# Extra\n\n## `pods` {.provider}\n\nReady: {{#profile readinee immediate x\r\r\r\ry}}.\n",
+        ),
+    ]);
+    let (ctx, loaded) = mdbook_contract::load(book.root(), "html").unwrap();
+    let outcome = mdbook_contract::process(&ctx, loaded, std::path::PathBuf::new())
+        .expect("rendered, not stopped by the guard");
+    assert!(!outcome.report.findings.is_empty());
+}

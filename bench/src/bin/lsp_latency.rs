@@ -4,9 +4,10 @@
 //! The server is the `mdbook-contract` binary (`MDBOOK_CONTRACT`, default `mdbook-contract` on
 //! the PATH) started as an editor starts it, `lsp` over its standard input and output. The
 //! chapter is opened with a line holding an em-dash added at its end, and saved (so a book's
-//! own preprocessors, which run on save, have seen it); once that em-dash is reported, the
+//! own preprocessors, which run on save, have seen it); once an em-dash is reported, the
 //! chapter is edited `RUNS` times (default 20): each edit adds or takes away a line at the top,
-//! which moves the em-dash's diagnostic, so the chapter's diagnostics change every time. The
+//! which moves the em-dash's diagnostic, so the chapter's diagnostics change every time; an
+//! edit is timed until they do. The
 //! time is taken from writing `didChange` to reading the chapter's `publishDiagnostics`.
 //! Prints the median, the minimum and the maximum in milliseconds, and the server's resident
 //! memory (VmRSS) after the first 50 edits and after the last when there are more.
@@ -72,12 +73,11 @@ fn main() {
         (m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri.as_str())
             .then(|| m["params"]["diagnostics"].clone())
     };
-    let dash_line = text.lines().count() as u64 - 1;
-    let has_dash_at = |list: &Value, line: u64| {
+    let has_dash = |list: &Value| {
         list.as_array()
             .into_iter()
             .flatten()
-            .any(|d| d["code"] == "em-dash" && d["range"]["start"]["line"] == line)
+            .any(|d| d["code"] == "em-dash")
     };
     send(
         json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "markdown", "version": 0, "text": text}}}),
@@ -86,29 +86,43 @@ fn main() {
         json!({"jsonrpc": "2.0", "method": "textDocument/didSave", "params": {"textDocument": {"uri": uri}}}),
     );
     // A book whose own preprocessors are built on their first run (`cargo run`) takes long.
-    wait_for(
-        &|m| published(m).is_some_and(|l| has_dash_at(&l, dash_line)),
+    let mut last = published(&wait_for(
+        &|m| published(m).is_some_and(|l| has_dash(&l)),
         Duration::from_secs(1800),
+    ))
+    .unwrap_or_default();
+    // A request is answered once every change before it is checked: what is published by then
+    // is the state the edits start from.
+    send(
+        json!({"jsonrpc": "2.0", "id": 3, "method": "textDocument/documentSymbol", "params": {"textDocument": {"uri": uri}}}),
     );
+    loop {
+        let message = wait_for(&|_| true, Duration::from_secs(120));
+        if let Some(list) = published(&message) {
+            last = list;
+        }
+        if message["id"] == 3 {
+            break;
+        }
+    }
 
+    // Each edit moves the em-dash's line, so the chapter's diagnostics change every time
+    // (wherever a server places them).
     let moved = format!("A line typed at the top.\n\n{text}");
     let mut times = Vec::with_capacity(runs);
     let mut rss_after_50 = None;
     for run in 0..runs {
-        let (edited, line) = if run % 2 == 0 {
-            (&moved, dash_line + 2)
-        } else {
-            (&text, dash_line)
-        };
+        let edited = if run % 2 == 0 { &moved } else { &text };
         let started = Instant::now();
         send(
             json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": uri, "version": run + 1}, "contentChanges": [{"text": edited}]}}),
         );
-        wait_for(
-            &|m| published(m).is_some_and(|l| has_dash_at(&l, line)),
+        let message = wait_for(
+            &|m| published(m).is_some_and(|l| l != last),
             Duration::from_secs(120),
         );
         times.push(started.elapsed());
+        last = published(&message).unwrap_or_default();
         if run + 1 == 50 {
             rss_after_50 = rss(pid);
         }
