@@ -55,6 +55,19 @@ fn book() -> &'static PathBuf {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, text).unwrap();
         }
+        // A book.toml sent by the fuzzer may configure preprocessors of its own; the server
+        // runs them in a child process of its own executable, which here is this fuzzer. The
+        // stand-in reads what it is given (so that no write meets a closed pipe) and fails.
+        let child = root.join("arrival.sh");
+        std::fs::write(&child, "#!/bin/sh\ncat >/dev/null\necho 'no preprocessors run while fuzzing' >&2\nexit 1\n").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&child, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        // SAFETY: this runs once, on the first input, before any server (or any other thread
+        // of this process) starts, so nothing reads the environment meanwhile.
+        unsafe { std::env::set_var("MDBOOK_CONTRACT_LSP_ARRIVAL", &child) };
         root
     })
 }

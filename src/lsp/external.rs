@@ -113,20 +113,25 @@ impl Externals {
         self.generation += 1;
         let generation = self.generation;
         let sender = self.sender.clone();
-        let spawned = std::env::current_exe()
-            .context("the path of this program")
-            .and_then(|exe| {
-                let mut command = Command::new(exe);
-                command
-                    .arg("lsp-arrival")
-                    .arg(root)
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::piped());
-                #[cfg(unix)]
-                std::os::unix::process::CommandExt::process_group(&mut command, 0);
-                Ok(command.spawn()?)
-            });
+        // `MDBOOK_CONTRACT_LSP_ARRIVAL` names another program to run as the child (one that
+        // takes the same arguments): the fuzz target, whose own executable is no
+        // `mdbook-contract`, sets it.
+        let program = match std::env::var_os("MDBOOK_CONTRACT_LSP_ARRIVAL") {
+            Some(program) => Ok(PathBuf::from(program)),
+            None => std::env::current_exe().context("the path of this program"),
+        };
+        let spawned = program.and_then(|exe| {
+            let mut command = Command::new(exe);
+            command
+                .arg("lsp-arrival")
+                .arg(root)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+            #[cfg(unix)]
+            std::os::unix::process::CommandExt::process_group(&mut command, 0);
+            Ok(command.spawn()?)
+        });
         let mut child = match spawned {
             Ok(child) => child,
             Err(error) => {
