@@ -270,7 +270,7 @@ impl<'a> Renderer<'a> {
         )
     }
 
-    /// A claim: the axis link, the profile and the evidence as code spans.
+    /// A claim: the axis link, the profile and the evidence (code spans, an address a link).
     fn claim(&self, from: usize, shortcode: &Shortcode) -> Option<Events<'a>> {
         let claim = self.model.claim_at(from, shortcode.range.start)?;
         let axis = self.model.axis(&claim.axis.text)?;
@@ -287,7 +287,14 @@ impl<'a> Renderer<'a> {
             events.push(text(" ("));
             push_joined(
                 &mut events,
-                claim.evidence.iter().map(|e| vec![code(&e.text)]),
+                claim.evidence.iter().map(|e| {
+                    // An address is a link to what it names; the rest is code as written.
+                    if is_address(&e.text) {
+                        link(e.text.clone(), vec![text(&e.text)])
+                    } else {
+                        vec![code(&e.text)]
+                    }
+                }),
                 ", ",
             );
             events.push(text(")"));
@@ -577,6 +584,11 @@ fn emphasis(s: &str) -> Events<'_> {
         text(s),
         Event::InlineHtml(CowStr::Borrowed("</em>")),
     ]
+}
+
+/// Whether an evidence argument is a web address.
+pub(crate) fn is_address(evidence: &str) -> bool {
+    evidence.starts_with("https://") || evidence.starts_with("http://")
 }
 
 fn link(dest: String, inner: Events<'_>) -> Events<'_> {

@@ -1,4 +1,10 @@
-//! `missing-evidence`: a claim of a built (not proposed) provider cites no evidence.
+//! `missing-evidence`: a claim of a built (not proposed) provider cites no evidence, or a
+//! claim (of any provider) whose evidence holds plain words.
+//!
+//! Evidence is a citation: a repository path (`src/s3.rs`), a symbol (`Store.put`,
+//! `ListObjects`, `put_object`) or a web address. A word of lowercase letters alone (`the`,
+//! `docs`) is prose, whether or not the book has a source tree: with one, `cited-symbol` would
+//! look it up; without one, nothing could, so it is reported here.
 
 use super::{Context, Draft};
 use crate::vocab::Check;
@@ -6,6 +12,29 @@ use crate::vocab::Check;
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for claim in &cx.model.claims {
         let provider = &cx.model.providers[claim.provider];
+        let words: Vec<String> = claim
+            .evidence
+            .iter()
+            .filter(|e| is_word(&e.text))
+            .map(|e| format!("`{}`", e.text))
+            .collect();
+        if !words.is_empty() {
+            out.push(
+                Draft::new(
+                    Check::MissingEvidence,
+                    claim.chapter,
+                    claim.range.clone(),
+                    format!(
+                        "the claim of `{}` on axis `{}` gives {} as evidence: words, not citations",
+                        provider.name,
+                        claim.axis.text,
+                        words.join(", ")
+                    ),
+                )
+                .help("evidence is a path, a symbol (`Store.put`, `ListObjects`) or a web address (`https://...`); say in the prose around the shortcode why they show it"),
+            );
+            continue;
+        }
         if provider.proposed || claim.is_unknown() || !claim.evidence.is_empty() {
             continue;
         }
@@ -22,4 +51,9 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             )),
         );
     }
+}
+
+/// Whether `evidence` is a plain word (lowercase ASCII letters only): prose, not a citation.
+fn is_word(evidence: &str) -> bool {
+    !evidence.is_empty() && evidence.bytes().all(|b| b.is_ascii_lowercase())
 }

@@ -302,3 +302,45 @@ fn no_help_text_speaks_of_another_books_words() {
     assert!(help("unknown-axis").contains("``### `consistency` {.axis}``"));
     assert!(stdout.contains("did you mean `consistency`?"));
 }
+
+#[test]
+fn evidence_is_a_citation_and_an_address_is_a_link() {
+    let with = |from: &str, to: &str| {
+        Fixture::new(&[
+            ("book.toml", BOOK_TOML),
+            ("src/contract.md", CONTRACT),
+            ("src/backend-spec-template.md", TEMPLATE),
+            ("src/backends.md", &BACKENDS.replace(from, to)),
+        ])
+    };
+    let book = with(
+        "{{#profile consistency strong src/s3.rs}}",
+        "{{#profile consistency strong the AWS docs say so}}",
+    );
+    let (code, stdout, findings) = check(&book);
+    assert_eq!(code, 1);
+    assert_eq!(
+        json_positions(&stdout, "missing-evidence"),
+        ["src/backends.md:13:1"],
+        "{stdout}"
+    );
+    assert_eq!(
+        findings[0]["message"],
+        "the claim of `s3` on axis `consistency` gives `the`, `docs`, `say`, `so` as evidence: words, not citations"
+    );
+    // An address renders as a link, not as code (the protocol, as a build runs it).
+    let address = "https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListObjectsV2.html";
+    let book = with(
+        "{{#profile list-order sorted src/s3.rs}}",
+        &format!("{{{{#profile list-order sorted {address}}}}}"),
+    );
+    let (code, out, err) = crate::common::run_binary(
+        &mut std::process::Command::new(crate::common::binary()),
+        &crate::common::protocol_input(book.root()),
+    );
+    assert_eq!(code, 0, "{err}");
+    let rendered: Value = serde_json::from_str(&out).unwrap();
+    let text = rendered.to_string();
+    assert!(text.contains(&format!("[{address}]({address})")), "{text}");
+    assert!(!text.contains(&format!("`{address}`")), "{text}");
+}
