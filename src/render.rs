@@ -295,7 +295,7 @@ impl<'a> Renderer<'a> {
                         vec![code(&e.text)]
                     }
                 }),
-                ", ",
+                text(", "),
             );
             events.push(text(")"));
         }
@@ -422,7 +422,7 @@ impl<'a> Renderer<'a> {
         for axis in self.model.unique_axes() {
             let profiles = axis.profiles.iter().map(|p| vec![code(&p.name)]);
             let mut profile_cell = Vec::new();
-            push_joined(&mut profile_cell, profiles, ", ");
+            push_joined(&mut profile_cell, profiles, text(", "));
             let mut tolerated = Vec::new();
             let tolerated_parts = axis.profiles.iter().filter_map(|p| {
                 let cell = self.cell(axis, p.row, axis.columns.tolerated_by, from)?;
@@ -430,7 +430,12 @@ impl<'a> Renderer<'a> {
                 part.extend(cell);
                 Some(part)
             });
-            push_joined(&mut tolerated, tolerated_parts, "; ");
+            // One profile a line: a run of `profile: callers; profile: ...` is hard to scan.
+            push_joined(
+                &mut tolerated,
+                tolerated_parts,
+                Event::InlineHtml(CowStr::Borrowed("<br>")),
+            );
             let entry = self
                 .model
                 .answer_sites_of(&axis.code)
@@ -452,7 +457,7 @@ impl<'a> Renderer<'a> {
         let header = ["Axis", "Profiles", "Tolerated by", "Template entry"]
             .map(|h| vec![text(h)])
             .to_vec();
-        table(header, rows)
+        in_div("<div class=\"contract-table\">\n", table(header, rows))
     }
 
     /// One row per axis, one column per provider, and a last row of how many of each
@@ -502,28 +507,24 @@ impl<'a> Renderer<'a> {
             }
             rows.push(row);
         }
+        // A built provider's known claims are verified in its section; a spec's known
+        // entries are answered, and a proposed section's claims stated, not verified.
         let mut last = vec![strong("verified")];
-        for count in verified {
+        for (count, (_, provider)) in verified.into_iter().zip(&providers) {
+            let what = if provider.spec {
+                " answered"
+            } else if provider.proposed {
+                " stated"
+            } else {
+                ""
+            };
             last.push(vec![Event::Text(CowStr::from(format!(
-                "{count} of {}",
+                "{count} of {}{what}",
                 axes.len()
             )))]);
         }
         rows.push(last);
-        // In a `<div>` of its own class, for the stylesheet that `install` ships; without the
-        // stylesheet the table reads the same, only wider.
-        let mut events = vec![
-            Event::Start(Tag::HtmlBlock),
-            Event::Html(CowStr::Borrowed("<div class=\"contract-matrix\">\n")),
-            Event::End(TagEnd::HtmlBlock),
-        ];
-        events.extend(table(header, rows));
-        events.extend([
-            Event::Start(Tag::HtmlBlock),
-            Event::Html(CowStr::Borrowed("</div>\n")),
-            Event::End(TagEnd::HtmlBlock),
-        ]);
-        events
+        in_div("<div class=\"contract-matrix\">\n", table(header, rows))
     }
 }
 
@@ -603,14 +604,31 @@ fn link(dest: String, inner: Events<'_>) -> Events<'_> {
     events
 }
 
+/// `inner` in the `<div>` that `open` starts (one of a class of the stylesheet that `install`
+/// ships; without it the table reads the same, only wider and with codes that may wrap).
+fn in_div<'e>(open: &'static str, inner: Events<'e>) -> Events<'e> {
+    let mut events = vec![
+        Event::Start(Tag::HtmlBlock),
+        Event::Html(CowStr::Borrowed(open)),
+        Event::End(TagEnd::HtmlBlock),
+    ];
+    events.extend(inner);
+    events.extend([
+        Event::Start(Tag::HtmlBlock),
+        Event::Html(CowStr::Borrowed("</div>\n")),
+        Event::End(TagEnd::HtmlBlock),
+    ]);
+    events
+}
+
 fn push_joined<'e>(
     out: &mut Events<'e>,
     parts: impl Iterator<Item = Events<'e>>,
-    separator: &'e str,
+    separator: Event<'e>,
 ) {
     for (i, part) in parts.enumerate() {
         if i > 0 {
-            out.push(text(separator));
+            out.push(separator.clone());
         }
         out.extend(part);
     }

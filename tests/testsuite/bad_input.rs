@@ -610,8 +610,8 @@ fn a_chapter_that_is_only_a_shortcode() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let table = content_of(&run.book(), "table.md");
     assert!(
-        table.starts_with('|'),
-        "a table from the first byte: {table:?}"
+        table.starts_with("<div class=\"contract-table\">\n\n|"),
+        "the table's block from the first byte: {table:?}"
     );
     assert!(!table.contains("{{#"), "{table}");
     assert!(
