@@ -204,12 +204,14 @@ impl<'r> Writer<'r> {
         };
         let spec_part = whole(self.spec.chapter, "spec");
         let contract_parts: Vec<Part> = contracts.iter().map(|&c| whole(c, "contract")).collect();
+        let checklist_words = identity(&rendered.config.brief_checklist);
+        let gaps_title = identity(&rendered.config.brief_known_gaps);
         let checklist = contracts.iter().find_map(|&c| {
             let index = self.index(c);
             let at = index
                 .headings
                 .iter()
-                .position(|h| identity(&h.text).contains("checklist"))?;
+                .position(|h| identity(&h.text).contains(&checklist_words))?;
             let range = section_of(&index.headings, at, rendered.chapters[c].content.len());
             let shift = 2u8.saturating_sub(index.headings[at].level);
             Some(Part {
@@ -258,6 +260,8 @@ impl<'r> Writer<'r> {
         }
         examples.sort_by_key(|(p, _)| *p);
         let mut example_parts: Vec<(usize, Vec<Part>)> = Vec::new();
+        // The example providers whose section has no known-gaps sub-section.
+        let mut without_gaps: Vec<String> = Vec::new();
         for (p, anchors) in &examples {
             let chapter = model.providers[*p].chapter;
             let content_len = rendered.chapters[chapter].content.len();
@@ -296,10 +300,11 @@ impl<'r> Writer<'r> {
                     .enumerate()
                     .skip(top + 1)
                     .find(|(_, h)| {
-                        section.contains(&h.range.start) && identity(&h.text) == "known gaps"
+                        section.contains(&h.range.start) && identity(&h.text) == gaps_title
                     });
-                if let Some((at, _)) = gaps {
-                    quote(at, &mut parts);
+                match gaps {
+                    Some((at, _)) => quote(at, &mut parts),
+                    None => without_gaps.push(model.providers[*p].name.clone()),
                 }
             }
             parts.sort_by_key(|q| q.range.start);
@@ -347,7 +352,7 @@ impl<'r> Writer<'r> {
                 text("Written by "),
                 Event::Code(CowStr::Borrowed("mdbook-contract brief")),
                 text(&format!(
-                    " from the book \u{201c}{}\u{201d}, for whoever builds this provider: the profiles its spec chose with what they oblige, the spec, the checklist for adding a provider, the sections of the existing providers that chose the same profiles, and the whole provider contract. Every link leads to a heading of this document{}.",
+                    " from the book \u{201c}{}\u{201d}, for whoever builds this provider: the profiles its spec chose with what they oblige, the spec, the contract's checklist, the sections of the existing providers that chose the same profiles, and the whole contract. Every link leads to a heading of this document{}.",
                     self.title,
                     if self.site.is_some() {
                         " or to the published book"
@@ -357,6 +362,36 @@ impl<'r> Writer<'r> {
                 )),
             ],
         );
+        // What the brief looked for and did not find, said rather than left out silently.
+        if checklist.is_none() {
+            paragraph(
+                &mut events,
+                vec![
+                    text(&format!(
+                        "The contract has no checklist: none of its headings has \u{201c}{}\u{201d} in it (",
+                        rendered.config.brief_checklist
+                    )),
+                    Event::Code(CowStr::Borrowed("brief-checklist")),
+                    text(" in book.toml names other words)."),
+                ],
+            );
+        }
+        if !without_gaps.is_empty() {
+            let mut line = vec![text("No known gaps are copied for ")];
+            for (i, name) in without_gaps.iter().enumerate() {
+                if i > 0 {
+                    line.push(text(", "));
+                }
+                line.push(Event::Code(CowStr::from(name.clone())));
+            }
+            line.push(text(&format!(
+                ": no sub-heading of their sections is titled \u{201c}{}\u{201d} (",
+                rendered.config.brief_known_gaps
+            )));
+            line.push(Event::Code(CowStr::Borrowed("brief-known-gaps")));
+            line.push(text(" in book.toml names another title)."));
+            paragraph(&mut events, line);
+        }
         let unanswered = self.spec.unanswered(model, specs);
         let open: Vec<_> = unanswered
             .iter()

@@ -39,6 +39,14 @@ pub(crate) const KNOWN_KEYS: &[(&str, &str)] = &[
         "a list of file paths relative to the folder of book.toml",
     ),
     ("changed-since", "a git revision, such as \"origin/main\""),
+    (
+        "brief-checklist",
+        "words of the contract heading that the brief copies as its checklist",
+    ),
+    (
+        "brief-known-gaps",
+        "the title of the sub-heading of a provider's section that the brief copies as its known gaps",
+    ),
     ("source-root", "a path relative to the book root"),
     ("shared-layer", "a list of repository paths or globs"),
     ("symbol-files", "a list of file name globs"),
@@ -81,6 +89,11 @@ pub(crate) struct Config {
     /// The revision whose merge base with `HEAD` limits findings in companions to the lines
     /// changed since.
     pub changed_since: Option<String>,
+    /// What the brief looks for in a contract heading to copy its section as the checklist
+    /// (`checklist`, in any case).
+    pub brief_checklist: String,
+    /// The title of a provider's sub-section that the brief copies as its known gaps.
+    pub brief_known_gaps: String,
     /// The repository the documents describe, relative to the book root.
     pub source_root: Option<String>,
     /// Roots of the shared layer that a MUST in a contract chapter must cite.
@@ -244,6 +257,8 @@ impl Default for Config {
             spec_globs: globset::GlobSet::empty(),
             companions: Vec::new(),
             changed_since: None,
+            brief_checklist: "checklist".to_owned(),
+            brief_known_gaps: "Known gaps".to_owned(),
             source_root: None,
             shared_layer: Vec::new(),
             symbol_files: vec!["*.go".into(), "Makefile".into(), "*.yaml".into()],
@@ -353,6 +368,16 @@ impl Config {
                 }
             }
             "source-root" => self.source_root = string(&at, value, problems),
+            "brief-checklist" => {
+                if let Some(words) = string(&at, value, problems) {
+                    self.brief_checklist = words;
+                }
+            }
+            "brief-known-gaps" => {
+                if let Some(title) = string(&at, value, problems) {
+                    self.brief_known_gaps = title;
+                }
+            }
             "shared-layer" => {
                 if let Some(roots) = strings(&at, value, problems) {
                     let roots = globs(&at, roots, problems, |root| {

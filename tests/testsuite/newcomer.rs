@@ -344,3 +344,59 @@ fn evidence_is_a_citation_and_an_address_is_a_link() {
     assert!(text.contains(&format!("[{address}]({address})")), "{text}");
     assert!(!text.contains(&format!("`{address}`")), "{text}");
 }
+
+#[test]
+fn the_brief_says_what_it_looked_for_and_did_not_find_and_book_toml_names_it() {
+    let book = storage_book(str::to_owned);
+    std::fs::write(
+        book.root().join("src/SUMMARY.md"),
+        "# Summary\n\n- [Contract](contract.md)\n- [Backend spec template](backend-spec-template.md)\n- [Backends](backends.md)\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = run_in(book.root(), &["new-spec", "gcs"]);
+    assert_eq!(code, 0, "{stderr}");
+    let spec_path = book.root().join("src/gcs-provider-spec.md");
+    let spec = std::fs::read_to_string(&spec_path).unwrap().replacen(
+        "**Answer:**\n",
+        "**Answer:** Reads see writes: {{#profile consistency strong}}.\n",
+        1,
+    );
+    std::fs::write(&spec_path, spec).unwrap();
+    let (code, brief, stderr) = run_in(book.root(), &["brief", "gcs"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        brief.contains("The contract has no checklist: none of its headings has \u{201c}checklist\u{201d} in it (`brief-checklist` in book.toml names other words)."),
+        "{brief}"
+    );
+    assert!(
+        brief.contains("No known gaps are copied for `local-fs`, `s3`, `memory`: no sub-heading of their sections is titled \u{201c}Known gaps\u{201d}"),
+        "{brief}"
+    );
+    assert!(!brief.contains("adding a provider"), "{brief}");
+
+    // The book's own words for both, in book.toml.
+    let toml = BOOK_TOML.replace(
+        "after = [\"links\"]",
+        "after = [\"links\"]\nbrief-checklist = \"before you start\"\nbrief-known-gaps = \"Limits\"\nspecs = [\"gcs-provider-spec.md\"]",
+    );
+    std::fs::write(book.root().join("book.toml"), toml).unwrap();
+    let contract = CONTRACT.replace(
+        "## Closing table",
+        "## Before you start\n\nRead every axis.\n\n## Closing table",
+    );
+    std::fs::write(book.root().join("src/contract.md"), contract).unwrap();
+    let backends = BACKENDS.replace(
+        "{{#profile atomic-rename copy-delete src/s3.rs}}.\n",
+        "{{#profile atomic-rename copy-delete src/s3.rs}}.\n\n### Limits\n\nNo rename of a prefix.\n",
+    );
+    std::fs::write(book.root().join("src/backends.md"), backends).unwrap();
+    let (code, brief, stderr) = run_in(book.root(), &["brief", "gcs"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!brief.contains("has no checklist"), "{brief}");
+    assert!(brief.contains("Read every axis."), "{brief}");
+    assert!(brief.contains("No rename of a prefix."), "{brief}");
+    assert!(
+        brief.contains("No known gaps are copied for `local-fs`, `memory`: no sub-heading of their sections is titled \u{201c}Limits\u{201d}"),
+        "{brief}"
+    );
+}
