@@ -338,12 +338,21 @@ impl<'r> Writer<'r> {
             self.ids.insert(format!("profile-{}", axis.code));
         }
 
+        // The book's own noun for what it specifies ("backend", from a "Backend spec template").
+        let noun = rendered
+            .chapters
+            .iter()
+            .find(|c| rendered.config.is_template(&c.key))
+            .map_or_else(
+                || "provider".to_owned(),
+                |t| crate::spec::provider_noun(&crate::spec::spec_kind(&t.content)),
+            );
         let mut events: Vec<Event<'static>> = Vec::new();
         // The title and the status.
         heading(&mut events, 1, "brief", {
             let mut title = vec![text("Implementer's brief: the ")];
             title.push(Event::Code(CowStr::from(provider_type.to_owned())));
-            title.push(text(" provider"));
+            title.push(text(&format!(" {noun}")));
             title
         });
         paragraph(
@@ -352,7 +361,7 @@ impl<'r> Writer<'r> {
                 text("Written by "),
                 Event::Code(CowStr::Borrowed("mdbook-contract brief")),
                 text(&format!(
-                    " from the book \u{201c}{}\u{201d}, for whoever builds this provider: the profiles its spec chose with what they oblige, the spec, the contract's checklist, the sections of the existing providers that chose the same profiles, and the whole contract. Every link leads to a heading of this document{}.",
+                    " from the book \u{201c}{}\u{201d}, for whoever builds this {noun}: the profiles its spec chose with what they oblige, the spec, the contract's checklist, the sections of the existing providers that chose the same profiles, and the whole contract. Every link leads to a heading of this document{}.",
                     self.title,
                     if self.site.is_some() {
                         " or to the published book"
@@ -430,7 +439,7 @@ impl<'r> Writer<'r> {
             &mut events,
             2,
             "profiles",
-            vec![text("The profiles of this provider, axis by axis")],
+            vec![text(&format!("The profiles of this {noun}, axis by axis"))],
         );
         for Choice {
             axis,

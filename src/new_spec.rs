@@ -83,7 +83,7 @@ pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<N
     }
     let template_text = std::fs::read_to_string(src.join(template))
         .with_context(|| format!("cannot read the template `{template}`"))?;
-    let kind = spec_kind(&template_text);
+    let kind = crate::spec::spec_kind(&template_text);
     let spec_text = spec_from_template(&template_text, provider_type, &kind)
         .with_context(|| format!("the template `{template}` cannot be copied"))?;
 
@@ -120,25 +120,6 @@ fn relative(root: &Path, path: &Path) -> PathBuf {
 
 /// The spec's text: the template's preamble (everything before its first `##` heading)
 /// replaced by the spec's heading, status and status box, the header's `Type` row filled.
-/// What the book calls a spec, from its template's title: "Backend spec template" gives
-/// "backend spec", "Provider spec template" "provider spec"; a title without "template" in it
-/// gives "spec".
-fn spec_kind(template: &str) -> String {
-    let title = template
-        .lines()
-        .find_map(|l| l.strip_prefix("# "))
-        .map(|t| t.split(" {").next().unwrap_or(t).trim())
-        .unwrap_or("");
-    let lower = title.to_lowercase();
-    match lower
-        .strip_suffix(" template")
-        .or_else(|| lower.strip_suffix("template"))
-    {
-        Some(kind) if !kind.trim().is_empty() && !kind.contains('`') => kind.trim().to_owned(),
-        _ => "spec".to_owned(),
-    }
-}
-
 /// `text` with its first letter in upper case.
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
@@ -276,10 +257,16 @@ mod tests {
     #[test]
     fn the_preamble_is_replaced() {
         let template = "# Template\n\nCopy me.\n\n```\n## not a heading\n```\n\n## Header\n\n| Field | Value |\n|---|---|\n| Type | |\n\n## Entries\n";
-        assert_eq!(spec_kind(template), "spec");
-        assert_eq!(spec_kind("# Provider spec template\n"), "provider spec");
-        assert_eq!(spec_kind("# Backend spec template\n"), "backend spec");
-        assert_eq!(spec_kind("# Questions\n"), "spec");
+        assert_eq!(crate::spec::spec_kind(template), "spec");
+        assert_eq!(
+            crate::spec::spec_kind("# Provider spec template\n"),
+            "provider spec"
+        );
+        assert_eq!(
+            crate::spec::spec_kind("# Backend spec template\n"),
+            "backend spec"
+        );
+        assert_eq!(crate::spec::spec_kind("# Questions\n"), "spec");
         let spec = spec_from_template(template, "proxmox", "provider spec").unwrap();
         assert_eq!(
             spec,

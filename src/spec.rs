@@ -243,6 +243,34 @@ pub(crate) fn is_dns_label(name: &str) -> bool {
 }
 
 /// The identity of an entry: its heading text without leading numbering (`1.`, `2.3`, `4)`),
+/// What the book calls a spec, from its template's title: "Backend spec template" gives
+/// "backend spec", "Provider spec template" "provider spec"; a title without "template" in it
+/// gives "spec".
+pub(crate) fn spec_kind(template: &str) -> String {
+    let title = template
+        .lines()
+        .find_map(|l| l.strip_prefix("# "))
+        .map(|t| t.split(" {").next().unwrap_or(t).trim())
+        .unwrap_or("");
+    let lower = title.to_lowercase();
+    match lower
+        .strip_suffix(" template")
+        .or_else(|| lower.strip_suffix("template"))
+    {
+        Some(kind) if !kind.trim().is_empty() && !kind.contains('`') => kind.trim().to_owned(),
+        _ => "spec".to_owned(),
+    }
+}
+
+/// What the book calls a provider, from what it calls a spec: "backend spec" gives
+/// "backend"; "spec" alone gives "provider".
+pub(crate) fn provider_noun(kind: &str) -> String {
+    match kind.strip_suffix(" spec") {
+        Some(noun) if !noun.trim().is_empty() => noun.trim().to_owned(),
+        _ => "provider".to_owned(),
+    }
+}
+
 /// white space collapsed, lowercase.
 pub(crate) fn identity(title: &str) -> String {
     let mut words: Vec<&str> = title.split_whitespace().collect();

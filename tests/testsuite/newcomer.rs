@@ -373,6 +373,12 @@ fn the_brief_says_what_it_looked_for_and_did_not_find_and_book_toml_names_it() {
         "{brief}"
     );
     assert!(!brief.contains("adding a provider"), "{brief}");
+    // The book's noun, from its template's title: a backend, not a provider.
+    assert!(
+        brief.contains("Implementer's brief: the `gcs` backend"),
+        "{brief}"
+    );
+    assert!(brief.contains("for whoever builds this backend"), "{brief}");
 
     // The book's own words for both, in book.toml.
     let toml = BOOK_TOML.replace(
