@@ -44,7 +44,7 @@ struct RunOutput {
 
 /// The child's side: loads the book at `dir` with the overlays read from `input` (a JSON map
 /// of absolute paths to texts) twice, with mdBook's preprocessors only and with all of them,
-/// and writes a [`RunOutput`] to `output`.
+/// and writes the two books, with the chapters' files as read, to `output` as JSON.
 pub fn arrival(dir: &Path, input: impl Read, output: impl Write) -> Result<()> {
     let overlays: Overlays =
         serde_json::from_reader(input).context("the overlays on standard input")?;
