@@ -6,7 +6,8 @@
 //! These tests need Chromium (Debian's `chromium` package), so they are ignored by a plain
 //! `cargo test`; `.ci/run` installs Chromium and runs them with `cargo test -- --ignored`.
 //! `CHROMIUM` names the browser binary when it is not `chromium` on the `PATH`;
-//! `MDBOOK_CONTRACT_SCREENSHOT=FILE` also saves a screenshot of the page.
+//! `MDBOOK_CONTRACT_SCREENSHOT=PREFIX` also saves a screenshot of each page measured, as
+//! `PREFIX-PAGE.png`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -106,9 +107,14 @@ window.addEventListener('load', () => {
   const broken = [...document.querySelectorAll('.contract-matrix code, .contract-table code')]
     .filter(c => c.getClientRects().length > 1).map(c => c.textContent);
   const codes = document.querySelectorAll('.contract-matrix code, .contract-table code').length;
+  // The widest generated block, the text column and the page area beside the sidebar.
+  const block = Math.max(...[...document.querySelectorAll('.contract-matrix, .contract-table')]
+    .map(b => Math.ceil(b.getBoundingClientRect().width)));
+  const widths = ['block=' + block, 'main=' + document.querySelector('main').clientWidth,
+    'page=' + document.querySelector('.content').clientWidth];
   const table = document.querySelector('.contract-matrix table');
   if (!table) {
-    document.title = ['codes=' + codes, 'broken=' + broken.join(',')].join(';');
+    document.title = ['codes=' + codes, 'broken=' + broken.join(','), ...widths].join(';');
     return;
   }
   const wrapper = table.closest('.table-wrapper') || table.parentElement;
@@ -118,7 +124,6 @@ window.addEventListener('load', () => {
   const style = e => { const s = getComputedStyle(e); return [s.color, s.fontStyle, s.fontFamily].join('/'); };
   document.title = [
     'table=' + Math.ceil(table.getBoundingClientRect().width),
-    'main=' + main.clientWidth,
     'scroll=' + wrapper.scrollWidth,
     'client=' + wrapper.clientWidth,
     'columns=' + table.rows[0].cells.length,
@@ -126,6 +131,7 @@ window.addEventListener('load', () => {
     'unknown=' + style(unknown),
     'codes=' + codes,
     'broken=' + broken.join(','),
+    ...widths,
   ].join(';');
 });
 </script>
@@ -176,7 +182,11 @@ fn measure(out: &Path, page: &str) -> std::collections::HashMap<String, String> 
         let profile = tempfile::tempdir().unwrap();
         let status = headless(profile.path())
             .args(["--window-size=1280,1600", "--virtual-time-budget=5000"])
-            .arg(format!("--screenshot={}", Path::new(&file).display()))
+            .arg(format!(
+                "--screenshot={}-{}.png",
+                Path::new(&file).display(),
+                page.trim_end_matches(".html")
+            ))
             .arg(format!("file://{}", out.join(page).display()))
             .output()
             .unwrap()
@@ -207,8 +217,8 @@ fn four_providers_fit_the_page_and_unknown_looks_different() {
         "the matrix scrolls sideways: {m:?}"
     );
     assert!(
-        number("table") <= number("main"),
-        "the matrix is wider than its column: {m:?}"
+        number("table") <= number("block") && number("block") <= number("page"),
+        "the matrix is wider than its block, or the block than the page: {m:?}"
     );
     assert_ne!(
         m["known"], m["unknown"],
@@ -224,5 +234,11 @@ fn codes_in_the_generated_tables_never_break_inside() {
         let m = measure(&out, page);
         assert!(m["codes"].parse::<u32>().unwrap() > 20, "{page}: {m:?}");
         assert_eq!(m["broken"], "", "{page}: codes broken across lines: {m:?}");
+        // At 1280 px the tables use the room beside the 750 px text column, within the page.
+        let number = |k: &str| m[k].parse::<u32>().unwrap();
+        assert!(
+            number("block") > number("main") + 100 && number("block") <= number("page"),
+            "{page}: {m:?}"
+        );
     }
 }
