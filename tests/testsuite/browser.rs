@@ -121,7 +121,7 @@ window.addEventListener('load', () => {
   const main = document.querySelector('main');
   const known = table.querySelector('tbody a code');
   const unknown = [...table.querySelectorAll('tbody em')].find(e => e.textContent === 'unknown');
-  const style = e => { const s = getComputedStyle(e); return [s.color, s.fontStyle, s.fontFamily].join('/'); };
+  const style = e => { if (!e) return 'none'; const s = getComputedStyle(e); return [s.color, s.fontStyle, s.fontFamily].join('/'); };
   document.title = [
     'table=' + Math.ceil(table.getBoundingClientRect().width),
     'scroll=' + wrapper.scrollWidth,
@@ -240,5 +240,35 @@ fn codes_in_the_generated_tables_never_break_inside() {
             number("block") > number("main") + 100 && number("block") <= number("page"),
             "{page}: {m:?}"
         );
+    }
+}
+
+#[test]
+#[ignore = "needs Chromium: run by .ci/run, or with `cargo test -- --ignored`"]
+fn the_storage_books_tables_read_at_a_glance() {
+    // Another team's book, set up as a newcomer does: `install`, then `new-spec`, by the binary.
+    let book = super::newcomer::storage_book(str::to_owned);
+    std::fs::write(
+        book.root().join("src/SUMMARY.md"),
+        "# Summary\n\n- [Contract](contract.md)\n- [Backend spec template](backend-spec-template.md)\n- [Backends](backends.md)\n",
+    )
+    .unwrap();
+    for args in [&["install"][..], &["new-spec", "gcs"]] {
+        let (code, out, err) = super::common::run_in(book.root(), args);
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+    }
+    let mut md = mdbook_driver::MDBook::load(book.root()).expect("the book loads");
+    md.with_preprocessor(mdbook_contract::ContractPreprocessor::new());
+    let out = book.root().join("out");
+    md.config.build.build_dir = out.clone();
+    md.build().expect("the book builds");
+    let backends = std::fs::read_to_string(out.join("backends.html")).unwrap();
+    // Built backends count verified claims; the spec counts what it answers.
+    assert!(backends.contains("<td>3 of 3</td>"), "{backends}");
+    assert!(backends.contains("<td>0 of 3 answered</td>"), "{backends}");
+    for page in ["backends.html", "contract.html"] {
+        let m = measure(&out, page);
+        assert!(m["codes"].parse::<u32>().unwrap() >= 9, "{page}: {m:?}");
+        assert_eq!(m["broken"], "", "{page}: codes broken across lines: {m:?}");
     }
 }
