@@ -64,6 +64,10 @@ pub(crate) const KNOWN_KEYS: &[(&str, &str)] = &[
         "forbidden-terms",
         "a table of chapter paths to lists of terms",
     ),
+    (
+        "provider-paths",
+        "a table of provider names to lists of repository folders",
+    ),
 ];
 
 /// The default patterns of `line-reference`: a file name followed by a line number, and a bare
@@ -106,6 +110,9 @@ pub(crate) struct Config {
     pub line_reference_patterns: Vec<String>,
     /// Terms banned per chapter.
     pub forbidden_terms: BTreeMap<String, Vec<String>>,
+    /// Folders of the source tree whose rule citations count for a provider, besides those
+    /// its claims cite, by provider name.
+    pub provider_paths: BTreeMap<String, Vec<String>>,
     /// The renderers this preprocessor runs for, if restricted.
     pub renderers: Option<Vec<String>>,
     /// Whether mdBook runs its `links` preprocessor (includes) before this one, as the order
@@ -268,6 +275,7 @@ impl Default for Config {
                 .map(|p| (*p).to_owned())
                 .collect(),
             forbidden_terms: BTreeMap::new(),
+            provider_paths: BTreeMap::new(),
             renderers: None,
             links_first: true,
             severities: HashMap::new(),
@@ -464,6 +472,25 @@ impl Config {
                         self.forbidden_terms.insert(
                             normalise(chapter),
                             terms.into_iter().map(|(_, t)| t).collect(),
+                        );
+                    }
+                }
+            }
+            "provider-paths" => {
+                let Value::Object(providers) = value else {
+                    problems.push(wrong_type(&at, expected(key), value));
+                    return;
+                };
+                for (provider, folders) in providers {
+                    if let Some(folders) = strings(&at.child(provider), folders, problems) {
+                        self.provider_paths.insert(
+                            provider.clone(),
+                            folders
+                                .into_iter()
+                                .map(|(_, f)| {
+                                    f.trim_start_matches("./").trim_end_matches('/').to_owned()
+                                })
+                                .collect(),
                         );
                     }
                 }

@@ -33,6 +33,7 @@ mod preprocessor;
 mod protocol;
 mod render;
 mod resolve;
+mod rules;
 mod serve;
 mod shortcode;
 mod source_tree;

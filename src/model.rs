@@ -62,6 +62,8 @@ pub(crate) struct Axis {
     pub anchor: String,
     /// The heading's range.
     pub range: Range<usize>,
+    /// Its section: from the heading to the next heading of its level or higher.
+    pub section: Range<usize>,
     /// The index of its `Profile` table in the chapter, if it has one.
     pub table: Option<usize>,
     /// Without one: the first header cell of a table in its section that is near `Profile`
@@ -429,6 +431,7 @@ impl Model {
             chapter: number,
             anchor: heading.id.clone(),
             range: heading.range.clone(),
+            section: section.clone(),
             table,
             near_table: near_table.flatten(),
             columns: Columns::default(),
@@ -601,7 +604,11 @@ impl Shortcodes {
                         );
                     }
                 }
-                Kind::Axis { .. } | Kind::AxisTable | Kind::ProfileMatrix => {}
+                Kind::Axis { .. }
+                | Kind::AxisTable
+                | Kind::ProfileMatrix
+                | Kind::Rule { .. }
+                | Kind::RuleMatrix => {}
             }
         }
         found

@@ -31,8 +31,11 @@ use crate::outline::Outline;
 use crate::overview::Overview;
 use crate::render;
 use crate::resolve::{Pages, resolve};
+use crate::rules::Rules;
+use crate::rules::code::{self, CodeCitation};
+use crate::rules::coverage::Coverage;
 use crate::serve;
-use crate::source_tree::{Roots, SourceIndex, is_glob};
+use crate::source_tree::{Extra, Roots, SourceIndex, is_glob};
 use crate::spec::Specs;
 use crate::status::{OpenEntry, SpecState};
 use crate::suggest;
@@ -62,6 +65,9 @@ pub fn process(
             mut chapters,
             model,
             specs,
+            rules,
+            coverage,
+            citations,
             mut report,
             mut pages,
             options,
@@ -73,7 +79,9 @@ pub fn process(
         for chapter in &mut chapters {
             chapter.release_checked();
         }
-        let (mut patches, failed) = render::patches(&chapters, &model, &specs);
+        let repository = repository_url(ctx);
+        let view = rule_view(&rules, &coverage, &citations, repository.as_deref());
+        let (mut patches, failed) = render::patches(&chapters, &model, &specs, view);
         for failure in failed {
             let number = failure.chapter;
             let finding = render_failed(&chapters[number], &files, failure);
@@ -166,13 +174,18 @@ pub(crate) fn rendered(ctx: &PreprocessorContext, book: &Book) -> Result<(Render
         chapters,
         model,
         specs,
+        rules,
+        coverage,
+        citations,
         options,
         config,
         files,
         mut report,
         ..
     } = Analysis::run(ctx, book, BookFiles::new(ctx, PathBuf::new()))?;
-    let (patches, failed) = render::patches(&chapters, &model, &specs);
+    let repository = repository_url(ctx);
+    let view = rule_view(&rules, &coverage, &citations, repository.as_deref());
+    let (patches, failed) = render::patches(&chapters, &model, &specs, view);
     for failure in failed {
         let finding = render_failed(&chapters[failure.chapter], &files, failure);
         report.findings.push(finding);
@@ -259,6 +272,30 @@ pub fn status(
     Ok(states)
 }
 
+/// Where the book's repository is browsed (`output.html.git-repository-url`), for links to the
+/// tests that verify a rule.
+fn repository_url(ctx: &PreprocessorContext) -> Option<String> {
+    ctx.config
+        .get::<String>("output.html.git-repository-url")
+        .ok()
+        .flatten()
+}
+
+/// What the renderer reads of the rules.
+fn rule_view<'a>(
+    rules: &'a Rules,
+    coverage: &'a Coverage,
+    citations: &'a [CodeCitation],
+    repository: Option<&'a str>,
+) -> render::RuleView<'a> {
+    render::RuleView {
+        rules,
+        coverage,
+        citations,
+        repository,
+    }
+}
+
 /// Whether the build is `mdbook serve` (the context carries a live-reload endpoint).
 pub(crate) fn is_serving(ctx: &PreprocessorContext) -> bool {
     ctx.config
@@ -289,6 +326,10 @@ struct Analysis<'b> {
     chapters: Vec<Chapter<'b>>,
     model: Model,
     specs: Specs,
+    rules: Rules,
+    coverage: Coverage,
+    /// The citations of rules in the source tree.
+    citations: Vec<CodeCitation>,
     report: Report,
     pages: Pages,
     options: MarkdownOptions,
@@ -313,25 +354,42 @@ impl<'b> Analysis<'b> {
         }
         let model = Model::collect(&chapters, &config);
         let specs = Specs::collect(&chapters, &model, &config);
+        let rules = Rules::collect(&chapters, &model, &config);
         let excluded = checks::excluded_words(&model, &config);
-        let source = match config.source_root.clone() {
+        let (source, citations) = match config.source_root.clone() {
             Some(root) => {
-                match index_source(ctx, &files, &config, &shared, &chapters, &excluded, &root) {
-                    Ok(source) => Some(source),
+                let wanted = Wanted {
+                    chapters: &chapters,
+                    excluded: &excluded,
+                    rules: !rules.rules.is_empty(),
+                };
+                match index_source(ctx, &files, &config, &shared, &wanted, &root) {
+                    Ok((source, citations)) => (Some(source), citations),
                     // Without the tree, `cited-path` and `cited-symbol` cannot run; the rest can.
                     Err(problem) => {
                         config.add_problem(*problem);
-                        None
+                        (None, Vec::new())
                     }
                 }
             }
-            None => None,
+            None => (None, Vec::new()),
         };
+        let coverage = Coverage::of(
+            &rules,
+            &model,
+            &config,
+            source.is_some().then_some(citations.as_slice()),
+            &shared,
+            &excluded,
+        );
         let cx = checks::Context {
             chapters: &chapters,
             companions: &companions,
             model: &model,
             specs: &specs,
+            rules: &rules,
+            coverage: &coverage,
+            citations: &citations,
             config: &config,
             files: &files,
             source: source.as_ref(),
@@ -339,11 +397,14 @@ impl<'b> Analysis<'b> {
             excluded: &excluded,
         };
         let drafts = checks::run_all(&cx);
-        let (report, pages) = resolve(&chapters, &companions, &files, &config, drafts);
+        let (report, pages) = resolve(&chapters, &companions, &citations, &files, &config, drafts);
         Ok(Analysis {
             chapters,
             model,
             specs,
+            rules,
+            coverage,
+            citations,
             report,
             pages,
             options,
@@ -428,17 +489,25 @@ fn check_chapter_keys(config: &mut Config, keys: &[String]) {
     }
 }
 
-/// Reads the source tree once, searching it for every word the book cites; a `source-root`
-/// that is not a folder that can be read is a `dangling-path` problem.
+/// What the source tree is searched for: the words the chapters cite, and the citations of
+/// rules when the book has rules.
+struct Wanted<'w> {
+    chapters: &'w [Chapter<'w>],
+    excluded: &'w HashSet<String>,
+    rules: bool,
+}
+
+/// Reads the source tree once, searching it for every word the book cites (and the citations
+/// of its rules); a `source-root` that is not a folder that can be read is a `dangling-path`
+/// problem.
 fn index_source(
     ctx: &PreprocessorContext,
     files: &BookFiles,
     config: &Config,
     shared: &Roots,
-    chapters: &[Chapter<'_>],
-    excluded: &HashSet<String>,
+    wanted: &Wanted<'_>,
     root: &str,
-) -> Result<SourceIndex, Box<Problem>> {
+) -> Result<(SourceIndex, Vec<CodeCitation>), Box<Problem>> {
     let at = KeyPath::key("source-root");
     let path = ctx.root.join(root);
     let folder = files.display_root_folder();
@@ -454,13 +523,17 @@ fn index_source(
             files.display(&path).display()
         ),
         Ok(_) => {
-            let citations = checks::citations(chapters, excluded);
+            let citations = checks::citations(wanted.chapters, wanted.excluded);
             let symbols = citations.iter().filter_map(|(_, _, c)| match c {
                 Citation::Symbol(parts) => Some(parts.as_slice()),
                 Citation::Path(_) => None,
             });
             let words = crate::source_tree::wanted_words(symbols);
-            match SourceIndex::build(&path, &config.symbol_files, shared, &words) {
+            let extra = wanted.rules.then_some(Extra {
+                patterns: &code::PATTERNS,
+                read: &code::read_matches,
+            });
+            match SourceIndex::build(&path, &config.symbol_files, shared, &words, extra) {
                 Ok(index) => return Ok(index),
                 Err(error) => format!("`{at}` is `{root}`, which cannot be indexed: {error:#}"),
             }

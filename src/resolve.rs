@@ -16,6 +16,7 @@ use crate::companion::Companion;
 use crate::config::{Config, KeyPart, KeyPath};
 use crate::diagnostic::{Finding, Report};
 use crate::markdown::LineIndex;
+use crate::rules::code::CodeCitation;
 use crate::sourcemap::Location;
 use crate::vocab::Severity;
 
@@ -28,15 +29,17 @@ pub(crate) type Pages = Vec<(usize, Vec<Finding>)>;
 pub(crate) fn resolve(
     chapters: &[Chapter<'_>],
     companions: &[Companion],
+    citations: &[CodeCitation],
     files: &BookFiles,
     config: &Config,
     drafts: Vec<Draft>,
 ) -> (Report, Pages) {
-    // book.toml, then the chapters, then the companions.
+    // book.toml, then the chapters, then the companions, then the source tree.
     let order = |place: &Place| match place {
         Place::Config(_) => 0,
         Place::Chapter(n) => 1 + n,
         Place::Companion(n) => 1 + chapters.len() + n,
+        Place::Code(n) => 1 + chapters.len() + companions.len() + n,
     };
     // A finding about book.toml is located once, and sorted in the order they are written there.
     let toml = BookToml::read(files);
@@ -63,7 +66,7 @@ pub(crate) fn resolve(
         // A finding about book.toml or a companion is shown on the first page.
         let page = match draft.place {
             Place::Chapter(number) => number,
-            Place::Config(_) | Place::Companion(_) => 0,
+            Place::Config(_) | Place::Companion(_) | Place::Code(_) => 0,
         };
         let (severity, location) = match &draft.place {
             Place::Chapter(number) => {
@@ -71,6 +74,9 @@ pub(crate) fn resolve(
                 let mut severity = config.severity(draft.check, Some(&chapter.key));
                 if draft.blocking && severity != Severity::Off {
                     severity = Severity::Error;
+                }
+                if draft.lenient {
+                    severity = severity.min(Severity::Warning);
                 }
                 if severity == Severity::Off
                     || chapter
@@ -119,6 +125,16 @@ pub(crate) fn resolve(
                 }
                 (severity, at.unwrap_or_else(|| toml.locate(key)))
             }
+            Place::Code(number) => {
+                let severity = config.severity(draft.check, None);
+                let Some(citation) = citations.get(*number) else {
+                    continue;
+                };
+                if severity == Severity::Off {
+                    continue;
+                }
+                (severity, locate_code(files, config, citation))
+            }
         };
         let notes = draft
             .related
@@ -143,6 +159,20 @@ pub(crate) fn resolve(
         findings.push(finding);
     }
     (Report { findings }, pages)
+}
+
+/// Where a citation of a rule in the source tree is: its ID, in the file under `source-root`.
+fn locate_code(files: &BookFiles, config: &Config, citation: &CodeCitation) -> Location {
+    let root = config.source_root.as_deref().unwrap_or(".");
+    let path = crate::paths::lexical(&files.root().join(root).join(&citation.path));
+    Location {
+        path: files.display(&path),
+        line: citation.line,
+        column: citation.column,
+        width: citation.written.chars().count().max(1),
+        line_text: citation.line_text.clone(),
+        note: None,
+    }
 }
 
 /// book.toml as findings about it are located in it: its path as shown and its text (an

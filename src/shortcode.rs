@@ -27,17 +27,23 @@ pub enum Name {
     ProfileMatrix,
     /// `{{#spec-status}}`.
     SpecStatus,
+    /// `{{#rule ID}}`.
+    Rule,
+    /// `{{#rule-matrix}}`.
+    RuleMatrix,
 }
 
 impl Name {
     /// Every name, in the order the README lists them.
-    pub const ALL: [Name; 6] = [
+    pub const ALL: [Name; 8] = [
         Name::Axis,
         Name::AxisTable,
         Name::Answers,
         Name::Profile,
         Name::ProfileMatrix,
         Name::SpecStatus,
+        Name::Rule,
+        Name::RuleMatrix,
     ];
 
     /// The name written after `{{#`.
@@ -49,6 +55,8 @@ impl Name {
             Name::Profile => "profile",
             Name::ProfileMatrix => "profile-matrix",
             Name::SpecStatus => "spec-status",
+            Name::Rule => "rule",
+            Name::RuleMatrix => "rule-matrix",
         }
     }
 
@@ -60,7 +68,11 @@ impl Name {
     pub fn is_block(self) -> bool {
         matches!(
             self,
-            Name::AxisTable | Name::Answers | Name::ProfileMatrix | Name::SpecStatus
+            Name::AxisTable
+                | Name::Answers
+                | Name::ProfileMatrix
+                | Name::SpecStatus
+                | Name::RuleMatrix
         )
     }
 
@@ -72,6 +84,8 @@ impl Name {
             Name::Profile => "{{#profile CODE PROFILE EVIDENCE...}}",
             Name::ProfileMatrix => "{{#profile-matrix}}",
             Name::SpecStatus => "{{#spec-status}}",
+            Name::Rule => "{{#rule ID}}",
+            Name::RuleMatrix => "{{#rule-matrix}}",
         }
     }
 
@@ -79,15 +93,20 @@ impl Name {
     fn takes(self) -> &'static str {
         match self {
             Name::Axis | Name::Answers => "one axis code",
-            Name::AxisTable | Name::ProfileMatrix | Name::SpecStatus => "no arguments",
+            Name::Rule => "one rule ID",
+            Name::AxisTable | Name::ProfileMatrix | Name::SpecStatus | Name::RuleMatrix => {
+                "no arguments"
+            }
             Name::Profile => "an axis code, a profile and the evidence",
         }
     }
 
     fn arity_ok(self, count: usize) -> bool {
         match self {
-            Name::Axis | Name::Answers => count == 1,
-            Name::AxisTable | Name::ProfileMatrix | Name::SpecStatus => count == 0,
+            Name::Axis | Name::Answers | Name::Rule => count == 1,
+            Name::AxisTable | Name::ProfileMatrix | Name::SpecStatus | Name::RuleMatrix => {
+                count == 0
+            }
             Name::Profile => count >= 2,
         }
     }
@@ -97,7 +116,9 @@ impl Name {
         match self {
             Name::Axis | Name::Answers => 1,
             Name::Profile => 2,
-            Name::AxisTable | Name::ProfileMatrix | Name::SpecStatus => 0,
+            // A rule ID has dots; `unknown-rule` reads it.
+            Name::Rule => 0,
+            Name::AxisTable | Name::ProfileMatrix | Name::SpecStatus | Name::RuleMatrix => 0,
         }
     }
 }
@@ -140,6 +161,13 @@ pub enum Kind {
     ProfileMatrix,
     /// `{{#spec-status}}`: a spec's status, answered entries out of all, the unanswered ones.
     SpecStatus,
+    /// `{{#rule ID}}`: a link to a rule.
+    Rule {
+        /// The rule ID.
+        id: Spanned,
+    },
+    /// `{{#rule-matrix}}`: one row per rule, one column per built provider.
+    RuleMatrix,
 }
 
 impl Kind {
@@ -152,6 +180,8 @@ impl Kind {
             Kind::Profile { .. } => Name::Profile,
             Kind::ProfileMatrix => Name::ProfileMatrix,
             Kind::SpecStatus => Name::SpecStatus,
+            Kind::Rule { .. } => Name::Rule,
+            Kind::RuleMatrix => Name::RuleMatrix,
         }
     }
 
@@ -164,7 +194,10 @@ impl Kind {
                 profile,
                 evidence,
             } => [axis, profile].into_iter().chain(evidence).collect(),
-            Kind::AxisTable | Kind::ProfileMatrix | Kind::SpecStatus => Vec::new(),
+            Kind::Rule { id } => vec![id],
+            Kind::AxisTable | Kind::ProfileMatrix | Kind::SpecStatus | Kind::RuleMatrix => {
+                Vec::new()
+            }
         }
     }
 
@@ -173,7 +206,11 @@ impl Kind {
         match self {
             Kind::Axis { code } | Kind::Answers { code } => Some(code),
             Kind::Profile { axis, .. } => Some(axis),
-            Kind::AxisTable | Kind::ProfileMatrix | Kind::SpecStatus => None,
+            Kind::AxisTable
+            | Kind::ProfileMatrix
+            | Kind::SpecStatus
+            | Kind::Rule { .. }
+            | Kind::RuleMatrix => None,
         }
     }
 }
@@ -231,6 +268,7 @@ fn in_our_family(name: &str) -> bool {
         || name.starts_with("profile")
         || name.starts_with("answer")
         || name.starts_with("spec")
+        || name.starts_with("rule")
         || suggest::did_you_mean(name, Name::ALL.map(Name::as_str)).is_some()
 }
 
@@ -385,6 +423,8 @@ fn parse(
         }
         Name::ProfileMatrix => Kind::ProfileMatrix,
         Name::SpecStatus => Kind::SpecStatus,
+        Name::Rule => Kind::Rule { id: next() },
+        Name::RuleMatrix => Kind::RuleMatrix,
     };
     Ok(Shortcode { range, kind })
 }

@@ -2,8 +2,10 @@
 //!
 //! [`SourceIndex::build`] walks `source-root` once (respecting `.gitignore`), records every file
 //! and folder, and searches the files matched by `symbol-files` for all cited words at once
-//! with one Aho-Corasick automaton, keeping whole-word matches only. Lookups afterwards are
-//! hash lookups: no file is read twice and no symbol costs a walk.
+//! with one Aho-Corasick automaton, keeping whole-word matches only. A caller may add patterns
+//! of its own ([`Extra`]: the citations of rules, `r[impl `, `r[verify `) to the same
+//! automaton, and read what they find in the same pass. Lookups afterwards are hash lookups:
+//! no file is read twice and no symbol costs a walk.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -23,6 +25,17 @@ pub(crate) struct SourceIndex {
     /// Words found in a symbol file under the shared-layer roots.
     found_in_shared: HashSet<String>,
 }
+
+/// Patterns searched for beside the words, in the same pass, and what to make of a file's
+/// matches: `read(path, data, hits)` gets the file's path relative to the root, its bytes,
+/// and each match as its start and the index of its pattern.
+pub(crate) struct Extra<'e, T> {
+    pub(crate) patterns: &'e [&'e str],
+    pub(crate) read: &'e ReadMatches<T>,
+}
+
+/// What [`Extra::read`] is: a file's path, its bytes and its matches to what they mean.
+pub(crate) type ReadMatches<T> = dyn Fn(&str, &[u8], &mut [(usize, usize)]) -> Vec<T> + Sync;
 
 /// The shared-layer roots: folders (a path and everything under it) or globs.
 #[derive(Debug, Clone)]
@@ -90,13 +103,16 @@ fn glob(pattern: &str) -> Result<Glob> {
 }
 
 impl SourceIndex {
-    /// Walks `root` once and searches the files matching `symbol_files` for `words`.
-    pub(crate) fn build(
+    /// Walks `root` once and searches the files matching `symbol_files` for `words` and for
+    /// the `extra` patterns; gives back the index and what `extra` made of its matches, in
+    /// the walk's order.
+    pub(crate) fn build<T: Send>(
         root: &Path,
         symbol_files: &[String],
         shared: &Roots,
         words: &HashSet<String>,
-    ) -> Result<SourceIndex> {
+        extra: Option<Extra<'_, T>>,
+    ) -> Result<(SourceIndex, Vec<T>)> {
         let metadata =
             std::fs::metadata(root).with_context(|| format!("cannot read `{}`", root.display()))?;
         if !metadata.is_dir() {
@@ -117,7 +133,7 @@ impl SourceIndex {
         let patterns = patterns.build()?;
 
         let mut paths = Vec::new();
-        let mut to_scan: Vec<(PathBuf, u64, bool)> = Vec::new();
+        let mut to_scan: Vec<Scanned> = Vec::new();
         let walker = ignore::WalkBuilder::new(root)
             .hidden(false)
             .require_git(false)
@@ -140,20 +156,26 @@ impl SourceIndex {
             let is_file = entry.file_type().is_some_and(|t| t.is_file());
             if is_file && patterns.is_match(&relative) {
                 let size = entry.metadata().map_or(0, |m| m.len());
-                to_scan.push((entry.path().to_path_buf(), size, shared.contains(&relative)));
+                to_scan.push(Scanned {
+                    path: entry.path().to_path_buf(),
+                    relative: relative.clone(),
+                    size,
+                    in_shared: shared.contains(&relative),
+                });
             }
             paths.push(relative);
         }
         let path_set = paths.iter().cloned().collect();
 
         let words: Vec<&String> = words.iter().collect();
-        let (found, found_in_shared) = search(&to_scan, &words)?;
-        Ok(SourceIndex {
+        let (found, found_in_shared, extra) = search(&to_scan, &words, extra)?;
+        let index = SourceIndex {
             paths,
             path_set,
             found,
             found_in_shared,
-        })
+        };
+        Ok((index, extra))
     }
 
     /// Whether a file or folder matches `pattern` (a path, or a glob with `*`, `?`, `[..]` or
@@ -205,54 +227,85 @@ fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
 }
 
-/// The wanted words found in any symbol file, and those found in one under the shared-layer
-/// roots.
-type Found = (HashSet<String>, HashSet<String>);
+/// A file the search reads.
+struct Scanned {
+    path: PathBuf,
+    /// Relative to the root, `/`-separated.
+    relative: String,
+    size: u64,
+    /// Whether it lies under the shared-layer roots.
+    in_shared: bool,
+}
 
-/// Searches `files` (each with its size and whether it lies in the shared layer) for
-/// whole-word occurrences of `words`, one file at a time on the thread pool.
-fn search(files: &[(PathBuf, u64, bool)], words: &[&String]) -> Result<Found> {
-    if words.is_empty() || files.is_empty() {
-        return Ok((HashSet::new(), HashSet::new()));
+/// The wanted words found in any symbol file, those found in one under the shared-layer
+/// roots, and what the extra patterns' reader made of their matches.
+type Found<T> = (HashSet<String>, HashSet<String>, Vec<T>);
+
+/// Searches `files` for whole-word occurrences of `words` and for the `extra` patterns, one
+/// file at a time on the thread pool: one automaton, one pass a file.
+fn search<T: Send>(
+    files: &[Scanned],
+    words: &[&String],
+    extra: Option<Extra<'_, T>>,
+) -> Result<Found<T>> {
+    let patterns: &[&str] = extra.as_ref().map_or(&[], |e| e.patterns);
+    if (words.is_empty() && patterns.is_empty()) || files.is_empty() {
+        return Ok((HashSet::new(), HashSet::new(), Vec::new()));
     }
     let automaton = AhoCorasick::builder()
         .match_kind(MatchKind::Standard)
-        .build(words.iter().map(|w| w.as_bytes()))
+        .build(
+            words
+                .iter()
+                .map(|w| w.as_bytes())
+                .chain(patterns.iter().map(|p| p.as_bytes())),
+        )
         .context("cannot build the symbol search")?;
-    let bytes = files.iter().map(|(_, size, _)| *size).sum::<u64>();
+    let bytes = files.iter().map(|f| f.size).sum::<u64>();
     let per_file = crate::parallel::map(
         files,
         usize::try_from(bytes).unwrap_or(usize::MAX),
-        |_, (path, _, _)| {
+        |_, file| {
             // Unreadable files are skipped: they cannot hold a symbol we could show.
-            let Ok(data) = std::fs::read(path) else {
-                return Vec::new();
+            let Ok(data) = std::fs::read(&file.path) else {
+                return (Vec::new(), Vec::new());
             };
-            let mut ids: Vec<usize> = automaton
-                .find_overlapping_iter(&data)
-                .filter(|m| {
-                    let before = m.start().checked_sub(1).map(|i| data[i]);
-                    let after = data.get(m.end()).copied();
-                    !before.is_some_and(is_word_byte) && !after.is_some_and(is_word_byte)
-                })
-                .map(|m| m.pattern().as_usize())
-                .collect();
+            let mut ids = Vec::new();
+            let mut hits = Vec::new();
+            for m in automaton.find_overlapping_iter(&data) {
+                let pattern = m.pattern().as_usize();
+                if let Some(extra) = pattern.checked_sub(words.len()) {
+                    hits.push((m.start(), extra));
+                    continue;
+                }
+                let before = m.start().checked_sub(1).map(|i| data[i]);
+                let after = data.get(m.end()).copied();
+                if !before.is_some_and(is_word_byte) && !after.is_some_and(is_word_byte) {
+                    ids.push(pattern);
+                }
+            }
             ids.sort_unstable();
             ids.dedup();
-            ids
+            let made = match &extra {
+                Some(extra) if !hits.is_empty() => (extra.read)(&file.relative, &data, &mut hits),
+                _ => Vec::new(),
+            };
+            (ids, made)
         },
     );
     let mut found = HashSet::new();
     let mut found_in_shared = HashSet::new();
-    for ((_, _, in_shared), ids) in files.iter().zip(per_file) {
+    let mut made = Vec::new();
+    for (file, (ids, extra)) in files.iter().zip(per_file) {
         for id in ids {
             found.insert(words[id].clone());
-            if *in_shared {
+            if file.in_shared {
                 found_in_shared.insert(words[id].clone());
             }
         }
+        made.extend(extra);
     }
-    Ok((found, found_in_shared))
+    Ok((found, found_in_shared, made))
 }
 
 /// Every part of every symbol, for [`SourceIndex::build`].
@@ -265,6 +318,8 @@ pub(crate) fn wanted_words<'a>(symbols: impl Iterator<Item = &'a [&'a str]>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const NONE: Option<Extra<'static, ()>> = None;
 
     fn tree() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
@@ -304,7 +359,9 @@ mod tests {
         ]
         .map(String::from)
         .into();
-        let index = SourceIndex::build(dir.path(), &["*.go".into()], &roots, &words).unwrap();
+        let index = SourceIndex::build(dir.path(), &["*.go".into()], &roots, &words, NONE)
+            .unwrap()
+            .0;
         assert!(index.path_exists("internal/gc/gc.go"));
         assert!(index.path_exists("internal/gc"));
         assert!(index.path_exists("internal/*/gc.go"));
@@ -334,8 +391,10 @@ mod tests {
             &["*.go".into()],
             &Roots::new(&[]).unwrap(),
             &words,
+            NONE,
         )
-        .unwrap();
+        .unwrap()
+        .0;
         assert!(!index.has_word("swee") && !index.has_word("eeper") && !index.has_word("Sweep"));
     }
 
@@ -352,11 +411,18 @@ mod tests {
     #[test]
     fn a_missing_root_or_a_file_is_an_error() {
         let roots = Roots::new(&[]).unwrap();
-        let missing = SourceIndex::build(Path::new("/nonexistent/x"), &[], &roots, &HashSet::new())
-            .unwrap_err();
+        let missing = SourceIndex::build(
+            Path::new("/nonexistent/x"),
+            &[],
+            &roots,
+            &HashSet::new(),
+            NONE,
+        )
+        .unwrap_err();
         assert!(format!("{missing:#}").contains("cannot read `/nonexistent/x`"));
         let file = tempfile::NamedTempFile::new().unwrap();
-        let error = SourceIndex::build(file.path(), &[], &roots, &HashSet::new()).unwrap_err();
+        let error =
+            SourceIndex::build(file.path(), &[], &roots, &HashSet::new(), NONE).unwrap_err();
         assert!(format!("{error:#}").contains("is not a folder"));
     }
 }

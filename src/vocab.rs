@@ -128,6 +128,18 @@ checks! {
         "a filled spec that has fallen behind the template: an entry missing, twice, unknown to the template or out of order, an `{{#answers}}` missing, a claim in another axis's entry",
     SpecMismatch "spec-mismatch" Warning
         "a built provider whose appendix claim on an axis differs from the answer of its accepted spec",
+    DuplicateRule "duplicate-rule" Error
+        "two rule markers `r[ID]` define one ID",
+    MalformedRule "malformed-rule" Error
+        "a rule marker that cannot be read (a bad ID or version, a bad `applies=`, a marker that labels nothing); a warning for a marker outside the contract chapters",
+    UnknownRule "unknown-rule" Error
+        "a citation `r[impl ID]` or `r[verify ID]` in code, or a `{{#rule ID}}`, naming no rule",
+    StaleRule "stale-rule" Warning
+        "a citation in code of an older version of a rule than the book's (`r[verify ID]` of a rule now `r[ID+2]`)",
+    UnverifiedRule "unverified-rule" Warning
+        "a built provider bound by a rule that no `r[verify ID]` in its tests (or the shared ones) cites, when `source-root` is set",
+    MissingRule "missing-rule" Warning
+        "a sentence or list item with MUST in a contract chapter that no rule marker labels, once the contract has a rule marker",
     MalformedConfig "malformed-config" Error
         "a value of `[preprocessor.contract]` that cannot be used: not a key, the wrong type, a glob or regular expression that does not compile; it is left out and the rest is checked",
     DanglingPath "dangling-path" Error

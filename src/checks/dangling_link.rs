@@ -279,6 +279,12 @@ fn from_companion(
     if let Ok(in_src) = target.strip_prefix(&src) {
         let key = paths::components(in_src).join("/");
         if let Some(chapter) = pages.lookup(&key) {
+            if fragment
+                .as_deref()
+                .is_some_and(|f| cx.rules.is_anchor_in(chapter, f))
+            {
+                return None;
+            }
             let anchors = &cx.chapters[chapter].index.anchors;
             return missing_anchor(anchors, format!("the chapter `{key}`"));
         }
@@ -353,6 +359,7 @@ pub(super) fn problem(
                 || fragment == "top"
                 || fragment.starts_with("mdbook-")
                 || anchors.contains(fragment.as_ref())
+                || cx.rules.is_anchor_in(target, &fragment)
             {
                 return None;
             }

@@ -18,6 +18,9 @@ use crate::companion::Companion;
 use crate::config::{Config, KeyPath};
 use crate::markdown::ChapterIndex;
 use crate::model::{Model, UNKNOWN_PROFILE};
+use crate::rules::Rules;
+use crate::rules::code::CodeCitation;
+use crate::rules::coverage::Coverage;
 use crate::shortcode::Kind;
 use crate::source_tree::{Roots, SourceIndex};
 use crate::spec::Specs;
@@ -29,10 +32,12 @@ mod dangling_definition;
 mod dangling_link;
 mod duplicate_axis;
 mod duplicate_claim;
+mod duplicate_rule;
 mod em_dash;
 mod forbidden_term;
 mod leftover_directive;
 mod line_reference;
+mod malformed_rule;
 mod malformed_section;
 mod malformed_shortcode;
 mod malformed_suppression;
@@ -40,14 +45,18 @@ mod missing_answer;
 mod missing_claim;
 mod missing_evidence;
 mod missing_role;
+mod missing_rule;
 mod must_cite;
 mod readme_link;
 mod spec_drift;
 mod spec_mismatch;
+mod stale_rule;
 mod unanswered_entry;
 mod unknown_axis;
 mod unknown_claim;
 mod unknown_profile;
+mod unknown_rule;
+mod unverified_rule;
 
 /// What a check sees.
 pub(crate) struct Context<'a> {
@@ -59,6 +68,12 @@ pub(crate) struct Context<'a> {
     pub model: &'a Model,
     /// The template's entries and the filled specs.
     pub specs: &'a Specs,
+    /// The rules of the contract chapters.
+    pub rules: &'a Rules,
+    /// Which rules each built provider's code cites.
+    pub coverage: &'a Coverage,
+    /// The citations of rules in the source tree (none without it).
+    pub citations: &'a [CodeCitation],
     /// The configuration.
     pub config: &'a Config,
     /// Where the book's files are.
@@ -179,6 +194,9 @@ pub(crate) enum Place {
     Chapter(usize),
     /// In a companion (its index into the companions).
     Companion(usize),
+    /// At a citation of a rule in the source tree (its index into the source index's
+    /// citations).
+    Code(usize),
 }
 
 /// A finding before it is located and given its severity.
@@ -193,6 +211,9 @@ pub(crate) struct Draft {
     /// Reported as an error whatever its check's severity (unless the check is off): an
     /// unanswered entry of an accepted spec blocks implementation.
     pub blocking: bool,
+    /// Reported as a warning at most, whatever its check's severity: a rule marker outside the
+    /// contract chapters may belong to another preprocessor.
+    pub lenient: bool,
     /// What is wrong, in one sentence.
     pub message: String,
     /// What to do about it.
@@ -224,6 +245,7 @@ impl Draft {
             place,
             range,
             blocking: false,
+            lenient: false,
             message: message.into(),
             help: None,
             related: Vec::new(),
@@ -239,6 +261,12 @@ impl Draft {
     /// Makes it an error whatever its check's severity, unless the check is off.
     pub(crate) fn blocking(mut self, blocking: bool) -> Draft {
         self.blocking = blocking;
+        self
+    }
+
+    /// Makes it a warning at most.
+    pub(crate) fn lenient(mut self, lenient: bool) -> Draft {
+        self.lenient = lenient;
         self
     }
 
@@ -288,6 +316,12 @@ fn run(check: Check, cx: &Context<'_>, out: &mut Vec<Draft>) {
         Check::UnansweredEntry => unanswered_entry::run(cx, out),
         Check::SpecDrift => spec_drift::run(cx, out),
         Check::SpecMismatch => spec_mismatch::run(cx, out),
+        Check::DuplicateRule => duplicate_rule::run(cx, out),
+        Check::MalformedRule => malformed_rule::run(cx, out),
+        Check::UnknownRule => unknown_rule::run(cx, out),
+        Check::StaleRule => stale_rule::run(cx, out),
+        Check::UnverifiedRule => unverified_rule::run(cx, out),
+        Check::MissingRule => missing_rule::run(cx, out),
         Check::MalformedConfig | Check::DanglingPath => config_problems(cx, check, out),
         // Reported by `run_all` for a check that failed, and by the rendering.
         Check::InternalError => {}
@@ -395,6 +429,26 @@ fn config_problems(cx: &Context<'_>, check: Check, out: &mut Vec<Draft>) {
             problem.message.clone(),
         );
         draft.help = problem.help.clone();
+        out.push(draft);
+    }
+}
+
+/// Reports the rules' problems that belong to `check` (`duplicate-rule`, `malformed-rule`).
+fn rule_problems(cx: &Context<'_>, check: Check, out: &mut Vec<Draft>) {
+    for problem in cx.rules.problems.iter().filter(|p| p.check == check) {
+        // Read as a chapter is, so that a bug here names it.
+        reading(Reading::Chapter(problem.chapter));
+        let mut draft = Draft::new(
+            check,
+            problem.chapter,
+            problem.range.clone(),
+            problem.message.clone(),
+        )
+        .lenient(problem.warning);
+        draft.help = problem.help.clone();
+        if let Some((chapter, range)) = &problem.first {
+            draft = draft.related(*chapter, range.clone(), "first defined here");
+        }
         out.push(draft);
     }
 }

@@ -71,7 +71,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
 
 /// Whether `unit` is the sentence that says what the keywords mean: it names the RFC that
 /// defines them.
-fn defines_keywords(unit: &str) -> bool {
+pub(super) fn defines_keywords(unit: &str) -> bool {
     let squeezed: String = unit
         .chars()
         .filter(|c| !c.is_whitespace())
@@ -83,7 +83,7 @@ fn defines_keywords(unit: &str) -> bool {
 }
 
 /// The list item or sentence that holds offset `at`.
-fn unit_of(chapter: &Chapter<'_>, at: usize) -> Range<usize> {
+pub(super) fn unit_of(chapter: &Chapter<'_>, at: usize) -> Range<usize> {
     if let Some(item) = chapter.index.item_at(at) {
         return item;
     }

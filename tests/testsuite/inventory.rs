@@ -17,6 +17,7 @@ fn every_check_is_documented_and_fires_in_a_test() {
         "tests/testsuite/prose_checks.rs",
         "tests/testsuite/specs.rs",
         "tests/testsuite/no_panic.rs",
+        "tests/testsuite/rules.rs",
     ]
     .iter()
     .map(|p| read(p))

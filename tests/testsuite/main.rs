@@ -24,6 +24,7 @@ mod protocol;
 mod regressions;
 mod rendering;
 mod rewritten;
+mod rules;
 mod scripts;
 mod serve;
 mod specs;

@@ -22,6 +22,10 @@ use crate::paths;
 use crate::shortcode::{Kind, Shortcode};
 use crate::spec::{Entry, Specs, Status, Unanswered};
 
+mod rules;
+
+pub(crate) use rules::RuleView;
+
 /// Events borrow from the model and the chapters; only link destinations are built.
 type Events<'e> = Vec<Event<'e>>;
 
@@ -40,11 +44,13 @@ pub(crate) fn patches(
     chapters: &[Chapter<'_>],
     model: &Model,
     specs: &Specs,
+    rules: RuleView<'_>,
 ) -> (Vec<Vec<Patch>>, Vec<Failed>) {
     let renderer = Renderer {
         chapters,
         model,
         specs,
+        rules,
         paths: chapters
             .iter()
             .map(|c| paths::components(c.link_path()))
@@ -80,6 +86,7 @@ struct Renderer<'a> {
     chapters: &'a [Chapter<'a>],
     model: &'a Model,
     specs: &'a Specs,
+    rules: RuleView<'a>,
     /// The path each chapter is rendered at, as its components: links between chapters are
     /// worked out from them.
     paths: Vec<Vec<String>>,
@@ -139,6 +146,23 @@ impl<'a> Renderer<'a> {
         for (patch, fragment) in uses {
             patches[patch].text.clone_from(&lines[fragment].1);
         }
+        // Each rule's marker line becomes its anchor; a marker that defines no rule (a
+        // duplicate, a malformed one) stays as written, and the checks say why.
+        let markers: Vec<Patch> = self
+            .rules
+            .rules
+            .rules
+            .iter()
+            .filter(|rule| rule.chapter == number)
+            .map(|rule| Patch {
+                range: rule.marker.clone(),
+                text: to_markdown(&rules::marker(rule)) + "\n",
+            })
+            .collect();
+        if !markers.is_empty() {
+            patches.extend(markers);
+            patches.sort_by_key(|p| p.range.start);
+        }
         patches
     }
 
@@ -158,6 +182,8 @@ impl<'a> Renderer<'a> {
             Kind::AxisTable => Some(self.axis_table(number)),
             Kind::ProfileMatrix => Some(self.profile_matrix(number)),
             Kind::SpecStatus => self.spec_status(number),
+            Kind::Rule { id } => self.rule_link(number, &id.text),
+            Kind::RuleMatrix => Some(self.rule_matrix(number)),
         }
     }
 

@@ -1,0 +1,40 @@
+//! `stale-rule`: a citation in code of an older version of a rule than the book's: the rule
+//! changed since the code or test was written (`r[verify ID]` of a rule now `r[ID+2]`). It
+//! counts for nothing in the coverage until it is looked at and raised.
+
+use super::{Context, Draft, Place};
+use crate::vocab::Check;
+
+pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    for (i, citation) in cx.citations.iter().enumerate() {
+        let Ok(cited) = &citation.cited else {
+            continue;
+        };
+        let Some(rule) = cx.rules.get(&cited.id) else {
+            continue;
+        };
+        if cited.version >= rule.version {
+            continue;
+        }
+        out.push(
+            Draft::at(
+                Check::StaleRule,
+                Place::Code(i),
+                0..0,
+                format!(
+                    "`r[{} {}]` cites version {} of the rule `{}`, which is at version {} now",
+                    citation.verb.as_str(),
+                    citation.written,
+                    cited.version,
+                    rule.id,
+                    rule.version
+                ),
+            )
+            .help(format!(
+                "read the rule again, check that this code still meets it, then cite `{}+{}`; until then it counts for nothing",
+                rule.id, rule.version
+            ))
+            .related(rule.chapter, rule.id_range.clone(), "the rule"),
+        );
+    }
+}

@@ -1,0 +1,53 @@
+//! `unverified-rule`: a built provider bound by a rule that no `r[verify ID]` counting for it
+//! cites (in its folders, or in a file no provider holds). One finding per provider and rule,
+//! at the provider's heading, for the rules that oblige (MUST or SHOULD): a MAY permits and
+//! has nothing to verify. It runs only with `source-root`: without the tree nothing is known.
+
+use super::{Context, Draft};
+use crate::rules::Level;
+use crate::rules::coverage::Status;
+use crate::vocab::Check;
+
+pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    let coverage = cx.coverage;
+    if !coverage.known {
+        return;
+    }
+    for (column, &p) in coverage.providers.iter().enumerate() {
+        let provider = &cx.model.providers[p];
+        for (rule, row) in cx.rules.rules.iter().zip(&coverage.cells) {
+            if rule.level.is_none_or(|level| level == Level::May) {
+                continue;
+            }
+            let what = match row[column] {
+                Status::Verified(_) | Status::NotBound => continue,
+                Status::Implemented(_) => "is implemented but no test verifies it",
+                Status::Uncovered => "is cited by no test or code",
+            };
+            let applies = match &rule.applies {
+                Some((axis, profile)) => format!(" (it claims `{profile}` on `{axis}`)"),
+                None => String::new(),
+            };
+            let citation = if rule.version > 1 {
+                format!("{}+{}", rule.id, rule.version)
+            } else {
+                rule.id.clone()
+            };
+            out.push(
+                Draft::new(
+                    Check::UnverifiedRule,
+                    provider.chapter,
+                    provider.range.clone(),
+                    format!(
+                        "`{}` is bound by the rule `{}`{applies}, which {what}",
+                        provider.name, rule.id
+                    ),
+                )
+                .help(format!(
+                    "write `r[verify {citation}]` in a comment of the test that verifies it, in the provider's folders or a shared test"
+                ))
+                .related(rule.chapter, rule.id_range.clone(), "the rule"),
+            );
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! Rules to Markdown: the marker line as mdbook-spec draws it (an anchor `r-ID` with a
+//! self-link label), `{{#rule ID}}` as a link to it, and `{{#rule-matrix}}`, the coverage of
+//! each rule per built provider.
+
+use mdbook_markdown::pulldown_cmark::{CowStr, Event, Tag, TagEnd};
+
+use super::{Events, Renderer, code, emphasis, in_div, link, strong, table, text};
+use crate::rules::code::CodeCitation;
+use crate::rules::coverage::Coverage;
+use crate::rules::coverage::Status;
+use crate::rules::{Rule, Rules};
+
+/// What the renderer knows of rules: the rules, their coverage, the citations it points
+/// at, and where the repository is browsed (`output.html.git-repository-url`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RuleView<'a> {
+    pub(crate) rules: &'a Rules,
+    pub(crate) coverage: &'a Coverage,
+    pub(crate) citations: &'a [CodeCitation],
+    pub(crate) repository: Option<&'a str>,
+}
+
+/// The HTML that takes the place of a marker line: a block of its own, closed by the blank
+/// line that the marker's own line ending then makes, so the labelled paragraph stays
+/// Markdown.
+pub(super) fn marker(rule: &Rule) -> Events<'static> {
+    let anchor = rule.anchor();
+    let html = format!(
+        "<div class=\"rule\" id=\"{anchor}\"><a class=\"rule-link\" href=\"#{anchor}\" title=\"{id}\">[{id}]</a></div>\n",
+        id = rule.id
+    );
+    vec![
+        Event::Start(Tag::HtmlBlock),
+        Event::Html(CowStr::from(html)),
+        Event::End(TagEnd::HtmlBlock),
+    ]
+}
+
+impl<'a> Renderer<'a> {
+    /// A link to the rule `id` (perhaps with `+N`), its ID as the text.
+    pub(super) fn rule_link(&self, from: usize, id: &str) -> Option<Events<'a>> {
+        let id = id.split('+').next().unwrap_or(id);
+        let rule = self.rules.rules.get(id)?;
+        Some(link(
+            self.dest(from, rule.chapter, &rule.anchor()),
+            vec![code(&rule.id)],
+        ))
+    }
+
+    /// One row per rule, one column per built provider, each cell what its code and tests
+    /// cite; a last row of verified of bound per provider. Without the source tree the cells
+    /// say which rules bind which provider, and a line above says why nothing more is known.
+    pub(super) fn rule_matrix(&self, from: usize) -> Events<'a> {
+        let coverage = self.rules.coverage;
+        let mut events = Vec::new();
+        if !coverage.known {
+            events.push(Event::Start(Tag::Paragraph));
+            events.extend(strong("Coverage unknown here:"));
+            events.push(text(" book.toml sets no "));
+            events.push(code("source-root"));
+            events.push(text(
+                ", so no citation in code was read; the table shows which rules bind which provider.",
+            ));
+            events.push(Event::End(TagEnd::Paragraph));
+        }
+        let mut header = vec![vec![text("Rule")], vec![text("Level")]];
+        for &p in &coverage.providers {
+            let provider = &self.model.providers[p];
+            header.push(link(
+                self.dest(from, provider.chapter, &provider.anchor),
+                vec![code(&provider.name)],
+            ));
+        }
+        let mut rows = Vec::new();
+        for (rule, cells) in self.rules.rules.rules.iter().zip(&coverage.cells) {
+            let mut row = vec![
+                link(
+                    self.dest(from, rule.chapter, &rule.anchor()),
+                    vec![code(&rule.id)],
+                ),
+                vec![text(rule.level.map_or("", |l| l.as_str()))],
+            ];
+            for status in cells {
+                row.push(self.coverage_cell(*status, coverage.known));
+            }
+            rows.push(row);
+        }
+        let mut last = vec![strong("verified"), vec![]];
+        for column in 0..coverage.providers.len() {
+            let (verified, bound) = coverage.verified_of_bound(column);
+            last.push(vec![Event::Text(CowStr::from(if coverage.known {
+                format!("{verified} of {bound}")
+            } else {
+                format!("? of {bound}")
+            }))]);
+        }
+        rows.push(last);
+        events.extend(in_div(
+            "<div class=\"contract-matrix\">\n",
+            table(header, rows),
+        ));
+        events
+    }
+
+    fn coverage_cell(&self, status: Status, known: bool) -> Events<'a> {
+        match status {
+            Status::NotBound => vec![text("not bound")],
+            Status::Uncovered if !known => emphasis("unknown"),
+            Status::Uncovered => emphasis("uncovered"),
+            Status::Implemented(_) => vec![text("implemented")],
+            Status::Verified(i) => {
+                let Some(citation) = self.rules.citations.get(i) else {
+                    return vec![text("verified")];
+                };
+                match self.rules.repository {
+                    Some(url) => link(
+                        format!(
+                            "{}/blob/HEAD/{}#L{}",
+                            url.trim_end_matches('/'),
+                            citation.path,
+                            citation.line
+                        ),
+                        vec![text("verified")],
+                    ),
+                    None => {
+                        let file = citation.path.rsplit('/').next().unwrap_or(&citation.path);
+                        vec![
+                            text("verified"),
+                            Event::InlineHtml(CowStr::Borrowed("<br>")),
+                            Event::Code(CowStr::from(format!("{file}:{}", citation.line))),
+                        ]
+                    }
+                }
+            }
+        }
+    }
+}

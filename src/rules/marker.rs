@@ -1,0 +1,189 @@
+//! The syntax of rules, shared by the book's markers and the citations in code: an ID
+//! (`create.idempotent-by-name`), an optional version (`ID+2`), and a marker's metadata in
+//! tracey's `key=value` form.
+//!
+//! Parsing here only reads text and says what is wrong with it in a sentence; where the text
+//! is and which check reports it is the caller's business.
+
+use std::ops::Range;
+
+/// The metadata keys of tracey that a marker may carry and that this preprocessor keeps but
+/// does not interpret, so a chapter written for tracey reads here unchanged.
+const TRACEY_KEYS: &[&str] = &["status", "level", "since", "until", "tags"];
+
+/// A rule named with its version: `ID` (version 1) or `ID+N`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Versioned {
+    /// The ID.
+    pub id: String,
+    /// Its version, 1 when no `+N` is written.
+    pub version: u32,
+}
+
+/// What a marker line `r[...]` says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Marker {
+    /// The rule and its version.
+    pub rule: Versioned,
+    /// `applies=PROFILE`: the profile, and its bytes in the text given to [`parse_marker`].
+    pub applies: Option<(String, Range<usize>)>,
+}
+
+/// Whether `id` is a rule ID: dot-separated segments, each lowercase kebab-case.
+pub(crate) fn is_id(id: &str) -> bool {
+    !id.is_empty() && id.split('.').all(crate::shortcode::is_code)
+}
+
+/// Reads `ID` or `ID+N`.
+pub(crate) fn parse_versioned(text: &str) -> Result<Versioned, String> {
+    let (id, version) = match text.split_once('+') {
+        Some((id, version)) => {
+            let number = version
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n >= 1 && !version.starts_with('+'))
+                .ok_or_else(|| {
+                    format!("`{text}` has the version `+{version}`; a version is `+` and a whole number from 1, as in `{id}+2`")
+                })?;
+            (id, number)
+        }
+        None => (text, 1),
+    };
+    if !is_id(id) {
+        return Err(format!(
+            "`{id}` is not a rule ID: dot-separated segments of lowercase letters, digits and single hyphens, as in `create.idempotent-by-name`"
+        ));
+    }
+    Ok(Versioned {
+        id: id.to_owned(),
+        version,
+    })
+}
+
+/// Reads the text between `r[` and `]` of a marker: `ID`, `ID+N`, then `key=value` words.
+/// An error is a sentence and the bytes of `inner` it is about.
+pub(crate) fn parse_marker(inner: &str) -> Result<Marker, (String, Range<usize>)> {
+    let mut words = words(inner);
+    let Some((first, first_range)) = words.next() else {
+        return Err((
+            "an empty rule marker: write the rule's ID, as in `r[create.idempotent-by-name]`"
+                .to_owned(),
+            0..inner.len(),
+        ));
+    };
+    let rule = parse_versioned(first).map_err(|message| (message, first_range))?;
+    let mut applies = None;
+    for (word, range) in words {
+        let Some((key, value)) = word.split_once('=') else {
+            return Err((
+                format!(
+                    "`{word}` after the ID is not `key=value`; the one key this preprocessor reads is `applies=PROFILE`"
+                ),
+                range,
+            ));
+        };
+        if key == "applies" {
+            if applies.is_some() {
+                return Err((
+                    "a rule applies to one profile: `applies=` is written twice".to_owned(),
+                    range,
+                ));
+            }
+            if !crate::shortcode::is_code(value) {
+                return Err((
+                    format!(
+                        "`applies={value}` names no profile: a profile is a kebab-case code of its axis's `Profile` table"
+                    ),
+                    range,
+                ));
+            }
+            let start = range.start + key.len() + 1;
+            applies = Some((value.to_owned(), start..range.end));
+        } else if !TRACEY_KEYS.contains(&key) {
+            let hint = crate::suggest::hint(
+                key,
+                ["applies"].into_iter().chain(TRACEY_KEYS.iter().copied()),
+            );
+            return Err((
+                format!(
+                    "`{key}=` is not a key of a rule marker{hint}; this preprocessor reads `applies=PROFILE` (and keeps tracey's `status`, `level`, `since`, `until`, `tags`)"
+                ),
+                range,
+            ));
+        }
+    }
+    Ok(Marker { rule, applies })
+}
+
+/// The whitespace-separated words of `text` with their byte ranges.
+fn words(text: &str) -> impl Iterator<Item = (&str, Range<usize>)> {
+    text.split_ascii_whitespace().map(move |word| {
+        // `split_ascii_whitespace` yields subslices of `text`, so the offset is exact.
+        let start = word.as_ptr() as usize - text.as_ptr() as usize;
+        (word, start..start + word.len())
+    })
+}
+
+/// The inside of a marker line `r[...]` (trailing whitespace and a carriage return allowed),
+/// with its offset in the line; `None` when the line is not one.
+pub(crate) fn marker_line(line: &str) -> Option<(&str, usize)> {
+    let line = line.trim_end();
+    let inner = line.strip_prefix("r[")?.strip_suffix(']')?;
+    // `r[a] and r[b]` is prose, not a marker: mdbook-spec reads no `]` inside.
+    (!inner.contains(']')).then_some((inner, 2))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_and_versions() {
+        assert!(is_id("create.idempotent-by-name") && is_id("a") && is_id("a1.b-2.c"));
+        for bad in [
+            "", "Create.x", "a..b", "a.", ".a", "a_b", "a--b", "a.-b", "é",
+        ] {
+            assert!(!is_id(bad), "{bad}");
+        }
+        assert_eq!(
+            parse_versioned("a.b+3").unwrap(),
+            Versioned {
+                id: "a.b".into(),
+                version: 3
+            }
+        );
+        assert_eq!(parse_versioned("a.b").unwrap().version, 1);
+        for bad in ["a.b+", "a.b+0", "a.b+x", "a.b++2", "a.b+-1", "A+2"] {
+            assert!(parse_versioned(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn markers_with_metadata() {
+        let marker = parse_marker("create.blocking+2 applies=blocking status=stable").unwrap();
+        assert_eq!(marker.rule.id, "create.blocking");
+        assert_eq!(marker.rule.version, 2);
+        let (profile, range) = marker.applies.unwrap();
+        assert_eq!(profile, "blocking");
+        assert_eq!(
+            &"create.blocking+2 applies=blocking status=stable"[range],
+            "blocking"
+        );
+        let (message, range) = parse_marker("x applys=a").unwrap_err();
+        assert!(message.contains("did you mean `applies`"), "{message}");
+        assert_eq!(range, 2..10);
+        assert!(parse_marker("x applies=A").is_err());
+        assert!(parse_marker("x applies=a applies=b").is_err());
+        assert!(parse_marker("x stray").is_err());
+        assert!(parse_marker("  ").is_err());
+    }
+
+    #[test]
+    fn marker_lines() {
+        assert_eq!(marker_line("r[a.b]"), Some(("a.b", 2)));
+        assert_eq!(marker_line("r[a.b]\r"), Some(("a.b", 2)));
+        assert_eq!(marker_line(" r[a.b]"), None);
+        assert_eq!(marker_line("r[a] and r[b]"), None);
+        assert_eq!(marker_line("r[a] x"), None);
+    }
+}

@@ -1,0 +1,349 @@
+//! Rules: markers in the contract, citations in a Go tree, coverage per provider, and the
+//! checks that keep them honest; through real mdBook code and the binary.
+
+use crate::common::{Fixture, binary, json_positions, messages, of, positions, run_in};
+
+const TOML: &str = r#"[book]
+title = "Rules"
+
+[output.html]
+git-repository-url = "https://example.com/team/operator"
+
+[preprocessor.contract]
+after = ["links"]
+contract = ["contract.md"]
+template = ["template.md"]
+source-root = "repo"
+"#;
+
+/// Line numbers matter below: keep the lines as they are.
+const CONTRACT: &str = r#"# Contract
+
+The keywords MUST and MAY are used as in RFC 2119.
+
+## Calls
+
+r[create.idempotent]
+Create MUST be idempotent by name, because `reconcileManaged` retries it.
+
+r[get.not-found+2]
+- Get MUST answer NotFound only when the instance is gone, because `Sweeper.sweep` forgets it.
+
+A provider MUST log nothing secret, because `logs.Write` is public.
+
+r[Bad.Id]
+Something.
+
+r[create.idempotent]
+The same ID again.
+
+## Axes
+
+### `create-return` {.axis}
+
+When does Create return?
+
+| Profile | Meaning | Tolerated by |
+|---|---|---|
+| `blocking` | once the instance runs | every caller |
+| `submit` | once the request is accepted | `reconcileManaged` polls |
+
+r[create-return.blocking-cancel applies=blocking]
+A blocking Create MUST stop when its context ends, because `reconcileManaged` waits.
+
+r[create-return.poll applies=submitt]
+A submitting Create MAY return early.
+
+See {{#rule create.idempotent}} and {{#rule create.idempotnt}}.
+
+r[dangling.marker]
+"#;
+
+const TEMPLATE: &str = "# Template\n\n## Create\n\n{{#answers create-return}}\n";
+
+const APPENDIX: &str = r#"# Providers
+
+{{#rule-matrix}}
+
+## `pods` {.provider}
+
+Create blocks: {{#profile create-return blocking internal/provider/pods/pods.go}}.
+
+## `vms` {.provider}
+
+Create submits: {{#profile create-return submit internal/provider/vms}}.
+
+r[not.here]
+A marker outside the contract.
+"#;
+
+fn go_tree(root: &std::path::Path) {
+    let files = [
+        (
+            "internal/provider/pods/pods_test.go",
+            "package pods\n\n// r[verify create.idempotent]\nfunc TestCreate(t *testing.T) {}\n\n// r[verify create-return.blocking-cancel]\n// r[verify get.not-found]\n// r[verify create.idempotnt]\nfunc TestMore(t *testing.T) {}\n",
+        ),
+        (
+            "internal/provider/pods/pods.go",
+            "package pods\n\n// A string is not a comment:\nvar s = \"r[impl nothing.here]\"\n",
+        ),
+        (
+            "internal/provider/vms/vms.go",
+            "package vms\n\n// r[impl create.idempotent]\nfunc Create() {}\n",
+        ),
+        (
+            "internal/controller/controller.go",
+            "package controller\n\nfunc reconcileManaged() {}\n\ntype Sweeper struct{}\n\nfunc (Sweeper) sweep() {}\n\n// Write is what logs.Write stands for.\nfunc Write() {}\n",
+        ),
+        (
+            "test/conformance/get_test.go",
+            "package conformance\n\n/*\n * r[verify get.not-found+2]\n */\nfunc TestGet(t *testing.T) {}\n",
+        ),
+    ];
+    for (path, text) in files {
+        let path = root.join("repo").join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+fn rules_book() -> Fixture {
+    let fixture = Fixture::new(&[
+        ("book.toml", TOML),
+        ("src/contract.md", CONTRACT),
+        ("src/template.md", TEMPLATE),
+        ("src/appendix.md", APPENDIX),
+    ]);
+    go_tree(fixture.root());
+    fixture
+}
+
+const RULE_CHECKS: &[&str] = &[
+    "duplicate-rule",
+    "malformed-rule",
+    "unknown-rule",
+    "stale-rule",
+    "unverified-rule",
+    "missing-rule",
+];
+
+#[test]
+fn every_rule_check_fires_at_its_cause() {
+    let report = rules_book().check();
+    assert_eq!(
+        positions(&report, "duplicate-rule"),
+        ["src/contract.md:18:3"]
+    );
+    assert!(
+        of(&report, "duplicate-rule")[0].notes[0]
+            .contains("first defined here: src/contract.md:7:3"),
+        "{:?}",
+        of(&report, "duplicate-rule")[0].notes
+    );
+    // A bad ID, an `applies=` that names no profile, a marker that labels nothing, and a
+    // marker outside the contract chapters (a warning).
+    assert_eq!(
+        positions(&report, "malformed-rule"),
+        [
+            "src/contract.md:15:3",
+            "src/contract.md:35:30",
+            "src/contract.md:40:1",
+            "src/appendix.md:13:1"
+        ]
+    );
+    let malformed = of(&report, "malformed-rule");
+    assert_eq!(malformed[0].severity, mdbook_contract::Severity::Error);
+    assert!(
+        malformed[1].message.contains("did you mean `submit`"),
+        "{}",
+        malformed[1].message
+    );
+    assert!(malformed[2].message.contains("labels nothing"));
+    assert_eq!(malformed[3].severity, mdbook_contract::Severity::Warning);
+    // `{{#rule}}` with a typo, and a citation in a test with the same typo.
+    assert_eq!(
+        positions(&report, "unknown-rule"),
+        [
+            "src/contract.md:38:45",
+            "repo/internal/provider/pods/pods_test.go:8:13"
+        ]
+    );
+    for message in messages(&report, "unknown-rule") {
+        assert!(
+            message.contains("did you mean `create.idempotent`"),
+            "{message}"
+        );
+    }
+    assert_eq!(
+        positions(&report, "stale-rule"),
+        ["repo/internal/provider/pods/pods_test.go:7:13"]
+    );
+    assert!(
+        messages(&report, "stale-rule")[0]
+            .contains("version 1 of the rule `get.not-found`, which is at version 2")
+    );
+    // `vms` implements `create.idempotent` without a test; `blocking-cancel` does not bind it.
+    assert_eq!(
+        positions(&report, "unverified-rule"),
+        ["src/appendix.md:9:1"]
+    );
+    assert!(
+        messages(&report, "unverified-rule")[0]
+            .contains("`create.idempotent`, which is implemented but no test verifies it")
+    );
+    // The MUST of line 13 has no marker; the RFC sentence defines the keywords.
+    assert_eq!(
+        positions(&report, "missing-rule"),
+        ["src/contract.md:13:12"]
+    );
+}
+
+/// The rules book with every mistake mended and every binding rule verified.
+fn clean_book() -> (Fixture, String, String) {
+    let contract = CONTRACT
+        .replace("r[Bad.Id]\n", "")
+        .replace(
+            "r[create.idempotent]\nThe same ID again.",
+            "The same ID again.",
+        )
+        .replace("applies=submitt", "applies=submit")
+        .replace(" and {{#rule create.idempotnt}}", "")
+        .replace("\nr[dangling.marker]\n", "\n")
+        .replace("A provider MUST log", "r[logs.secret]\nA provider MUST log");
+    let appendix = APPENDIX.replace("r[not.here]\n", "");
+    let fixture = Fixture::new(&[
+        ("book.toml", TOML),
+        ("src/contract.md", &contract),
+        ("src/template.md", TEMPLATE),
+        ("src/appendix.md", &appendix),
+    ]);
+    go_tree(fixture.root());
+    // Every rule that binds a provider is verified: `blocking-cancel` in `pods`' own tests,
+    // the others in a shared conformance suite.
+    std::fs::write(
+        fixture.root().join("repo/internal/provider/pods/pods_test.go"),
+        "package pods\n\n// r[verify create-return.blocking-cancel]\nfunc TestCancel(t *testing.T) {}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        fixture.root().join("repo/test/conformance/get_test.go"),
+        "package conformance\n\n// r[verify get.not-found+2]\n// r[verify create.idempotent]\n// r[verify logs.secret]\nfunc TestAll(t *testing.T) {}\n",
+    )
+    .unwrap();
+    (fixture, contract, appendix)
+}
+
+#[test]
+fn a_clean_book_with_rules_has_no_rule_finding() {
+    let (fixture, contract, appendix) = clean_book();
+    let report = fixture.check();
+    for check in RULE_CHECKS {
+        assert!(
+            of(&report, check).is_empty(),
+            "{check}: {:?}",
+            of(&report, check)
+        );
+    }
+    // Without the tree nothing is known, and nothing is reported.
+    let no_tree = Fixture::new(&[
+        ("book.toml", &TOML.replace("source-root = \"repo\"\n", "")),
+        ("src/contract.md", &contract),
+        ("src/template.md", TEMPLATE),
+        ("src/appendix.md", &appendix),
+    ]);
+    let report = no_tree.check();
+    for check in RULE_CHECKS {
+        assert!(
+            of(&report, check).is_empty(),
+            "{check}: {:?}",
+            of(&report, check)
+        );
+    }
+}
+
+#[test]
+fn markers_belong_to_another_preprocessor_without_contract_chapters() {
+    // The Rust Reference's way: `r[...]` lines for mdbook-spec, no `contract` key.
+    let text =
+        "# Expressions\n\nr[expr.intro]\nAn expression MUST have a type.\n\nr[Not An Id]\nText.\n";
+    let fixture = Fixture::new(&[
+        (
+            "book.toml",
+            "[book]\ntitle = \"Reference\"\n\n[preprocessor.contract]\n",
+        ),
+        ("src/expressions.md", text),
+    ]);
+    let report = fixture.check();
+    for check in RULE_CHECKS {
+        assert!(of(&report, check).is_empty(), "{check}");
+    }
+    assert_eq!(fixture.chapter("expressions.md"), text, "byte for byte");
+}
+
+#[test]
+fn the_rendered_book_has_anchors_links_and_the_matrix() {
+    let contract = CONTRACT.replace("r[Bad.Id]\n", "");
+    let fixture = Fixture::new(&[
+        ("book.toml", TOML),
+        ("src/contract.md", &contract),
+        ("src/template.md", TEMPLATE),
+        ("src/appendix.md", APPENDIX),
+        (
+            "src/links.md",
+            "# Links\n\n[the rule](contract.md#r-create.idempotent) and [none](contract.md#r-nope).\n",
+        ),
+    ]);
+    go_tree(fixture.root());
+    // A link to a rule's anchor is not dangling; one to no rule is.
+    assert_eq!(
+        positions(&fixture.check(), "dangling-link"),
+        ["src/links.md:3:49"]
+    );
+    let chapter = fixture.chapter("contract.md");
+    assert!(chapter.contains(
+        "<div class=\"rule\" id=\"r-create.idempotent\"><a class=\"rule-link\" href=\"#r-create.idempotent\" title=\"create.idempotent\">[create.idempotent]</a></div>\n\nCreate MUST be idempotent"
+    ), "{chapter}");
+    assert!(
+        chapter.contains("See [`create.idempotent`](#r-create.idempotent)"),
+        "{chapter}"
+    );
+    // The duplicate and the dangling marker stay as written.
+    assert!(chapter.contains("r[create.idempotent]\nThe same ID again."));
+    let appendix = fixture.chapter("appendix.md");
+    let row = |id: &str| {
+        appendix
+            .lines()
+            .find(|l| l.contains(&format!("[`{id}`]")))
+            .unwrap_or_else(|| panic!("no row for {id} in {appendix}"))
+            .to_owned()
+    };
+    assert!(row("create.idempotent").contains("|MUST|[verified](https://example.com/team/operator/blob/HEAD/internal/provider/pods/pods_test.go#L3)|implemented|"), "{}", row("create.idempotent"));
+    assert!(row("get.not-found").contains("[verified](https://example.com/team/operator/blob/HEAD/test/conformance/get_test.go#L4)|[verified]"), "{}", row("get.not-found"));
+    assert!(row("create-return.blocking-cancel").contains("|[verified](https://example.com/team/operator/blob/HEAD/internal/provider/pods/pods_test.go#L6)|not bound|"), "{}", row("create-return.blocking-cancel"));
+    assert!(
+        appendix.contains("|<strong>verified</strong>||3 of 3|1 of 2|"),
+        "{appendix}"
+    );
+
+    let (fixture, _, _) = clean_book();
+    let (result, out) = fixture.build();
+    result.expect("the clean book builds");
+    let html = fixture.html(&out, "contract.html");
+    assert!(html.contains("<div class=\"rule\" id=\"r-create.idempotent\">"));
+    assert!(
+        html.contains("<p>Create MUST be idempotent by name"),
+        "the labelled paragraph stays Markdown"
+    );
+}
+
+#[test]
+fn the_binary_reports_citations_in_code_at_their_place() {
+    let fixture = rules_book();
+    let (code, stdout, _) = run_in(fixture.root(), &["check", "--format", "json"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        json_positions(&stdout, "stale-rule"),
+        ["repo/internal/provider/pods/pods_test.go:7:13"]
+    );
+    let _ = binary();
+}
