@@ -37,7 +37,7 @@ use crate::rules::coverage::Coverage;
 use crate::serve;
 use crate::source_tree::{Extra, Roots, SourceIndex, is_glob};
 use crate::spec::Specs;
-use crate::status::{OpenEntry, SpecState};
+use crate::status::{OpenEntry, ProviderCoverage, SpecState, Status};
 use crate::suggest;
 use crate::vocab::{Check, Severity};
 
@@ -211,15 +211,13 @@ pub(crate) fn rendered(ctx: &PreprocessorContext, book: &Book) -> Result<(Render
 
 /// Where every filled spec of `book` stands (see [`crate::status`]). Paths are shown under
 /// `display_root`.
-pub fn status(
-    ctx: &PreprocessorContext,
-    book: &Book,
-    display_root: PathBuf,
-) -> Result<Vec<SpecState>> {
+pub fn status(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> Result<Status> {
     let Analysis {
         chapters,
         model,
         specs,
+        rules,
+        coverage,
         files,
         ..
     } = Analysis::run(ctx, book, BookFiles::new(ctx, display_root))?;
@@ -269,7 +267,33 @@ pub fn status(
             open,
         });
     }
-    Ok(states)
+    let providers = if rules.rules.is_empty() {
+        Vec::new()
+    } else {
+        coverage
+            .providers
+            .iter()
+            .enumerate()
+            .map(|(column, &p)| {
+                let provider = &model.providers[p];
+                let at = chapters[provider.chapter].locate(&files, provider.range.clone());
+                let (verified, bound) = coverage.verified_of_bound(column);
+                ProviderCoverage {
+                    provider: provider.name.clone(),
+                    path: at.path,
+                    line: at.line,
+                    bound,
+                    verified,
+                    implemented: coverage.implemented_only(column),
+                    known: coverage.known,
+                }
+            })
+            .collect()
+    };
+    Ok(Status {
+        specs: states,
+        providers,
+    })
 }
 
 /// Where the book's repository is browsed (`output.html.git-repository-url`), for links to the

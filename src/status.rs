@@ -1,9 +1,11 @@
-//! `mdbook-contract status`: where each filled spec stands.
+//! `mdbook-contract status`: where each filled spec stands, and how much of the contract each
+//! built provider's tests verify.
 //!
 //! [`SpecState`] is one spec as `status` reports it (its provider, status, entries answered of
-//! all, and each open entry with its place); [`render_status`] prints the list for a person or
-//! as JSON. The states are worked out by the pipeline (`pipeline::status`), from the same
-//! reading of the specs that the `unanswered-entry` check and the `{{#spec-status}}` box use.
+//! all, and each open entry with its place); [`ProviderCoverage`] one built provider's rules;
+//! [`render_status`] prints both for a person or as JSON. They are worked out by the pipeline
+//! (`pipeline::status`), from the same reading of the specs that the `unanswered-entry` check
+//! and the `{{#spec-status}}` box use, and the coverage that `{{#rule-matrix}}` draws.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -43,6 +45,38 @@ pub struct OpenEntry {
     pub lacks: String,
 }
 
+/// What `status` reports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Status {
+    /// Each filled spec, in the book's order.
+    pub specs: Vec<SpecState>,
+    /// Each built provider's coverage of the rules, in the book's order (none when the
+    /// contract has no rules).
+    pub providers: Vec<ProviderCoverage>,
+}
+
+/// How many of the rules that bind a built provider its code and tests cite.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct ProviderCoverage {
+    /// The provider.
+    pub provider: String,
+    /// The file of its section, as shown to the user.
+    pub path: PathBuf,
+    /// The line of its heading.
+    pub line: usize,
+    /// The rules that bind it.
+    pub bound: usize,
+    /// Of those, the ones a `verify` counting for it cites.
+    pub verified: usize,
+    /// The ones only an `impl` cites.
+    pub implemented: usize,
+    /// Whether the source tree was read (`source-root`): without it nothing is known of the
+    /// code, and only `bound` means anything.
+    pub known: bool,
+}
+
 /// How to print the states.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -53,11 +87,12 @@ pub enum StatusFormat {
     Json,
 }
 
-/// The states in `format`.
-pub fn render_status(states: &[SpecState], format: StatusFormat) -> String {
+/// The status in `format`.
+pub fn render_status(status: &Status, format: StatusFormat) -> String {
+    let states = &status.specs;
     match format {
         StatusFormat::Json => {
-            let mut out = serde_json::to_string_pretty(states).expect("states serialise");
+            let mut out = serde_json::to_string_pretty(status).expect("the status serialises");
             out.push('\n');
             out
         }
@@ -88,6 +123,30 @@ pub fn render_status(states: &[SpecState], format: StatusFormat) -> String {
                         open.lacks
                     );
                 }
+            }
+            for provider in &status.providers {
+                let _ = if provider.known {
+                    writeln!(
+                        out,
+                        "{}:{}: `{}`, {} of {} rules verified, {} implemented only, {} uncovered",
+                        provider.path.display(),
+                        provider.line,
+                        provider.provider,
+                        provider.verified,
+                        provider.bound,
+                        provider.implemented,
+                        provider.bound - provider.verified - provider.implemented
+                    )
+                } else {
+                    writeln!(
+                        out,
+                        "{}:{}: `{}`, bound by {} rules; coverage unknown (book.toml sets no `source-root`)",
+                        provider.path.display(),
+                        provider.line,
+                        provider.provider,
+                        provider.bound
+                    )
+                };
             }
             out
         }

@@ -122,6 +122,16 @@ impl Coverage {
     }
 }
 
+impl Coverage {
+    /// How many of the rules that bind the provider in column `column` only an `impl` cites.
+    pub(crate) fn implemented_only(&self, column: usize) -> usize {
+        self.cells
+            .iter()
+            .filter(|row| matches!(row[column], Status::Implemented(_)))
+            .count()
+    }
+}
+
 /// Whether `citation` cites `rule` at its version or a later one.
 fn cites(citation: &CodeCitation, rule: &Rule) -> bool {
     citation

@@ -347,3 +347,34 @@ fn the_binary_reports_citations_in_code_at_their_place() {
     );
     let _ = binary();
 }
+
+#[test]
+fn status_prints_each_built_providers_coverage() {
+    let fixture = rules_book();
+    let (code, human, _) = run_in(fixture.root(), &["status"]);
+    assert_eq!(code, 0);
+    assert!(
+        human.contains(
+            "src/appendix.md:5: `pods`, 3 of 3 rules verified, 0 implemented only, 0 uncovered"
+        ),
+        "{human}"
+    );
+    assert!(
+        human.contains(
+            "src/appendix.md:9: `vms`, 1 of 2 rules verified, 1 implemented only, 0 uncovered"
+        ),
+        "{human}"
+    );
+    let (_, json, _) = run_in(fixture.root(), &["status", "--format", "json"]);
+    let status: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(status["providers"][1]["provider"], "vms");
+    assert_eq!(status["providers"][1]["implemented"], 1);
+    // Without the tree: what binds, and that nothing more is known.
+    std::fs::write(
+        fixture.root().join("book.toml"),
+        TOML.replace("source-root = \"repo\"\n", ""),
+    )
+    .unwrap();
+    let (_, human, _) = run_in(fixture.root(), &["status"]);
+    assert!(human.contains("src/appendix.md:9: `vms`, bound by 2 rules; coverage unknown (book.toml sets no `source-root`)"), "{human}");
+}

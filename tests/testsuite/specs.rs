@@ -598,8 +598,8 @@ fn new_spec_scaffolds_a_spec_that_builds_with_warnings_only() {
         "{human}"
     );
     let (_, json, _) = run(root, &["status", "--format", "json"]);
-    let states: serde_json::Value = serde_json::from_str(&json).unwrap();
-    let state = states
+    let status: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let state = status["specs"]
         .as_array()
         .unwrap()
         .iter()
