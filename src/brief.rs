@@ -361,8 +361,13 @@ impl<'r> Writer<'r> {
                 text("Written by "),
                 Event::Code(CowStr::Borrowed("mdbook-contract brief")),
                 text(&format!(
-                    " from the book \u{201c}{}\u{201d}, for whoever builds this {noun}: the profiles its spec chose with what they oblige, the spec, the contract's checklist, the sections of the existing providers that chose the same profiles, and the whole contract. Every link leads to a heading of this document{}.",
+                    " from the book \u{201c}{}\u{201d}, for whoever builds this {noun}: the profiles its spec chose with what they oblige, {}the spec, the contract's checklist, the sections of the existing providers that chose the same profiles, and the whole contract. Every link leads to a heading of this document{}.",
                     self.title,
+                    if rendered.rules.rules.is_empty() {
+                        ""
+                    } else {
+                        "the rules that bind it with the citation its tests carry, "
+                    },
                     if self.site.is_some() {
                         " or to the published book"
                     } else {
@@ -506,6 +511,7 @@ impl<'r> Writer<'r> {
                 }
             }
         }
+        self.rules(&mut events, provider, &noun);
         // The spec, the checklist, the examples, the contract.
         self.copy(&mut events, &spec_part);
         if let Some(part) = &checklist {
@@ -582,6 +588,89 @@ impl<'r> Writer<'r> {
         Brief {
             markdown,
             links: self.links,
+        }
+    }
+
+    /// The rules that bind the provider, given the profiles its spec chose, each with the
+    /// citation its tests put in a comment; then those that will bind it if it chooses the
+    /// profile they apply to on an axis it has not answered yet.
+    fn rules(&mut self, events: &mut Vec<Event<'static>>, provider: usize, noun: &str) {
+        let rendered = self.rendered;
+        let model = &rendered.model;
+        if rendered.rules.rules.is_empty() {
+            return;
+        }
+        heading(
+            events,
+            2,
+            "rules",
+            vec![text(&format!("The rules that bind this {noun}"))],
+        );
+        paragraph(
+            events,
+            vec![text(
+                "Each rule of the contract that binds it, given the profiles above, with the citation to write in a comment of the test that verifies it (the rule's text is in the contract below, under its label).",
+            )],
+        );
+        let mut bound = Vec::new();
+        let mut pending = Vec::new();
+        for rule in &rendered.rules.rules {
+            match &rule.applies {
+                Some((axis, profile)) if !rule.binds(model, provider) => {
+                    let answered = model.claims_of(provider, axis).any(|c| !c.is_unknown());
+                    if !answered {
+                        pending.push((rule, axis, profile));
+                    }
+                }
+                _ => bound.push(rule),
+            }
+        }
+        let citation = |rule: &crate::rules::Rule| {
+            let id = if rule.version > 1 {
+                format!("{}+{}", rule.id, rule.version)
+            } else {
+                rule.id.clone()
+            };
+            Event::Code(CowStr::from(format!("r[verify {id}]")))
+        };
+        events.push(Event::Start(Tag::List(None)));
+        for rule in bound {
+            events.push(Event::Start(Tag::Item));
+            events.push(Event::Code(CowStr::from(rule.id.clone())));
+            if let Some(level) = rule.level {
+                events.push(text(&format!(" ({})", level.as_str())));
+            }
+            if let Some((axis, profile)) = &rule.applies {
+                events.push(text(", for "));
+                events.push(Event::Code(CowStr::from(profile.clone())));
+                events.push(text(" on "));
+                events.push(Event::Code(CowStr::from(axis.clone())));
+            }
+            events.push(text(": "));
+            events.push(citation(rule));
+            events.push(Event::End(TagEnd::Item));
+        }
+        events.push(Event::End(TagEnd::List(false)));
+        if !pending.is_empty() {
+            paragraph(
+                events,
+                vec![text(
+                    "These bind it too if it chooses the profile they apply to, on an axis its spec has not answered yet:",
+                )],
+            );
+            events.push(Event::Start(Tag::List(None)));
+            for (rule, axis, profile) in pending {
+                events.push(Event::Start(Tag::Item));
+                events.push(Event::Code(CowStr::from(rule.id.clone())));
+                events.push(text(", if it chooses "));
+                events.push(Event::Code(CowStr::from(profile.clone())));
+                events.push(text(" on "));
+                events.push(Event::Code(CowStr::from(axis.clone())));
+                events.push(text(": "));
+                events.push(citation(rule));
+                events.push(Event::End(TagEnd::Item));
+            }
+            events.push(Event::End(TagEnd::List(false)));
         }
     }
 

@@ -163,6 +163,7 @@ pub(crate) struct RenderedChapter {
 pub(crate) struct Rendered {
     pub(crate) chapters: Vec<RenderedChapter>,
     pub(crate) model: Model,
+    pub(crate) rules: Rules,
     pub(crate) specs: Specs,
     pub(crate) config: Config,
     pub(crate) options: MarkdownOptions,
@@ -202,6 +203,7 @@ pub(crate) fn rendered(ctx: &PreprocessorContext, book: &Book) -> Result<(Render
     let rendered = Rendered {
         chapters,
         model,
+        rules,
         specs,
         config,
         options,

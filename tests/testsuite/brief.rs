@@ -442,6 +442,25 @@ fn the_brief_of_this_repositorys_book_with_its_spec_filled() {
         !parsed.ids.contains("open-entries"),
         "the spec is accepted and answered"
     );
+    // The rules that bind it: every rule without `applies=`, and those of the profiles its
+    // spec chose (`blocking` on `create-return`), not of the others (`submit`).
+    let rules = &md[md.find("## The rules that bind this provider").unwrap()..];
+    let rules = &rules[..rules.find("\n## ").unwrap()];
+    assert!(
+        rules.contains(
+            "- `create.idempotent-by-name` (MUST): `r[verify create.idempotent-by-name]`"
+        ),
+        "{rules}"
+    );
+    assert!(rules.contains("- `create-return.blocking-cancel` (MUST), for `blocking` on `create-return`: `r[verify create-return.blocking-cancel]`"), "{rules}");
+    assert!(
+        !rules.contains("create-return.submit-provisioning"),
+        "{rules}"
+    );
+    assert!(
+        !rules.contains("if it chooses"),
+        "every axis is answered: {rules}"
+    );
     // For the record: the size of the brief and the links checked in it.
     let stated = stderr
         .split(" links")
