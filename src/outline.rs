@@ -5,7 +5,8 @@
 //! [`Location`]s in the files as written (includes mapped to the included file): each axis
 //! with its heading, the code inside the heading, its question and its profiles; every use of
 //! an axis code in a shortcode (`{{#axis}}`, `{{#answers}}`, a claim's axis and profile); every
-//! provider and entry heading; and the links whose fragment is an axis's id. The language
+//! provider and entry heading; the links whose fragment is an axis's id; each rule with what
+//! its hover shows, and each `{{#rule}}` and citation of a rule in code. The language
 //! server ([`crate::lsp`]) answers from it and never reads the model itself.
 //!
 //! To offer a new kind of place: record it here from the model or the indexes; the outline
@@ -14,8 +15,12 @@
 use std::ops::Range;
 
 use crate::chapter::{BookFiles, Chapter};
+use crate::config::Config;
 use crate::markdown::ChapterIndex;
 use crate::model::Model;
+use crate::rules::Rules;
+use crate::rules::code::CodeCitation;
+use crate::rules::coverage::{Coverage, Status};
 use crate::shortcode::{Kind, Spanned};
 use crate::sourcemap::Location;
 use crate::spec::Specs;
@@ -77,6 +82,26 @@ pub(crate) struct FragmentUse {
     pub at: Location,
 }
 
+/// One rule, as its marker defines it.
+#[derive(Debug, Clone)]
+pub(crate) struct RuleOutline {
+    /// Its ID.
+    pub id: String,
+    /// The ID in its marker (without `+N`).
+    pub at: Location,
+    /// What the hover shows: its level, version, `applies=`, its text as written and its
+    /// coverage per built provider, in Markdown.
+    pub about: String,
+}
+
+/// A place that names a rule: the ID (without `+N`) of a `{{#rule}}`, or of a citation in
+/// code.
+#[derive(Debug, Clone)]
+pub(crate) struct RuleUse {
+    pub id: String,
+    pub at: Location,
+}
+
 /// See the module docs.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Outline {
@@ -85,6 +110,16 @@ pub(crate) struct Outline {
     pub providers: Vec<Named>,
     pub entries: Vec<Named>,
     pub fragments: Vec<FragmentUse>,
+    pub rules: Vec<RuleOutline>,
+    pub rule_uses: Vec<RuleUse>,
+}
+
+/// What the outline reads of the rules.
+pub(crate) struct RulesRead<'r> {
+    pub rules: &'r Rules,
+    pub coverage: &'r Coverage,
+    pub citations: &'r [CodeCitation],
+    pub config: &'r Config,
 }
 
 impl Outline {
@@ -94,6 +129,7 @@ impl Outline {
         model: &Model,
         specs: &Specs,
         files: &BookFiles,
+        rules: &RulesRead<'_>,
     ) -> Outline {
         let mut outline = Outline::default();
         for axis in model.unique_axes() {
@@ -163,7 +199,99 @@ impl Outline {
             });
         }
         outline.fragments = fragments(chapters, &outline.axes, files);
+        outline.rules_of(chapters, model, files, rules);
         outline
+    }
+
+    /// Records each rule with what its hover shows, and every `{{#rule}}` and citation in code.
+    fn rules_of(
+        &mut self,
+        chapters: &[Chapter<'_>],
+        model: &Model,
+        files: &BookFiles,
+        read: &RulesRead<'_>,
+    ) {
+        for (rule, cells) in read.rules.rules.iter().zip(&read.coverage.cells) {
+            let chapter = &chapters[rule.chapter];
+            let start = rule.id_range.start;
+            let at = chapter.locate(files, start..start + rule.id.len());
+            let mut about = format!("**rule `{}`**", rule.id);
+            let mut facts = Vec::new();
+            if let Some(level) = rule.level {
+                facts.push(level.as_str().to_owned());
+            }
+            if rule.version > 1 {
+                facts.push(format!("version {}", rule.version));
+            }
+            if let Some((axis, profile)) = &rule.applies {
+                facts.push(format!("binds the providers with `{profile}` on `{axis}`"));
+            }
+            if !facts.is_empty() {
+                about.push_str(&format!(" ({})", facts.join(", ")));
+            }
+            about.push_str("\n\n");
+            about.push_str(chapter.content[rule.text.clone()].trim());
+            about.push_str("\n\n");
+            let statuses: Vec<String> = read
+                .coverage
+                .providers
+                .iter()
+                .zip(cells)
+                .map(|(&p, status)| {
+                    let word = match status {
+                        Status::Verified(_) => "verified",
+                        Status::Implemented(_) => "implemented",
+                        Status::Uncovered if read.coverage.known => "uncovered",
+                        Status::Uncovered => "bound",
+                        Status::NotBound => "not bound",
+                    };
+                    format!("`{}` {word}", model.providers[p].name)
+                })
+                .collect();
+            if !statuses.is_empty() {
+                about.push_str(if read.coverage.known {
+                    "Coverage: "
+                } else {
+                    "Coverage unknown without `source-root`: "
+                });
+                about.push_str(&statuses.join(", "));
+                about.push('\n');
+            }
+            self.rules.push(RuleOutline {
+                id: rule.id.clone(),
+                at,
+                about,
+            });
+        }
+        for chapter in chapters {
+            for shortcode in &chapter.scan.shortcodes {
+                let Kind::Rule { id } = &shortcode.kind else {
+                    continue;
+                };
+                let range = inside_backticks(chapter.content, &id.range);
+                let bare = id.text.split('+').next().unwrap_or(&id.text);
+                self.rule_uses.push(RuleUse {
+                    id: bare.to_owned(),
+                    at: chapter.locate(files, range.start..range.start + bare.len()),
+                });
+            }
+        }
+        for citation in read.citations {
+            let Ok(cited) = &citation.cited else {
+                continue;
+            };
+            let mut at = crate::resolve::locate_code(files, read.config, citation);
+            at.width = cited.id.chars().count();
+            self.rule_uses.push(RuleUse {
+                id: cited.id.clone(),
+                at,
+            });
+        }
+    }
+
+    /// The rule with `id`.
+    pub(crate) fn rule(&self, id: &str) -> Option<&RuleOutline> {
+        self.rules.iter().find(|r| r.id == id)
     }
 
     /// The axis with `code`.

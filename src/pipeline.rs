@@ -139,11 +139,18 @@ pub(crate) fn for_editor(
 ) -> Result<(Report, Outline)> {
     let files = BookFiles::new(ctx, ctx.root.clone()).with_overlays(overlays);
     let analysis = Analysis::run(ctx, book, files)?;
+    let rules = crate::outline::RulesRead {
+        rules: &analysis.rules,
+        coverage: &analysis.coverage,
+        citations: &analysis.citations,
+        config: &analysis.config,
+    };
     let outline = Outline::of(
         &analysis.chapters,
         &analysis.model,
         &analysis.specs,
         &analysis.files,
+        &rules,
     );
     Ok((analysis.report, outline))
 }

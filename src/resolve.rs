@@ -162,7 +162,7 @@ pub(crate) fn resolve(
 }
 
 /// Where a citation of a rule in the source tree is: its ID, in the file under `source-root`.
-fn locate_code(files: &BookFiles, config: &Config, citation: &CodeCitation) -> Location {
+pub(crate) fn locate_code(files: &BookFiles, config: &Config, citation: &CodeCitation) -> Location {
     let root = config.source_root.as_deref().unwrap_or(".");
     let path = crate::paths::lexical(&files.root().join(root).join(&citation.path));
     Location {

@@ -28,9 +28,11 @@ pub(crate) enum Target<'o> {
         profile: &'o str,
         range: Range,
     },
+    /// A rule ID: in its marker, a `{{#rule}}`, or a citation in code.
+    Rule { id: &'o str, range: Range },
 }
 
-fn same_file(location: &Location, path: &Path) -> bool {
+pub(super) fn same_file(location: &Location, path: &Path) -> bool {
     crate::paths::lexical(&location.path) == crate::paths::lexical(path)
 }
 
@@ -72,7 +74,7 @@ pub(crate) fn target<'o>(
             }
         }
     }
-    None
+    super::rules::target(outline, path, position, encoding)
 }
 
 static AFTER_CODE_SHORTCODE: LazyLock<Regex> = LazyLock::new(|| {
@@ -117,6 +119,9 @@ pub(crate) fn completion(
             ))),
             ..CompletionItem::default()
         };
+    if let Some(items) = super::rules::completion(outline, before, replace) {
+        return items;
+    }
     if let Some(caps) = AFTER_PROFILE_AXIS.captures(before) {
         let Some(axis) = outline.axis(&caps[1]) else {
             return Vec::new();
@@ -233,6 +238,7 @@ pub(crate) fn hover(outline: &Outline, target: &Target<'_>) -> Option<Hover> {
             profile,
             range,
         } => (*axis, Some(*profile), *range),
+        Target::Rule { id, range } => return super::rules::hover(outline, id, *range),
     };
     let axis = outline.axis(code)?;
     Some(Hover {
@@ -244,7 +250,7 @@ pub(crate) fn hover(outline: &Outline, target: &Target<'_>) -> Option<Hover> {
     })
 }
 
-fn lsp_location(location: &Location, encoding: Encoding) -> Option<LspLocation> {
+pub(super) fn lsp_location(location: &Location, encoding: Encoding) -> Option<LspLocation> {
     let uri = Url::from_file_path(&location.path).ok()?;
     Some(LspLocation::new(uri, text::range(location, encoding)))
 }
@@ -257,6 +263,7 @@ pub(crate) fn definition(
 ) -> Option<LspLocation> {
     let code = match target {
         Target::Axis { axis, .. } | Target::Profile { axis, .. } => *axis,
+        Target::Rule { id, .. } => return super::rules::definition(outline, id, encoding),
     };
     lsp_location(&outline.axis(code)?.code_at, encoding)
 }

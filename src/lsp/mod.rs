@@ -17,6 +17,7 @@
 
 mod external;
 mod features;
+mod rules;
 mod text;
 mod transport;
 
@@ -666,6 +667,9 @@ impl Server {
                         Some(Target::Axis { axis, .. } | Target::Profile { axis, .. }) => Some(
                             features::references(&s.outline, axis, declaration, s.encoding),
                         ),
+                        Some(Target::Rule { id, .. }) => {
+                            Some(rules::references(&s.outline, id, declaration, s.encoding))
+                        }
                         None => None,
                     };
                     json(found)
@@ -673,10 +677,10 @@ impl Server {
             }
             PrepareRenameRequest::METHOD => self.with_position(request, |s, path, _, position| {
                 let answer = match features::target(&s.outline, path, position, s.encoding) {
-                    Some(Target::Axis { axis, range }) => {
+                    Some(Target::Axis { axis: name, range } | Target::Rule { id: name, range }) => {
                         Some(PrepareRenameResponse::RangeWithPlaceholder {
                             range,
-                            placeholder: axis.to_owned(),
+                            placeholder: name.to_owned(),
                         })
                     }
                     _ => None,
@@ -699,9 +703,15 @@ impl Server {
                             Err(why) => Err((ErrorCode::RequestFailed, why)),
                         }
                     }
+                    Some(Target::Rule { id, .. }) => {
+                        match rules::rename(&s.outline, id, &new_name, s.encoding) {
+                            Ok(edit) => json(edit),
+                            Err(why) => Err((ErrorCode::RequestFailed, why)),
+                        }
+                    }
                     _ => Err((
                         ErrorCode::RequestFailed,
-                        "only an axis code can be renamed here".to_owned(),
+                        "only an axis code or a rule ID can be renamed here".to_owned(),
                     )),
                 })
             }

@@ -1196,3 +1196,98 @@ fn companions_get_their_diagnostics_from_the_unsaved_text() {
     assert_eq!(list[0]["range"]["start"]["line"], 16);
     client.stop();
 }
+
+#[test]
+fn rules_have_hover_definition_references_completion_and_rename() {
+    let book = super::rules::rules_book();
+    let root = book.root();
+    let contract = root.join("src/contract.md");
+    let text = std::fs::read_to_string(&contract).unwrap();
+    let mut client = Client::start(root, None);
+    // On the `{{#rule}}`: the rule's text, level and coverage per built provider.
+    let (line, column) = find(&text, "{{#rule create.idempotent}}", 9);
+    let hover = client.request("textDocument/hover", Client::at(&contract, line, column));
+    let value = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        value.starts_with("**rule `create.idempotent`** (MUST)"),
+        "{value}"
+    );
+    assert!(
+        value.contains("Create MUST be idempotent by name"),
+        "{value}"
+    );
+    assert!(
+        value.contains("Coverage: `pods` verified, `vms` implemented"),
+        "{value}"
+    );
+    let at = client.request(
+        "textDocument/definition",
+        Client::at(&contract, line, column),
+    );
+    assert_eq!(at["range"]["start"], json!({"line": 6, "character": 2}));
+    // References: the marker, the shortcode and the citations in code.
+    let mut params = Client::at(&contract, line, column);
+    params["context"] = json!({"includeDeclaration": true});
+    let found = client.request("textDocument/references", params);
+    let mut places: Vec<String> = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let path = lsp_types::Url::parse(l["uri"].as_str().unwrap())
+                .unwrap()
+                .to_file_path()
+                .unwrap();
+            format!(
+                "{}:{}:{}",
+                path.strip_prefix(root).unwrap().display(),
+                l["range"]["start"]["line"],
+                l["range"]["start"]["character"]
+            )
+        })
+        .collect();
+    places.sort();
+    assert_eq!(
+        places,
+        [
+            "repo/internal/provider/pods/pods_test.go:2:12",
+            "repo/internal/provider/vms/vms.go:2:10",
+            "src/contract.md:37:12",
+            "src/contract.md:6:2"
+        ]
+    );
+    // Completion after `{{#rule `.
+    let typed = text.replace("See {{#rule", "See {{#rule cr}} {{#rule");
+    client.open(&contract, &typed);
+    let (cline, ccolumn) = find(&typed, "{{#rule cr}}", 10);
+    let items = client.request(
+        "textDocument/completion",
+        Client::at(&contract, cline, ccolumn),
+    );
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"create.idempotent") && labels.contains(&"create-return.blocking-cancel"),
+        "{labels:?}"
+    );
+    client.open(&contract, &text);
+    // Rename: the marker, the shortcode and both citations in code, in one edit.
+    let mut params = Client::at(&contract, line, column);
+    params["newName"] = json!("create.same-name-same-id");
+    let edit = client.request("textDocument/rename", params.clone());
+    let changes = edit["changes"].as_object().unwrap();
+    let count = |file: &str| changes[&uri(&root.join(file))].as_array().unwrap().len();
+    assert_eq!(count("src/contract.md"), 2);
+    assert_eq!(count("repo/internal/provider/pods/pods_test.go"), 1);
+    assert_eq!(count("repo/internal/provider/vms/vms.go"), 1);
+    params["newName"] = json!("Not An Id");
+    let refused = client
+        .try_request("textDocument/rename", params)
+        .unwrap_err();
+    assert!(refused.contains("is not a rule ID"), "{refused}");
+    client.stop();
+}

@@ -107,7 +107,7 @@ fn go_tree(root: &std::path::Path) {
     }
 }
 
-fn rules_book() -> Fixture {
+pub(crate) fn rules_book() -> Fixture {
     let fixture = Fixture::new(&[
         ("book.toml", TOML),
         ("src/contract.md", CONTRACT),
