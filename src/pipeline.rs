@@ -388,6 +388,7 @@ impl<'b> Analysis<'b> {
         let model = Model::collect(&chapters, &config);
         let specs = Specs::collect(&chapters, &model, &config);
         let rules = Rules::collect(&chapters, &model, &config);
+        check_provider_paths(&mut config, &model);
         let excluded = checks::excluded_words(&model, &config);
         let (source, citations) = match config.source_root.clone() {
             Some(root) => {
@@ -528,6 +529,32 @@ struct Wanted<'w> {
     chapters: &'w [Chapter<'w>],
     excluded: &'w HashSet<String>,
     rules: bool,
+}
+
+/// A provider that `provider-paths` names and the book does not have is a `dangling-path`
+/// problem at its key (a typo would give its folders to no one).
+fn check_provider_paths(config: &mut Config, model: &Model) {
+    let names: Vec<&str> = model
+        .providers
+        .iter()
+        .filter(|p| !p.proposed && !p.spec)
+        .map(|p| p.name.as_str())
+        .collect();
+    let unknown: Vec<String> = config
+        .provider_paths
+        .keys()
+        .filter(|name| !names.contains(&name.as_str()))
+        .cloned()
+        .collect();
+    for name in unknown {
+        let hint = suggest::hint(&name, names.iter().copied());
+        let at = KeyPath::key("provider-paths").child(&name).naming();
+        config.add_problem(Problem::dangling(
+            at,
+            format!("`provider-paths` names `{name}`, which is not a built provider of the book{hint}"),
+            "a key of `provider-paths` is the name of a `.provider` section; its folders count for no one until it matches",
+        ));
+    }
 }
 
 /// Reads the source tree once, searching it for every word the book cites (and the citations

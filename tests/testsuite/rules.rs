@@ -378,3 +378,134 @@ fn status_prints_each_built_providers_coverage() {
     let (_, human, _) = run_in(fixture.root(), &["status"]);
     assert!(human.contains("src/appendix.md:9: `vms`, bound by 2 rules; coverage unknown (book.toml sets no `source-root`)"), "{human}");
 }
+
+/// The operator fixture with its code: `after/`, then `code/` laid over it.
+fn operator_with_code() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/operator");
+    for state in ["after", "code"] {
+        copy_tree(&fixtures.join(state), dir.path());
+    }
+    dir
+}
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_operator_fixtures_tests_give_the_matrix_real_findings() {
+    let dir = operator_with_code();
+    let (_, stdout, _) = run_in(dir.path(), &["check", "--format", "json"]);
+    // `vms` implements `create.idempotent` and no test of it verifies it.
+    assert_eq!(
+        json_positions(&stdout, "unverified-rule"),
+        ["docs/providers-existing.md:12:1"]
+    );
+    for check in RULE_CHECKS.iter().filter(|c| **c != "unverified-rule") {
+        assert!(
+            json_positions(&stdout, check).is_empty(),
+            "{check}: {stdout}"
+        );
+    }
+    let fixture_findings: Vec<serde_json::Value> = serde_json::from_str(&stdout).unwrap();
+    assert!(
+        fixture_findings
+            .iter()
+            .all(|f| f["path"] == "README.md" || f["check"] == "unverified-rule"),
+        "only the README's em-dash, kept for other tests, and the gap: {stdout}"
+    );
+    let (code, human, _) = run_in(dir.path(), &["status"]);
+    assert_eq!(code, 0);
+    assert!(
+        human.contains("docs/providers-existing.md:7: `pods`, 3 of 3 rules verified"),
+        "{human}"
+    );
+    assert!(
+        human.contains(
+            "docs/providers-existing.md:12: `vms`, 1 of 2 rules verified, 1 implemented only"
+        ),
+        "{human}"
+    );
+    // The matrix as a build renders it: no repository address, so the test's file and line.
+    let (ctx, book) = mdbook_contract::load(dir.path(), "html").unwrap();
+    let outcome = mdbook_contract::process(&ctx, book, std::path::PathBuf::new()).unwrap();
+    let appendix = outcome
+        .book
+        .chapters()
+        .find(|c| c.name == "Existing providers")
+        .unwrap()
+        .content
+        .clone();
+    let row = |id: &str| {
+        appendix
+            .lines()
+            .find(|l| l.contains(&format!("[`{id}`]")))
+            .unwrap_or_else(|| panic!("{id}: {appendix}"))
+            .to_owned()
+    };
+    assert!(
+        row("create.idempotent").ends_with("|MUST|verified<br>`pods_test.go:5`|implemented|"),
+        "{}",
+        row("create.idempotent")
+    );
+    assert!(
+        row("create-return.submit-reports")
+            .ends_with("|MUST|verified<br>`pods_test.go:8`|not bound|"),
+        "{}",
+        row("create-return.submit-reports")
+    );
+    assert!(
+        row("list.marked-only")
+            .ends_with("|MUST|verified<br>`list_test.go:6`|verified<br>`list_test.go:6`|"),
+        "{}",
+        row("list.marked-only")
+    );
+    assert!(
+        appendix.contains("|<strong>verified</strong>||3 of 3|1 of 2|"),
+        "{appendix}"
+    );
+}
+
+#[test]
+fn provider_paths_give_a_folder_to_one_provider() {
+    let fixture = rules_book();
+    // An end-to-end test of `pods` outside its package: shared until book.toml says whose.
+    let e2e = fixture.root().join("repo/test/e2e/pods");
+    std::fs::create_dir_all(&e2e).unwrap();
+    std::fs::write(
+        e2e.join("create_test.go"),
+        "package e2e\n\n// r[verify create.idempotent]\nfunc TestCreate(t *testing.T) {}\n",
+    )
+    .unwrap();
+    let report = fixture.check();
+    assert!(
+        positions(&report, "unverified-rule").is_empty(),
+        "shared, it verifies `vms` too"
+    );
+    let toml = format!(
+        "{TOML}\n[preprocessor.contract.provider-paths]\npods = [\"test/e2e/pods\"]\npod = [\"x\"]\n"
+    );
+    std::fs::write(fixture.root().join("book.toml"), toml).unwrap();
+    let report = fixture.check();
+    assert_eq!(
+        positions(&report, "unverified-rule"),
+        ["src/appendix.md:9:1"]
+    );
+    assert_eq!(positions(&report, "dangling-path"), ["book.toml:15:1"]);
+    assert!(
+        messages(&report, "dangling-path")[0]
+            .contains("`pod`, which is not a built provider of the book; did you mean `pods`?"),
+        "{:?}",
+        messages(&report, "dangling-path")
+    );
+}
