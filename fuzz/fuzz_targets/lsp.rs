@@ -68,6 +68,16 @@ fn book() -> &'static PathBuf {
         // SAFETY: this runs once, on the first input, before any server (or any other thread
         // of this process) starts, so nothing reads the environment meanwhile.
         unsafe { std::env::set_var("MDBOOK_CONTRACT_LSP_ARRIVAL", &child) };
+        // A run that a newer one replaces is ended with its processes, perhaps before the
+        // stand-in has read its input; the write then meets a closed pipe. In the
+        // `mdbook-contract` binary, as in every Rust program, SIGPIPE is ignored and that
+        // write returns an error the server drops; libFuzzer's `main` is not Rust's, so the
+        // fuzzer sets the same disposition rather than die of the signal.
+        // SAFETY: as above, no other thread runs yet; SIG_IGN is a valid disposition.
+        #[cfg(unix)]
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        }
         root
     })
 }
