@@ -96,7 +96,7 @@ impl<'a> Renderer<'a> {
         }
         rows.push(last);
         events.extend(in_div(
-            "<div class=\"contract-matrix\">\n",
+            "<div class=\"contract-matrix contract-rules\">\n",
             table(header, rows),
         ));
         events

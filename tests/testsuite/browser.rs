@@ -140,11 +140,16 @@ window.addEventListener('load', () => {
 /// The measurements of the generated tables in `page` of the built book at `out` (of the
 /// matrix, when the page has one).
 fn measure(out: &Path, page: &str) -> std::collections::HashMap<String, String> {
+    measure_with(out, page, MEASURE)
+}
+
+/// [`measure`] with another script.
+fn measure_with(out: &Path, page: &str, script: &str) -> std::collections::HashMap<String, String> {
     let html = std::fs::read_to_string(out.join(page)).unwrap();
     let measured = out.join("measured.html");
     std::fs::write(
         &measured,
-        html.replace("</body>", &format!("{MEASURE}</body>")),
+        html.replace("</body>", &format!("{script}</body>")),
     )
     .unwrap();
     let profile = tempfile::tempdir().unwrap();
@@ -224,6 +229,50 @@ fn four_providers_fit_the_page_and_unknown_looks_different() {
         m["known"], m["unknown"],
         "an unknown cell looks like a known one"
     );
+}
+
+#[test]
+#[ignore = "needs Chromium: run by .ci/run, or with `cargo test -- --ignored`"]
+fn the_rule_matrix_fits_the_page_with_four_built_providers() {
+    // This repository's book with a fourth built provider claiming the longest profile of
+    // every axis (so it is bound by the most rules).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = super::common::repository_copy();
+    let contract = std::fs::read_to_string(root.join("book/provider-contract.md")).unwrap();
+    let mut section =
+        String::from("\n## `vsphere` {.provider}\n\nA fourth built provider, for width.\n\n");
+    for (axis, profile) in longest_profiles(&contract) {
+        section.push_str(&format!(
+            "{{{{#profile {axis} {profile} internal/provider/vsphere/vsphere.go}}}}\n"
+        ));
+    }
+    let appendix = dir.path().join("book/providers-existing.md");
+    let mut text = std::fs::read_to_string(&appendix).unwrap();
+    text.push_str(&section);
+    std::fs::write(&appendix, text).unwrap();
+    let mut md = mdbook_driver::MDBook::load(dir.path()).expect("the book loads");
+    md.with_preprocessor(mdbook_contract::ContractPreprocessor::new());
+    let out = dir.path().join("out");
+    md.config.build.build_dir = out.clone();
+    md.build().expect("the book builds");
+    let script = MEASURE.replace(".contract-matrix table", ".contract-rules table");
+    let m = measure_with(&out, "providers-existing.html", &script);
+    #[allow(clippy::print_stderr)]
+    {
+        eprintln!("rule matrix measured at 1280 px: {m:?}");
+    }
+    let number = |k: &str| m[k].parse::<u32>().unwrap();
+    assert_eq!(
+        number("columns"),
+        6,
+        "rule, level and four providers: {m:?}"
+    );
+    assert!(
+        number("scroll") <= number("client"),
+        "the rule matrix scrolls sideways: {m:?}"
+    );
+    assert!(number("table") <= number("page"), "{m:?}");
+    assert_eq!(m["broken"], "", "codes broken across lines: {m:?}");
 }
 
 #[test]
