@@ -691,6 +691,84 @@ fn go_book(go_src: &Path, dir: &Path, lists: &Path) {
     );
 }
 
+/// Every `.go` file under `root`, relative to it, in a stable order.
+fn go_files(root: &Path, dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(root.join(dir))
+        .expect("read the Go tree")
+        .filter_map(Result::ok)
+        .collect();
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let relative = dir.join(entry.file_name());
+        match entry.file_type() {
+            Ok(t) if t.is_dir() => go_files(root, &relative, out),
+            Ok(t) if t.is_file() && relative.extension().is_some_and(|e| e == "go") => {
+                out.push(relative);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The Go book of [`go_book`] over a copy of the Go sources into `tree`, 500 of whose files
+/// get a comment citing a rule (`r[verify bench.rule-N]`, every third one `r[impl ...]`),
+/// and a contract chapter defining the 500 rules: the source index then searches for the
+/// citations in the same pass as the symbols. `lists` gets `patterns.txt`, the words and the
+/// two verbs, for the one ripgrep pass it is compared with.
+fn rules_book(go_src: &Path, tree: &Path, dir: &Path, lists: &Path) {
+    let _ = std::fs::remove_dir_all(tree);
+    let mut files = Vec::new();
+    go_files(go_src, Path::new(""), &mut files);
+    for file in &files {
+        let target = tree.join(file);
+        std::fs::create_dir_all(target.parent().expect("a folder")).expect("create folder");
+        std::fs::copy(go_src.join(file), &target).expect("copy a Go file");
+    }
+    let rules = 500;
+    let cited = spread(&files, rules);
+    for (n, file) in cited.iter().enumerate() {
+        let verb = if n % 3 == 2 { "impl" } else { "verify" };
+        let path = tree.join(file);
+        let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+        let _ = writeln!(text, "\n// r[{verb} bench.rule-{}]", n + 1);
+        std::fs::write(&path, text).expect("write a Go file");
+    }
+    let tree = std::fs::canonicalize(tree).expect("the tree");
+    go_book(&tree, dir, lists);
+    let dir = &std::fs::canonicalize(dir).expect("the book folder");
+    let toml = std::fs::read_to_string(dir.join("book.toml")).expect("book.toml");
+    write(
+        &dir.join("book.toml"),
+        &toml.replace(
+            "after = [\"links\"]\n",
+            "after = [\"links\"]\ncontract = [\"rules.md\"]\n",
+        ),
+    );
+    let words = std::fs::read_to_string(lists.join("words.txt")).expect("words.txt");
+    let first_word = words.lines().next().expect("a word").to_owned();
+    let mut chapter = String::from("# Rules\n\n");
+    for n in 1..=rules {
+        let _ = write!(
+            chapter,
+            "r[bench.rule-{n}]\nRule {n} MUST hold, because `{first_word}` relies on it.\n\n"
+        );
+    }
+    write(&dir.join("src/rules.md"), &chapter);
+    let summary = std::fs::read_to_string(dir.join("src/SUMMARY.md")).expect("SUMMARY.md");
+    write(
+        &dir.join("src/SUMMARY.md"),
+        &format!("{summary}- [Rules](rules.md)\n"),
+    );
+    write(
+        &lists.join("patterns.txt"),
+        &format!("{words}r[impl \nr[verify \n"),
+    );
+    println!(
+        "{} Go files copied, {rules} of them citing a rule",
+        files.len()
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -700,6 +778,12 @@ fn main() {
             contract_book(chapters, Path::new(dir), Path::new(json));
         }
         ["go", go_src, dir, lists] => go_book(Path::new(go_src), Path::new(dir), Path::new(lists)),
+        ["rules", go_src, tree, dir, lists] => rules_book(
+            Path::new(go_src),
+            Path::new(tree),
+            Path::new(dir),
+            Path::new(lists),
+        ),
         ["expand", dir, out] => expanded_book(Path::new(dir), Path::new(out)),
         ["json", dir, json] => {
             let dir = std::fs::canonicalize(dir).expect("the book folder");
@@ -707,7 +791,7 @@ fn main() {
         }
         _ => {
             eprintln!(
-                "usage: bench_gen contract CHAPTERS BOOK_DIR JSON | go GO_SRC BOOK_DIR LISTS_DIR | json BOOK_DIR JSON | expand BOOK_DIR OUT_DIR"
+                "usage: bench_gen contract CHAPTERS BOOK_DIR JSON | go GO_SRC BOOK_DIR LISTS_DIR | rules GO_SRC TREE_DIR BOOK_DIR LISTS_DIR | json BOOK_DIR JSON | expand BOOK_DIR OUT_DIR"
             );
             std::process::exit(2);
         }
