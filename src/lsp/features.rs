@@ -312,27 +312,34 @@ pub(crate) fn rename(
     if new != old && outline.axis(new).is_some() {
         return Err(format!("an axis `{new}` already exists"));
     }
+    let uses = outline.uses.iter().filter(|u| u.code == old).map(|u| &u.at);
+    let fragments = outline
+        .fragments
+        .iter()
+        .filter(|f| f.code == old)
+        .map(|f| &f.at);
+    let places = std::iter::once(&axis.code_at).chain(uses).chain(fragments);
+    Ok(replace_all(places, new, encoding))
+}
+
+/// One workspace edit that writes `new` at each of `places` (once each).
+pub(super) fn replace_all<'l>(
+    places: impl Iterator<Item = &'l Location>,
+    new: &str,
+    encoding: Encoding,
+) -> WorkspaceEdit {
     let mut changes: HashMap<Url, Vec<TextEdit>> = HashMap::new();
-    let mut edit = |location: &Location| {
-        if let Some(at) = lsp_location(location, encoding) {
-            let edits = changes.entry(at.uri).or_default();
-            let edit = TextEdit::new(at.range, new.to_owned());
-            if !edits.contains(&edit) {
-                edits.push(edit);
-            }
+    for at in places.filter_map(|l| lsp_location(l, encoding)) {
+        let edits = changes.entry(at.uri).or_default();
+        let edit = TextEdit::new(at.range, new.to_owned());
+        if !edits.contains(&edit) {
+            edits.push(edit);
         }
-    };
-    edit(&axis.code_at);
-    for usage in outline.uses.iter().filter(|u| u.code == old) {
-        edit(&usage.at);
     }
-    for fragment in outline.fragments.iter().filter(|f| f.code == old) {
-        edit(&fragment.at);
-    }
-    Ok(WorkspaceEdit {
+    WorkspaceEdit {
         changes: Some(changes),
         ..WorkspaceEdit::default()
-    })
+    }
 }
 
 /// The symbols of the file at `path`: its axes, providers and entries, in document order.

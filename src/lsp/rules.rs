@@ -3,21 +3,18 @@
 //! references (the citations in code included), completion after `{{#rule `, and rename of an
 //! ID everywhere it is written.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::LazyLock;
 
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, Hover, HoverContents,
-    Location as LspLocation, MarkupContent, MarkupKind, Position, Range, TextEdit, Url,
-    WorkspaceEdit,
+    Location as LspLocation, MarkupContent, MarkupKind, Position, Range, TextEdit, WorkspaceEdit,
 };
 use regex::Regex;
 
 use super::features::{Target, lsp_location, same_file};
 use super::text::{self, Encoding};
 use crate::outline::Outline;
-use crate::sourcemap::Location;
 
 /// The rule ID at `position` of the file at `path`, if the cursor is on one.
 pub(super) fn target<'o>(
@@ -127,22 +124,14 @@ pub(super) fn rename(
     if new != old && outline.rule(new).is_some() {
         return Err(format!("a rule `{new}` already exists"));
     }
-    let mut changes: HashMap<Url, Vec<TextEdit>> = HashMap::new();
-    let mut edit = |location: &Location| {
-        if let Some(at) = lsp_location(location, encoding) {
-            let edits = changes.entry(at.uri).or_default();
-            let edit = TextEdit::new(at.range, new.to_owned());
-            if !edits.contains(&edit) {
-                edits.push(edit);
-            }
-        }
-    };
-    edit(&rule.at);
-    for usage in outline.rule_uses.iter().filter(|u| u.id == old) {
-        edit(&usage.at);
-    }
-    Ok(WorkspaceEdit {
-        changes: Some(changes),
-        ..WorkspaceEdit::default()
-    })
+    let uses = outline
+        .rule_uses
+        .iter()
+        .filter(|u| u.id == old)
+        .map(|u| &u.at);
+    Ok(super::features::replace_all(
+        std::iter::once(&rule.at).chain(uses),
+        new,
+        encoding,
+    ))
 }

@@ -91,12 +91,18 @@ fn built_with_four_providers() -> (tempfile::TempDir, PathBuf) {
         text.push_str(&section);
         std::fs::write(&appendix, text).unwrap();
     }
-    let mut md = mdbook_driver::MDBook::load(dir.path()).expect("the book loads");
+    let out = build(dir.path());
+    (dir, out)
+}
+
+/// Builds the book at `root` with the preprocessor in-process; the output folder.
+fn build(root: &Path) -> PathBuf {
+    let mut md = mdbook_driver::MDBook::load(root).expect("the book loads");
     md.with_preprocessor(mdbook_contract::ContractPreprocessor::new());
-    let out = dir.path().join("out");
+    let out = root.join("out");
     md.config.build.build_dir = out.clone();
     md.build().expect("the book builds");
-    (dir, out)
+    out
 }
 
 /// What the script measures, as `key=value` pairs written into the page's title.
@@ -250,11 +256,7 @@ fn the_rule_matrix_fits_the_page_with_four_built_providers() {
     let mut text = std::fs::read_to_string(&appendix).unwrap();
     text.push_str(&section);
     std::fs::write(&appendix, text).unwrap();
-    let mut md = mdbook_driver::MDBook::load(dir.path()).expect("the book loads");
-    md.with_preprocessor(mdbook_contract::ContractPreprocessor::new());
-    let out = dir.path().join("out");
-    md.config.build.build_dir = out.clone();
-    md.build().expect("the book builds");
+    let out = build(dir.path());
     let script = MEASURE.replace(".contract-matrix table", ".contract-rules table");
     let m = measure_with(&out, "providers-existing.html", &script);
     #[allow(clippy::print_stderr)]

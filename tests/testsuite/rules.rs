@@ -384,22 +384,9 @@ fn operator_with_code() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/operator");
     for state in ["after", "code"] {
-        copy_tree(&fixtures.join(state), dir.path());
+        super::beyond::copy_tree(&fixtures.join(state), dir.path());
     }
     dir
-}
-
-fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 #[test]
