@@ -244,6 +244,7 @@ impl Outline {
                         Status::Uncovered if read.coverage.known => "uncovered",
                         Status::Uncovered => "bound",
                         Status::NotBound => "not bound",
+                        Status::Undecided => "bound if its profile is the rule's",
                     };
                     format!("`{}` {word}", model.providers[p].name)
                 })

@@ -20,7 +20,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 continue;
             }
             let what = match row[column] {
-                Status::Verified(_) | Status::NotBound => continue,
+                Status::Verified(_) | Status::NotBound | Status::Undecided => continue,
                 Status::Implemented(_) => "is implemented but no test verifies it",
                 Status::Uncovered => "is cited by no test or code",
             };

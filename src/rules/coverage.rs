@@ -28,6 +28,9 @@ pub(crate) enum Status {
     Uncovered,
     /// `applies=` names a profile the provider does not claim.
     NotBound,
+    /// `applies=` names a profile of an axis whose profile the provider has not stated yet
+    /// (`unknown`, or no claim): whether the rule binds it is not known.
+    Undecided,
 }
 
 /// The coverage of every rule for every built provider.
@@ -77,8 +80,15 @@ impl Coverage {
                     .iter()
                     .enumerate()
                     .map(|(column, &p)| {
-                        if !rule.binds(model, p) {
-                            return Status::NotBound;
+                        if let Some((axis, _)) = &rule.applies
+                            && !rule.binds(model, p)
+                        {
+                            let stated = model.claims_of(p, axis).any(|c| !c.is_unknown());
+                            return if stated {
+                                Status::NotBound
+                            } else {
+                                Status::Undecided
+                            };
                         }
                         let counts = |verb: Verb| {
                             citations.iter().zip(&owners).position(|(c, owner)| {
@@ -115,7 +125,7 @@ impl Coverage {
                     bound += 1;
                 }
                 Status::Implemented(_) | Status::Uncovered => bound += 1,
-                Status::NotBound => {}
+                Status::NotBound | Status::Undecided => {}
             }
         }
         (verified, bound)

@@ -496,3 +496,27 @@ fn provider_paths_give_a_folder_to_one_provider() {
         messages(&report, "dangling-path")
     );
 }
+
+#[test]
+fn a_rule_of_a_profile_not_stated_yet_may_bind() {
+    // `vms` has not verified which profile it has on `create-return`: whether the rule of
+    // `blocking` binds it is not known, and it is neither counted nor reported as a gap.
+    let fixture = rules_book();
+    let appendix = APPENDIX.replace(
+        "{{#profile create-return submit internal/provider/vms}}",
+        "{{#profile create-return unknown}}",
+    );
+    std::fs::write(fixture.root().join("src/appendix.md"), appendix).unwrap();
+    let rendered = fixture.chapter("appendix.md");
+    let row = rendered
+        .lines()
+        .find(|l| l.contains("[`create-return.blocking-cancel`]"))
+        .unwrap();
+    assert!(row.ends_with("|<em>profile unknown</em>|"), "{row}");
+    let report = fixture.check();
+    assert_eq!(
+        positions(&report, "unverified-rule"),
+        ["src/appendix.md:9:1"],
+        "only `create.idempotent`"
+    );
+}
