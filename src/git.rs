@@ -187,6 +187,98 @@ pub(crate) fn show(dir: &Path, rev_path: &str) -> Result<String> {
     )
 }
 
+/// The folder `dir` as a path inside its repository (`book/`; empty at the root).
+pub(crate) fn prefix(dir: &Path) -> Result<String> {
+    let prefix = git(
+        dir,
+        ["rev-parse", "--show-prefix"],
+        &format!("`{}`", dir.display()),
+    )?;
+    Ok(prefix.trim().to_owned())
+}
+
+/// Writes the files of revision `rev` of the repository at `dir` into `dest`, from git's
+/// objects (`ls-tree`, then one `cat-file --batch`): nothing is checked out, and neither the
+/// working tree nor the index changes. Submodules and symbolic links are left out.
+pub(crate) fn write_tree(dir: &Path, rev: &str, dest: &Path) -> Result<()> {
+    let what = format!("the revision `{rev}`");
+    let spec = format!("{rev}^{{commit}}");
+    let verified = ask(
+        dir,
+        ["rev-parse", "--verify", "--end-of-options", &spec],
+        &what,
+    )?;
+    if !verified.success {
+        bail!("{what}: git does not know it ({})", verified.said);
+    }
+    let listing = ask(dir, ["ls-tree", "-r", "-z", "--full-tree", &spec], &what)?;
+    if !listing.success {
+        bail!("{what}: {}", listing.said);
+    }
+    let mut blobs: Vec<(String, String)> = Vec::new();
+    for entry in listing.stdout.split(|&b| b == 0).filter(|e| !e.is_empty()) {
+        let entry = String::from_utf8_lossy(entry);
+        let Some((meta, path)) = entry.split_once('\t') else {
+            continue;
+        };
+        let mut meta = meta.split(' ');
+        let (Some(mode), Some(kind), Some(object)) = (meta.next(), meta.next(), meta.next()) else {
+            continue;
+        };
+        if kind == "blob" && mode != "120000" {
+            blobs.push((object.to_owned(), path.to_owned()));
+        }
+    }
+    let mut child = Command::new("git")
+        .args(["cat-file", "--batch"])
+        .current_dir(if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        })
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|error| anyhow::anyhow!("{what}: `git cat-file` could not be run: {error}"))?;
+    let mut input = child.stdin.take().expect("piped");
+    let objects: String = blobs.iter().map(|(o, _)| format!("{o}\n")).collect();
+    // Written from another thread: git answers while it reads, and a full pipe would stall both.
+    let writer = std::thread::spawn(move || {
+        use std::io::Write as _;
+        let _ = input.write_all(objects.as_bytes());
+    });
+    let output = child
+        .wait_with_output()
+        .map_err(|error| anyhow::anyhow!("{what}: `git cat-file` failed: {error}"))?;
+    let _ = writer.join();
+    let mut data = output.stdout.as_slice();
+    for (_, path) in &blobs {
+        let header_end = data
+            .iter()
+            .position(|&b| b == b'\n')
+            .ok_or_else(|| anyhow::anyhow!("{what}: `git cat-file` ended early at `{path}`"))?;
+        let header = String::from_utf8_lossy(&data[..header_end]).into_owned();
+        let size: usize = header
+            .rsplit(' ')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| {
+                anyhow::anyhow!("{what}: `git cat-file` said `{header}` for `{path}`")
+            })?;
+        let body = data
+            .get(header_end + 1..header_end + 1 + size)
+            .ok_or_else(|| anyhow::anyhow!("{what}: `git cat-file` ended early at `{path}`"))?;
+        let target = dest.join(path);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&target, body)?;
+        data = data.get(header_end + 1 + size + 1..).unwrap_or_default();
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,6 +16,7 @@ mod citation;
 mod companion;
 mod config;
 mod diagnostic;
+mod diff;
 mod git;
 mod guard;
 mod install;
@@ -36,6 +37,7 @@ mod resolve;
 mod rules;
 mod serve;
 mod shortcode;
+mod snapshot;
 mod source_tree;
 mod sourcemap;
 mod spec;
@@ -47,6 +49,10 @@ mod vocab;
 pub use brief::{Brief, BriefError, brief};
 pub use carried_over::{CarriedOver, LostItem, carried_over};
 pub use diagnostic::{Finding, Format, Report};
+pub use diff::format::{DiffFormat, render_diff};
+pub use diff::{
+    Act, CATALOGUE, Change, ContractDiff, Kind as ChangeKind, Level as ChangeLevel, diff,
+};
 pub use install::{CSS, CSS_FILE, Installed, install};
 pub use load::load;
 /// The child process of the language server that runs the book's own preprocessors (see

@@ -89,6 +89,28 @@ enum Command {
         #[arg(long = "section", value_name = "TITLE")]
         sections: Vec<String>,
     },
+    /// Compares the contract at two git revisions: axes, profiles, rules, claims, specs,
+    /// template entries and heading ids, each change with its level (major, minor, patch) and
+    /// who must act, where.
+    ///
+    /// A revision is read from git's objects (nothing is checked out); HEAD defaults to the
+    /// working tree. Exits 0, or 1 with `--fail-on` when a change at or above that level
+    /// exists; 2 when a side cannot be loaded.
+    Diff {
+        /// The revision to compare from, such as `origin/main`.
+        base: String,
+        /// The revision to compare to (default: the working tree).
+        head: Option<String>,
+        /// The book's root folder, where book.toml is.
+        #[arg(long = "book", default_value = ".")]
+        book_dir: PathBuf,
+        /// How to print it.
+        #[arg(long, value_enum, default_value_t = DiffOutput::Human)]
+        format: DiffOutput,
+        /// Exit 1 when a change at or above this level exists.
+        #[arg(long, value_enum)]
+        fail_on: Option<FailOn>,
+    },
     /// Prints where each filled spec stands: its status, the entries answered of all, and each
     /// open entry with its place.
     Status {
@@ -123,10 +145,29 @@ enum Command {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum DiffOutput {
+    /// Grouped by level, each change with who must act.
+    Human,
+    /// Markdown, for a pull request comment or `$GITHUB_STEP_SUMMARY`.
+    Markdown,
+    /// JSON: `base`, `head`, `level`, `changes` (kind, level, message, at, acts).
+    Json,
+    /// GitHub annotations at the changed lines of HEAD.
+    Github,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
+enum FailOn {
+    Patch,
+    Minor,
+    Major,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum StatusOutput {
     /// A few lines per spec.
     Human,
-    /// A JSON array, one object per spec.
+    /// A JSON object: `specs` (one per spec) and `providers` (the coverage of each built one).
     Json,
 }
 
@@ -183,6 +224,13 @@ fn main() -> ExitCode {
             sections,
         }) => carried_over(&book_dir, &old, &sections),
         Some(Command::Status { book_dir, format }) => status(&book_dir, format),
+        Some(Command::Diff {
+            base,
+            head,
+            book_dir,
+            format,
+            fail_on,
+        }) => diff(&book_dir, &base, head.as_deref(), format, fail_on),
         Some(Command::Brief {
             provider_type,
             book_dir,
@@ -312,6 +360,40 @@ fn brief(
         }
         Err(error) => {
             let _ = writeln!(std::io::stderr(), "mdbook-contract: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn diff(
+    book_dir: &std::path::Path,
+    base: &str,
+    head: Option<&str>,
+    format: DiffOutput,
+    fail_on: Option<FailOn>,
+) -> ExitCode {
+    match mdbook_contract::diff(book_dir, base, head, display_root(book_dir)) {
+        Ok(diff) => {
+            let format = match format {
+                DiffOutput::Human => mdbook_contract::DiffFormat::Human,
+                DiffOutput::Markdown => mdbook_contract::DiffFormat::Markdown,
+                DiffOutput::Json => mdbook_contract::DiffFormat::Json,
+                DiffOutput::Github => mdbook_contract::DiffFormat::Github,
+            };
+            let text = mdbook_contract::render_diff(&diff, format);
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            let threshold = fail_on.map(|f| match f {
+                FailOn::Patch => mdbook_contract::ChangeLevel::Patch,
+                FailOn::Minor => mdbook_contract::ChangeLevel::Minor,
+                FailOn::Major => mdbook_contract::ChangeLevel::Major,
+            });
+            match (threshold, diff.level) {
+                (Some(threshold), Some(level)) if level >= threshold => ExitCode::from(1),
+                _ => ExitCode::SUCCESS,
+            }
+        }
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
             ExitCode::from(2)
         }
     }

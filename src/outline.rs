@@ -320,7 +320,7 @@ fn inside_backticks(content: &str, range: &Range<usize>) -> Range<usize> {
 }
 
 /// The first paragraph after `offset` and before the next heading or table.
-fn question(content: &str, index: &ChapterIndex, offset: usize) -> String {
+pub(crate) fn question(content: &str, index: &ChapterIndex, offset: usize) -> String {
     let next_heading = index
         .headings
         .iter()

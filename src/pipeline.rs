@@ -35,6 +35,7 @@ use crate::rules::Rules;
 use crate::rules::code::{self, CodeCitation};
 use crate::rules::coverage::Coverage;
 use crate::serve;
+use crate::snapshot::Snapshot;
 use crate::source_tree::{Extra, Roots, SourceIndex, is_glob};
 use crate::spec::Specs;
 use crate::status::{OpenEntry, ProviderCoverage, SpecState, Status};
@@ -153,6 +154,24 @@ pub(crate) fn for_editor(
         &rules,
     );
     Ok((analysis.report, outline))
+}
+
+/// Runs every check over `book` and reads its contract as owned data, for `diff`. Paths are
+/// shown under `display_root`.
+pub(crate) fn snapshot(
+    ctx: &PreprocessorContext,
+    book: &Book,
+    display_root: PathBuf,
+) -> Result<(Snapshot, Report)> {
+    let analysis = Analysis::run(ctx, book, BookFiles::new(ctx, display_root))?;
+    let snapshot = Snapshot::of(
+        &analysis.chapters,
+        &analysis.model,
+        &analysis.specs,
+        &analysis.rules,
+        &analysis.files,
+    );
+    Ok((snapshot, analysis.report))
 }
 
 /// A chapter as a build renders it (its shortcodes rendered, without the serve panel).

@@ -9,6 +9,7 @@ mod brief;
 mod browser;
 mod byte_exact;
 mod common;
+mod diff;
 mod editors;
 mod formats;
 mod heading_ids;

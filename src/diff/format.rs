@@ -1,0 +1,156 @@
+//! The diff for people (grouped by level, each change with who must act), as Markdown for a
+//! pull request's comment or `$GITHUB_STEP_SUMMARY`, as JSON (the fields of
+//! [`ContractDiff`], stable order), and as GitHub annotations at the changed lines of HEAD.
+
+use std::fmt::Write as _;
+
+use super::{Change, ContractDiff, Level};
+
+/// How to print a diff.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DiffFormat {
+    /// Grouped by level, for a terminal.
+    Human,
+    /// Markdown, for a pull request or a job summary.
+    Markdown,
+    /// JSON.
+    Json,
+    /// GitHub workflow commands, one annotation per change on the HEAD side.
+    Github,
+}
+
+const LEVELS: [Level; 3] = [Level::Major, Level::Minor, Level::Patch];
+
+fn counts(diff: &ContractDiff) -> String {
+    LEVELS
+        .iter()
+        .map(|l| {
+            let n = diff.changes.iter().filter(|c| c.level == *l).count();
+            format!("{n} {}", l.as_str())
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The diff in `format`.
+pub fn render_diff(diff: &ContractDiff, format: DiffFormat) -> String {
+    let mut out = String::new();
+    match format {
+        DiffFormat::Json => {
+            out = serde_json::to_string_pretty(diff).expect("the diff serialises");
+            out.push('\n');
+        }
+        DiffFormat::Human => {
+            if diff.changes.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "no changes to the contract between `{}` and {}",
+                    diff.base,
+                    head(diff)
+                );
+                return out;
+            }
+            for level in LEVELS {
+                let of: Vec<&Change> = diff.changes.iter().filter(|c| c.level == level).collect();
+                if of.is_empty() {
+                    continue;
+                }
+                let _ = writeln!(out, "{} ({}):", level.as_str(), of.len());
+                for change in of {
+                    let _ = writeln!(out, "  {}: [{}] {}", change.at, change.kind, change.message);
+                    for act in &change.acts {
+                        let _ =
+                            writeln!(out, "    {} must act at {}: {}", act.who, act.at, act.what);
+                    }
+                }
+            }
+            let _ = writeln!(
+                out,
+                "mdbook-contract: {} changes from `{}` to {} ({}); the diff is {}",
+                diff.changes.len(),
+                diff.base,
+                head(diff),
+                counts(diff),
+                diff.level.map_or("none", Level::as_str)
+            );
+        }
+        DiffFormat::Markdown => {
+            let _ = writeln!(
+                out,
+                "## Contract changes from `{}` to {}\n",
+                diff.base,
+                head(diff)
+            );
+            if diff.changes.is_empty() {
+                out.push_str("No changes to the contract.\n");
+                return out;
+            }
+            let _ = writeln!(
+                out,
+                "The diff is **{}**: {}.\n",
+                diff.level.map_or("none", Level::as_str),
+                counts(diff)
+            );
+            for level in LEVELS {
+                let of: Vec<&Change> = diff.changes.iter().filter(|c| c.level == level).collect();
+                if of.is_empty() {
+                    continue;
+                }
+                let _ = writeln!(out, "### {} ({})\n", level.as_str(), of.len());
+                for change in of {
+                    let _ = writeln!(
+                        out,
+                        "- **{}** `{}`: {}",
+                        change.kind, change.at, change.message
+                    );
+                    for act in &change.acts {
+                        let _ = writeln!(out, "  - {} (`{}`): {}", act.who, act.at, act.what);
+                    }
+                }
+                out.push('\n');
+            }
+        }
+        DiffFormat::Github => {
+            for change in &diff.changes {
+                let Some((path, line)) = &change.head else {
+                    continue;
+                };
+                let command = match change.level {
+                    Level::Major => "error",
+                    Level::Minor => "warning",
+                    Level::Patch => "notice",
+                };
+                let mut message = format!(
+                    "{} ({}): {}",
+                    change.kind,
+                    change.level.as_str(),
+                    change.message
+                );
+                for act in &change.acts {
+                    let _ = write!(message, "; {} at {}: {}", act.who, act.at, act.what);
+                }
+                let _ = writeln!(
+                    out,
+                    "::{command} file={},line={},title=contract {}::{}",
+                    path.display(),
+                    line,
+                    change.level.as_str(),
+                    message
+                        .replace('%', "%25")
+                        .replace('\r', "%0D")
+                        .replace('\n', "%0A")
+                );
+            }
+        }
+    }
+    out
+}
+
+fn head(diff: &ContractDiff) -> String {
+    if diff.head == "working tree" {
+        "the working tree".to_owned()
+    } else {
+        format!("`{}`", diff.head)
+    }
+}

@@ -1,0 +1,279 @@
+//! The contract as owned data: what `diff` compares between two revisions of a book.
+//!
+//! [`Snapshot::of`] reads a checked book's model, rules and specs once and keeps, for each
+//! axis, profile, rule, provider, claim, spec and template entry, what a reader sees of it (its
+//! text as written, trimmed) and where it is written (`file:line:col` as `check` shows it), and
+//! the heading ids of every page. Nothing borrows the book, so two sides can be held at once.
+//!
+//! To compare something new: record it here, then say in `diff` what a change to it means.
+
+use std::path::PathBuf;
+
+use crate::chapter::{BookFiles, Chapter};
+use crate::model::Model;
+use crate::rules::Rules;
+use crate::spec::Specs;
+
+/// Where something is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Place {
+    pub path: PathBuf,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.path.display(), self.line, self.column)
+    }
+}
+
+/// One profile of an axis, its cells as written.
+#[derive(Debug, Clone)]
+pub(crate) struct ProfileSnap {
+    pub name: String,
+    pub meaning: String,
+    pub obliges: String,
+    pub tolerated_by: String,
+    pub place: Place,
+}
+
+/// One axis.
+#[derive(Debug, Clone)]
+pub(crate) struct AxisSnap {
+    pub code: String,
+    pub question: String,
+    pub place: Place,
+    pub profiles: Vec<ProfileSnap>,
+}
+
+impl AxisSnap {
+    pub(crate) fn profile(&self, name: &str) -> Option<&ProfileSnap> {
+        self.profiles.iter().find(|p| p.name == name)
+    }
+}
+
+/// One rule.
+#[derive(Debug, Clone)]
+pub(crate) struct RuleSnap {
+    pub id: String,
+    pub version: u32,
+    pub level: Option<&'static str>,
+    /// Its text as written, trimmed.
+    pub text: String,
+    pub applies: Option<(String, String)>,
+    pub place: Place,
+}
+
+/// One claim of a provider.
+#[derive(Debug, Clone)]
+pub(crate) struct ClaimSnap {
+    pub axis: String,
+    pub profile: String,
+    pub evidence: Vec<String>,
+    pub place: Place,
+}
+
+/// One provider section (or spec).
+#[derive(Debug, Clone)]
+pub(crate) struct ProviderSnap {
+    pub name: String,
+    /// Built (not proposed, not a spec).
+    pub built: bool,
+    pub place: Place,
+    pub claims: Vec<ClaimSnap>,
+}
+
+/// One filled spec.
+#[derive(Debug, Clone)]
+pub(crate) struct SpecSnap {
+    pub provider: String,
+    pub status: &'static str,
+    /// The titles of its answered entries.
+    pub answered: Vec<String>,
+    pub place: Place,
+}
+
+/// One entry of the template.
+#[derive(Debug, Clone)]
+pub(crate) struct EntrySnap {
+    pub title: String,
+    pub place: Place,
+}
+
+/// The heading ids of one page.
+#[derive(Debug, Clone)]
+pub(crate) struct PageSnap {
+    /// The page's path as mdBook renders it (`provider-contract.html`).
+    pub page: String,
+    /// Its chapter's source path, as book.toml names chapters.
+    pub key: String,
+    pub ids: Vec<String>,
+}
+
+/// See the module docs.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Snapshot {
+    pub axes: Vec<AxisSnap>,
+    pub rules: Vec<RuleSnap>,
+    pub providers: Vec<ProviderSnap>,
+    pub specs: Vec<SpecSnap>,
+    pub entries: Vec<EntrySnap>,
+    pub pages: Vec<PageSnap>,
+}
+
+impl Snapshot {
+    /// Reads the snapshot of a checked book.
+    pub(crate) fn of(
+        chapters: &[Chapter<'_>],
+        model: &Model,
+        specs: &Specs,
+        rules: &Rules,
+        files: &BookFiles,
+    ) -> Snapshot {
+        let place = |chapter: usize, range: std::ops::Range<usize>| {
+            let at = chapters[chapter].locate(files, range);
+            Place {
+                path: at.path,
+                line: at.line,
+                column: at.column,
+            }
+        };
+        let mut snapshot = Snapshot::default();
+        for axis in model.unique_axes() {
+            let chapter = &chapters[axis.chapter];
+            let index = &chapter.index;
+            let table = axis.table.and_then(|t| index.tables.get(t));
+            let cell = |row: usize, column: Option<usize>| -> String {
+                table
+                    .and_then(|t| t.rows.get(row))
+                    .and_then(|r| r.cells.get(column?))
+                    .map(|c| chapter.content[c.range.clone()].trim().to_owned())
+                    .unwrap_or_default()
+            };
+            let profiles = axis
+                .profiles
+                .iter()
+                .map(|p| ProfileSnap {
+                    name: p.name.clone(),
+                    meaning: cell(p.row, axis.columns.meaning),
+                    obliges: cell(p.row, axis.columns.obliges),
+                    tolerated_by: cell(p.row, axis.columns.tolerated_by),
+                    place: table.and_then(|t| t.rows.get(p.row)).map_or_else(
+                        || place(axis.chapter, axis.range.clone()),
+                        |r| place(axis.chapter, r.range.clone()),
+                    ),
+                })
+                .collect();
+            snapshot.axes.push(AxisSnap {
+                code: axis.code.clone(),
+                question: crate::outline::question(chapter.content, index, axis.range.end),
+                place: place(axis.chapter, axis.range.clone()),
+                profiles,
+            });
+        }
+        for rule in &rules.rules {
+            let text = chapters[rule.chapter].content[rule.text.clone()].trim();
+            snapshot.rules.push(RuleSnap {
+                id: rule.id.clone(),
+                version: rule.version,
+                level: rule.level.map(|l| l.as_str()),
+                text: text.to_owned(),
+                applies: rule.applies.clone(),
+                place: place(rule.chapter, rule.id_range.clone()),
+            });
+        }
+        for (p, provider) in model.providers.iter().enumerate() {
+            let claims = model
+                .claims
+                .iter()
+                .filter(|c| c.provider == p)
+                .map(|c| ClaimSnap {
+                    axis: c.axis.text.clone(),
+                    profile: c.profile.text.clone(),
+                    evidence: c.evidence.iter().map(|e| e.text.clone()).collect(),
+                    place: place(c.chapter, c.range.clone()),
+                })
+                .collect();
+            snapshot.providers.push(ProviderSnap {
+                name: provider.name.clone(),
+                built: !provider.proposed && !provider.spec,
+                place: place(provider.chapter, provider.range.clone()),
+                claims,
+            });
+        }
+        for spec in &specs.specs {
+            let unanswered = spec.unanswered(model, specs);
+            snapshot.specs.push(SpecSnap {
+                provider: spec
+                    .provider
+                    .map(|p| model.providers[p].name.clone())
+                    .unwrap_or_default(),
+                status: spec.status.as_str(),
+                answered: unanswered
+                    .iter()
+                    .filter(|(_, why)| why.is_empty())
+                    .map(|(e, _)| e.title.clone())
+                    .collect(),
+                place: place(spec.chapter, 0..0),
+            });
+        }
+        for entry in &specs.template {
+            snapshot.entries.push(EntrySnap {
+                title: entry.title.clone(),
+                place: place(entry.chapter, entry.range.clone()),
+            });
+        }
+        for chapter in chapters {
+            snapshot.pages.push(PageSnap {
+                page: chapter
+                    .link_path()
+                    .with_extension("html")
+                    .to_string_lossy()
+                    .replace('\\', "/"),
+                key: chapter.key.clone(),
+                ids: chapter
+                    .index
+                    .headings
+                    .iter()
+                    .map(|h| h.id.clone())
+                    .collect(),
+            });
+        }
+        snapshot
+    }
+
+    /// Shows every place's path as `f` makes it (a BASE side's as `REV:path`).
+    pub(crate) fn map_paths(&mut self, f: impl Fn(&std::path::Path) -> PathBuf) {
+        let each = |place: &mut Place| place.path = f(&place.path);
+        for axis in &mut self.axes {
+            each(&mut axis.place);
+            for profile in &mut axis.profiles {
+                each(&mut profile.place);
+            }
+        }
+        for rule in &mut self.rules {
+            each(&mut rule.place);
+        }
+        for provider in &mut self.providers {
+            each(&mut provider.place);
+            for claim in &mut provider.claims {
+                each(&mut claim.place);
+            }
+        }
+        for spec in &mut self.specs {
+            each(&mut spec.place);
+        }
+        for entry in &mut self.entries {
+            each(&mut entry.place);
+        }
+    }
+
+    pub(crate) fn axis(&self, code: &str) -> Option<&AxisSnap> {
+        self.axes.iter().find(|a| a.code == code)
+    }
+
+    pub(crate) fn rule(&self, id: &str) -> Option<&RuleSnap> {
+        self.rules.iter().find(|r| r.id == id)
+    }
+}

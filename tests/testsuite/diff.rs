@@ -1,0 +1,524 @@
+//! `mdbook-contract diff`: two revisions of a fixture book in a temporary git repository,
+//! compared through the binary; every kind of the catalogue made to appear.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::common::{APPENDIX, CONTRACT, run_in};
+
+const TOML: &str = r#"[book]
+title = "Diff"
+
+[preprocessor.contract]
+after = ["links"]
+contract = ["contract.md"]
+template = ["template.md"]
+specs = ["spec.md"]
+"#;
+
+const SUMMARY: &str = "# Summary\n\n- [Contract](contract.md)\n- [Template](template.md)\n- [Spec](spec.md)\n- [Existing](appendix/existing.md)\n";
+
+const TEMPLATE: &str = "# Template\n\n## Readiness\n\n{{#answers readiness}}\n\n**Answer:**\n\n**Evidence:**\n\n## Create\n\n{{#answers create-return}}\n\n**Answer:**\n\n**Evidence:**\n";
+
+const SPEC: &str = "# `nova` provider spec {.provider .proposed}\n\n**Status:** draft\n\n## Readiness\n\n{{#answers readiness}}\n\n**Answer:** Ready at once: {{#profile readiness immediate}}.\n\n**Evidence:** `nova.Boot` returns once it runs.\n\n## Create\n\n{{#answers create-return}}\n\n**Answer:**\n\n**Evidence:**\n";
+
+const RULES: &str = "\n## Rules\n\nr[create.idempotent]\nCreate MUST be idempotent, because `reconcileManaged` retries it.\n\nr[list.marked+2]\nListByTag SHOULD return only marked instances, because `Sweeper.sweep` deletes them.\n\nr[list.order]\nListByTag MAY sort its answer.\n\nr[get.found]\nGet MUST answer Running once it runs, because `reconcileManaged` asks.\n";
+
+const POLL: &str = "| `submit` | once the request is accepted | `reconcileManaged` polls |\n\nr[create-return.poll applies=submit]\nA submitting Create MUST report Provisioning, because `reconcileManaged` polls.\n";
+
+/// The files of the base revision.
+fn base() -> Vec<(&'static str, String)> {
+    let contract = format!(
+        "{}{RULES}",
+        CONTRACT.replace(
+            "| `submit` | once the request is accepted | `reconcileManaged` polls |\n",
+            POLL
+        )
+    );
+    vec![
+        ("book.toml", TOML.to_owned()),
+        ("src/SUMMARY.md", SUMMARY.to_owned()),
+        ("src/contract.md", contract),
+        ("src/template.md", TEMPLATE.to_owned()),
+        ("src/spec.md", SPEC.to_owned()),
+        ("src/appendix/existing.md", APPENDIX.to_owned()),
+    ]
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(
+        status.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+}
+
+fn write(dir: &Path, files: &[(&str, String)]) {
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+/// A repository whose first commit is the base and whose second is the base changed by
+/// `edit` (each a file and a replacement in it; an empty `from` writes the file whole).
+fn repo(edit: &[(&str, &str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    git(dir.path(), &["init", "-q", "-b", "main"]);
+    let mut files = base();
+    write(dir.path(), &files);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "base"]);
+    for (path, from, to) in edit {
+        match files.iter_mut().find(|(p, _)| p == path) {
+            Some((_, text)) if !from.is_empty() => {
+                assert!(text.contains(from), "{path} has no {from:?}");
+                *text = text.replace(from, to);
+            }
+            Some((_, text)) => *text = (*to).to_owned(),
+            None => files.push((path, (*to).to_owned())),
+        }
+    }
+    write(dir.path(), &files);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "head", "--allow-empty"]);
+    dir
+}
+
+/// The kinds of the changes from the first commit to the second, as `diff --format json`
+/// gives them, and the whole JSON.
+fn changes(dir: &Path) -> (Vec<String>, Value) {
+    let (code, stdout, stderr) = run_in(dir, &["diff", "HEAD~1", "HEAD", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let json: Value = serde_json::from_str(&stdout).unwrap();
+    let kinds = json["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["kind"].as_str().unwrap().to_owned())
+        .collect();
+    (kinds, json)
+}
+
+fn has(kinds: &[String], expected: &[&str]) {
+    for kind in expected {
+        assert!(kinds.iter().any(|k| k == kind), "no {kind} in {kinds:?}");
+    }
+}
+
+#[test]
+fn axes_added_removed_renamed_and_reworded() {
+    let quota = "### `quota` {.axis}\n\nHow is a refusal for capacity told apart?\n\n| Profile | Meaning |\n|---|---|\n| `reason` | by the error's reason |\n\n## Closing table";
+    let dir = repo(&[
+        (
+            "src/contract.md",
+            "### `create-return` {.axis}",
+            "### `create-mode` {.axis}",
+        ),
+        ("src/contract.md", "## Closing table", quota),
+        (
+            "src/contract.md",
+            "When may a fresh instance serve traffic?",
+            "When may a new instance serve traffic?",
+        ),
+    ]);
+    let (kinds, json) = changes(dir.path());
+    has(
+        &kinds,
+        &["axis-renamed", "axis-added", "axis-question-changed"],
+    );
+    assert!(
+        !kinds.iter().any(|k| k == "axis-removed"),
+        "a rename is not a removal: {kinds:?}"
+    );
+    let added = json["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["kind"] == "axis-added")
+        .unwrap();
+    assert_eq!(added["level"], "major");
+    // The built provider must claim it, the spec must answer it.
+    let acts: Vec<&str> = added["acts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["who"].as_str().unwrap())
+        .collect();
+    assert_eq!(acts, ["`pods`", "the spec of `nova`"]);
+    assert_eq!(added["acts"][0]["at"], "HEAD:src/appendix/existing.md:5:1");
+
+    let removed = repo(&[(
+        "src/contract.md",
+        "### `readiness` {.axis}",
+        "### `readiness-gone`",
+    )]);
+    let (kinds, json) = changes(removed.path());
+    has(&kinds, &["axis-removed", "anchor-removed"]);
+    let change = json["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["kind"] == "axis-removed")
+        .unwrap();
+    assert_eq!(
+        change["at"], "HEAD~1:src/contract.md:5:1",
+        "a removal is shown at BASE"
+    );
+    let who: Vec<&str> = change["acts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["who"].as_str().unwrap())
+        .collect();
+    assert_eq!(who, ["`nova`", "`pods`", "`vms`"], "every claim on it goes");
+}
+
+#[test]
+fn profiles_added_removed_renamed_and_changed() {
+    let dir = repo(&[
+        (
+            "src/contract.md",
+            "| `provisioning-window` | Provisioning for a while, then Running | Get answers Provisioning | `reconcileManaged` requeues |\n",
+            "| `provisioning-window` | Provisioning for a bounded while, then Running | Get answers Provisioning | `reconcileManaged` requeues |\n| `never` | never ready | nothing | nobody |\n",
+        ),
+        (
+            "src/contract.md",
+            "| Get answers Running at once |",
+            "| Get answers Running with an IP at once |",
+        ),
+        (
+            "src/contract.md",
+            "| `blocking` | once the instance runs | every caller |",
+            "| `blocking` | once the instance runs | `reconcileManaged` only |",
+        ),
+        (
+            "src/contract.md",
+            "| `submit` | once the request is accepted | `reconcileManaged` polls |\n",
+            "",
+        ),
+    ]);
+    let (kinds, _) = changes(dir.path());
+    has(
+        &kinds,
+        &[
+            "profile-added",
+            "profile-meaning-changed",
+            "profile-obliges-changed",
+            "profile-tolerated-by-changed",
+            "profile-removed-claimed",
+        ],
+    );
+    let renamed = repo(&[
+        (
+            "src/contract.md",
+            "| `blocking` | once the instance runs |",
+            "| `blocks` | once the instance runs |",
+        ),
+        (
+            "src/contract.md",
+            "| `provisioning-window` | Provisioning for a while, then Running | Get answers Provisioning | `reconcileManaged` requeues |\n",
+            "",
+        ),
+    ]);
+    let (kinds, _) = changes(renamed.path());
+    // `provisioning-window` is claimed only by a proposed provider.
+    has(&kinds, &["profile-renamed", "profile-removed"]);
+    assert!(
+        !kinds.iter().any(|k| k == "profile-removed-claimed"),
+        "{kinds:?}"
+    );
+}
+
+#[test]
+fn rules_added_removed_tightened_loosened_revised_and_reworded() {
+    let dir = repo(&[
+        (
+            "src/contract.md",
+            "r[create.idempotent]\nCreate MUST be idempotent",
+            "r[create.idempotent]\nCreate SHOULD be idempotent",
+        ),
+        (
+            "src/contract.md",
+            "r[list.marked+2]\nListByTag SHOULD return",
+            "r[list.marked+3]\nListByTag MUST return",
+        ),
+        (
+            "src/contract.md",
+            "r[list.order]\nListByTag MAY sort its answer.\n",
+            "r[delete.idempotent]\nDelete MUST succeed when the instance is gone, because `Sweeper.sweep` retries.\n\nr[delete.log]\nDelete MAY log.\n",
+        ),
+        (
+            "src/contract.md",
+            "Get MUST answer Running once it runs",
+            "Get MUST answer Running\nonce it runs",
+        ),
+        (
+            "src/contract.md",
+            "r[create-return.poll applies=submit]\nA submitting Create MUST report Provisioning",
+            "r[create-return.poll applies=blocking]\nA submitting Create MUST report Provisioning at once",
+        ),
+    ]);
+    let (kinds, json) = changes(dir.path());
+    has(
+        &kinds,
+        &[
+            "rule-added",
+            "rule-added-non-binding",
+            "rule-removed",
+            "rule-tightened",
+            "rule-loosened",
+            "rule-revised",
+            "rule-reworded",
+            "rule-changed-unversioned",
+            "rule-applies-changed",
+        ],
+    );
+    let changes = json["changes"].as_array().unwrap();
+    let loosened = changes
+        .iter()
+        .find(|c| c["kind"] == "rule-loosened")
+        .unwrap();
+    assert_eq!(loosened["acts"][0]["who"], "its callers `reconcileManaged`");
+    let added = changes.iter().find(|c| c["kind"] == "rule-added").unwrap();
+    assert!(
+        added["acts"][0]["what"]
+            .as_str()
+            .unwrap()
+            .contains("`r[verify delete.idempotent]`")
+    );
+    let unversioned = changes
+        .iter()
+        .find(|c| c["kind"] == "rule-changed-unversioned")
+        .unwrap();
+    assert!(
+        unversioned["acts"][0]["what"]
+            .as_str()
+            .unwrap()
+            .contains("`r[create-return.poll+2]`")
+    );
+    assert_eq!(json["level"], "major");
+}
+
+#[test]
+fn claims_providers_specs_and_entries() {
+    let dir = repo(&[
+        (
+            "src/appendix/existing.md",
+            "{{#profile create-return submit internal/provider/pods Create}}",
+            "{{#profile create-return blocking internal/provider/pods Create}}",
+        ),
+        (
+            "src/appendix/existing.md",
+            "{{#profile readiness immediate `newWithClient`}}",
+            "{{#profile readiness immediate `newWithClient` `Start`}}",
+        ),
+        (
+            "src/appendix/existing.md",
+            "## `vms` {.provider .proposed}",
+            "## `vms` {.provider}",
+        ),
+        (
+            "src/appendix/existing.md",
+            "{{#profile create-return unknown}}",
+            "{{#profile create-return submit}}",
+        ),
+        (
+            "src/appendix/existing.md",
+            "## `vms`",
+            "## `lambda` {.provider}\n\n{{#profile readiness immediate x.y}}\n\n## `vms`",
+        ),
+        ("src/spec.md", "**Status:** draft", "**Status:** accepted"),
+        (
+            "src/spec.md",
+            "## Create\n\n{{#answers create-return}}\n\n**Answer:**\n\n**Evidence:**\n",
+            "## Create\n\n{{#answers create-return}}\n\n**Answer:** It blocks: {{#profile create-return blocking}}.\n\n**Evidence:** `nova.Create` waits.\n",
+        ),
+        (
+            "src/template.md",
+            "## Create",
+            "## Delete\n\n**Answer:**\n\n**Evidence:**\n\n## Create",
+        ),
+    ]);
+    let (kinds, _) = changes(dir.path());
+    has(
+        &kinds,
+        &[
+            "claim-changed",
+            "claim-evidence-changed",
+            "claim-resolved",
+            "provider-built",
+            "provider-added",
+            "spec-status-changed",
+            "spec-entries-answered",
+            "entry-added",
+        ],
+    );
+    let dir = repo(&[
+        (
+            "src/appendix/existing.md",
+            "## `vms` {.provider .proposed}",
+            "## `vms` removed",
+        ),
+        (
+            "src/spec.md",
+            "**Answer:** Ready at once: {{#profile readiness immediate}}.",
+            "**Answer:**",
+        ),
+        (
+            "src/template.md",
+            "## Create\n\n{{#answers create-return}}\n\n**Answer:**\n\n**Evidence:**\n",
+            "",
+        ),
+    ]);
+    let (kinds, _) = changes(dir.path());
+    has(
+        &kinds,
+        &["provider-removed", "spec-entries-reopened", "entry-removed"],
+    );
+}
+
+#[test]
+fn a_page_moved_names_the_redirect_that_keeps_its_links() {
+    let dir = repo(&[
+        (
+            "src/SUMMARY.md",
+            "(appendix/existing.md)",
+            "(appendix/providers.md)",
+        ),
+        ("src/appendix/providers.md", "", APPENDIX),
+    ]);
+    // The old file is still committed but no longer a chapter.
+    let (kinds, json) = changes(dir.path());
+    has(&kinds, &["page-removed"]);
+    let message = json["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["kind"] == "page-removed")
+        .unwrap()["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        message.contains("`\"/appendix/existing.html\" = \"appendix/providers.html\"`"),
+        "{message}"
+    );
+}
+
+#[test]
+fn the_working_tree_formats_fail_on_and_no_changes() {
+    let dir = repo(&[]);
+    let (code, stdout, _) = run_in(dir.path(), &["diff", "HEAD~1"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("no changes to the contract between `HEAD~1` and the working tree"),
+        "{stdout}"
+    );
+    // An unsaved change, seen before any commit.
+    let contract = dir.path().join("src/contract.md");
+    let text = std::fs::read_to_string(&contract).unwrap();
+    std::fs::write(
+        &contract,
+        text.replace("r[list.order]\nListByTag MAY sort its answer.\n", ""),
+    )
+    .unwrap();
+    let (code, human, _) = run_in(dir.path(), &["diff", "HEAD", "--fail-on", "major"]);
+    assert_eq!(code, 1, "{human}");
+    assert!(
+        human.starts_with("major (1):\n  HEAD:src/contract.md:"),
+        "{human}"
+    );
+    assert!(
+        human.contains("[rule-removed] rule `list.order` was removed"),
+        "{human}"
+    );
+    assert!(human.trim_end().ends_with("the diff is major"), "{human}");
+    let (code, _, _) = run_in(
+        dir.path(),
+        &["diff", "HEAD", "--fail-on", "major", "--format", "markdown"],
+    );
+    assert_eq!(code, 1);
+    let (_, markdown, _) = run_in(dir.path(), &["diff", "HEAD", "--format", "markdown"]);
+    assert!(markdown.starts_with("## Contract changes from `HEAD` to the working tree\n\nThe diff is **major**: 1 major, 0 minor, 0 patch."), "{markdown}");
+    // GitHub annotations are at HEAD's lines: a removal has none.
+    let (_, github, _) = run_in(dir.path(), &["diff", "HEAD", "--format", "github"]);
+    assert_eq!(github, "");
+    std::fs::write(
+        &contract,
+        text.replace(
+            "ListByTag MAY sort its answer.",
+            "ListByTag MUST sort its answer, because `Sweeper.sweep` reads it in order.",
+        ),
+    )
+    .unwrap();
+    let (_, github, _) = run_in(dir.path(), &["diff", "HEAD", "--format", "github"]);
+    assert!(
+        github.starts_with("::error file=src/contract.md,line="),
+        "{github}"
+    );
+    assert!(github.contains("rule-tightened (major)"), "{github}");
+}
+
+#[test]
+fn a_side_that_cannot_be_read_exits_2_naming_it() {
+    let dir = repo(&[("book.toml", "", "[book\n")]);
+    let (code, _, stderr) = run_in(dir.path(), &["diff", "HEAD~1", "HEAD"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("the book at `HEAD` cannot be loaded"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run_in(dir.path(), &["diff", "no-such-branch"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("the revision `no-such-branch`: git does not know it (git said:"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn every_kind_is_in_the_readme_and_in_a_test_here() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let tests = std::fs::read_to_string(root.join("tests/testsuite/diff.rs")).unwrap();
+    for kind in mdbook_contract::CATALOGUE {
+        let row = format!("| `{}` | {} |", kind.name, kind.level.as_str());
+        assert!(readme.contains(&row), "no README row {row}");
+        assert!(
+            tests.contains(&format!("\"{}\"", kind.name)),
+            "{} has no test",
+            kind.name
+        );
+    }
+}
+
+#[test]
+fn a_book_moved_to_another_folder_still_compares() {
+    // `src` becomes `docs`: the same chapters, the same pages, nothing changed in the contract.
+    let dir = repo(&[]);
+    let root = dir.path();
+    std::fs::rename(root.join("src"), root.join("docs")).unwrap();
+    std::fs::write(
+        root.join("book.toml"),
+        TOML.replace("[book]\n", "[book]\nsrc = \"docs\"\n"),
+    )
+    .unwrap();
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "moved"]);
+    let (code, stdout, stderr) = run_in(root, &["diff", "HEAD~1", "HEAD"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.starts_with("no changes to the contract between `HEAD~1` and `HEAD`"),
+        "{stdout}"
+    );
+}
