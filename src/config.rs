@@ -40,6 +40,10 @@ pub(crate) const KNOWN_KEYS: &[(&str, &str)] = &[
     ),
     ("changed-since", "a git revision, such as \"origin/main\""),
     (
+        "version",
+        "the contract's version, a semantic version such as \"1.2.0\"",
+    ),
+    (
         "brief-checklist",
         "words of the contract heading that the brief copies as its checklist",
     ),
@@ -93,6 +97,8 @@ pub(crate) struct Config {
     /// The revision whose merge base with `HEAD` limits findings in companions to the lines
     /// changed since.
     pub changed_since: Option<String>,
+    /// The contract's version, which `diff` holds against the level of a change.
+    pub version: Option<semver::Version>,
     /// What the brief looks for in a contract heading to copy its section as the checklist
     /// (`checklist`, in any case).
     pub brief_checklist: String,
@@ -264,6 +270,7 @@ impl Default for Config {
             spec_globs: globset::GlobSet::empty(),
             companions: Vec::new(),
             changed_since: None,
+            version: None,
             brief_checklist: "checklist".to_owned(),
             brief_known_gaps: "Known gaps".to_owned(),
             source_root: None,
@@ -368,6 +375,17 @@ impl Config {
             "companions" => {
                 let list = paths(&at, value, problems).unwrap_or_default();
                 self.companions = self.keep(key, list);
+            }
+            "version" => {
+                if let Some(text) = string(&at, value, problems) {
+                    match semver::Version::parse(text.trim()) {
+                        Ok(version) => self.version = Some(version),
+                        Err(error) => problems.push(Problem::malformed(
+                            at.clone(),
+                            format!("`{at}` is `{text}`, which is not a semantic version ({error}); write it as MAJOR.MINOR.PATCH, such as \"1.2.0\""),
+                        )),
+                    }
+                }
             }
             "changed-since" => {
                 if let Some(rev) = string(&at, value, problems) {

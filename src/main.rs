@@ -387,7 +387,10 @@ fn diff(
                 FailOn::Minor => mdbook_contract::ChangeLevel::Minor,
                 FailOn::Major => mdbook_contract::ChangeLevel::Major,
             });
+            // A version that rises less than the change is an error, as oasdiff's check is.
+            let version_error = diff.version.as_ref().is_some_and(|v| v.error.is_some());
             match (threshold, diff.level) {
+                _ if version_error => ExitCode::from(1),
                 (Some(threshold), Some(level)) if level >= threshold => ExitCode::from(1),
                 _ => ExitCode::SUCCESS,
             }

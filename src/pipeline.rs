@@ -164,13 +164,14 @@ pub(crate) fn snapshot(
     display_root: PathBuf,
 ) -> Result<(Snapshot, Report)> {
     let analysis = Analysis::run(ctx, book, BookFiles::new(ctx, display_root))?;
-    let snapshot = Snapshot::of(
+    let mut snapshot = Snapshot::of(
         &analysis.chapters,
         &analysis.model,
         &analysis.specs,
         &analysis.rules,
         &analysis.files,
     );
+    snapshot.version = analysis.config.version.clone();
     Ok((snapshot, analysis.report))
 }
 

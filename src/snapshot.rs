@@ -114,6 +114,8 @@ pub(crate) struct PageSnap {
 /// See the module docs.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Snapshot {
+    /// The contract's version, when book.toml states one (`version`).
+    pub version: Option<semver::Version>,
     pub axes: Vec<AxisSnap>,
     pub rules: Vec<RuleSnap>,
     pub providers: Vec<ProviderSnap>,

@@ -65,6 +65,9 @@ pub fn render_diff(diff: &ContractDiff, format: DiffFormat) -> String {
                     }
                 }
             }
+            if let Some(error) = diff.version.as_ref().and_then(|v| v.error.as_ref()) {
+                let _ = writeln!(out, "error[version]: {error}");
+            }
             let _ = writeln!(
                 out,
                 "mdbook-contract: {} changes from `{}` to {} ({}); the diff is {}",
@@ -92,6 +95,9 @@ pub fn render_diff(diff: &ContractDiff, format: DiffFormat) -> String {
                 diff.level.map_or("none", Level::as_str),
                 counts(diff)
             );
+            if let Some(error) = diff.version.as_ref().and_then(|v| v.error.as_ref()) {
+                let _ = writeln!(out, "> [!CAUTION]\n> {error}.\n");
+            }
             for level in LEVELS {
                 let of: Vec<&Change> = diff.changes.iter().filter(|c| c.level == level).collect();
                 if of.is_empty() {
@@ -112,6 +118,9 @@ pub fn render_diff(diff: &ContractDiff, format: DiffFormat) -> String {
             }
         }
         DiffFormat::Github => {
+            if let Some(error) = diff.version.as_ref().and_then(|v| v.error.as_ref()) {
+                let _ = writeln!(out, "::error title=contract version::{error}");
+            }
             for change in &diff.changes {
                 let Some((path, line)) = &change.head else {
                     continue;

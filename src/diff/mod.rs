@@ -178,6 +178,85 @@ pub struct ContractDiff {
     pub level: Option<Level>,
     /// The changes, by level (major first), then in the order found.
     pub changes: Vec<Change>,
+    /// When both sides state the contract's version (`version` in book.toml): the versions,
+    /// the level of the bump, and whether it is smaller than the diff's level.
+    pub version: Option<VersionCheck>,
+}
+
+/// The contract's version at both sides, held against the level of the diff.
+#[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
+pub struct VersionCheck {
+    /// At BASE.
+    pub base: String,
+    /// At HEAD.
+    pub head: String,
+    /// The level of the bump (none when the version did not rise).
+    pub bump: Option<Level>,
+    /// A sentence when the bump is smaller than the diff's level: a major change released as
+    /// a minor one.
+    pub error: Option<String>,
+}
+
+/// The level of the bump from `base` to `head`, as Cargo reads versions: before 1.0.0 a
+/// minor bump is a major one and a patch bump a minor one.
+fn bump(base: &semver::Version, head: &semver::Version) -> Option<Level> {
+    if head <= base {
+        return None;
+    }
+    let level = if head.major > base.major {
+        Level::Major
+    } else if head.minor > base.minor {
+        Level::Minor
+    } else {
+        Level::Patch
+    };
+    if head.major == 0 && base.major == 0 {
+        return Some(match level {
+            Level::Major | Level::Minor => Level::Major,
+            Level::Patch => Level::Minor,
+        });
+    }
+    Some(level)
+}
+
+/// The version check of a diff of `level` from `base` to `head`.
+fn version_check(
+    base: Option<&semver::Version>,
+    head: Option<&semver::Version>,
+    level: Option<Level>,
+) -> Option<VersionCheck> {
+    let (base, head) = (base?, head?);
+    let bump = bump(base, head);
+    let error = match level {
+        Some(level) if bump.is_none_or(|b| b < level) => Some(format!(
+            "the contract's version goes from {base} to {head} ({}), but the change is {}: raise it to {}",
+            bump.map_or("no bump".to_owned(), |b| format!("a {} bump", b.as_str())),
+            level.as_str(),
+            next(base, level)
+        )),
+        _ => None,
+    };
+    Some(VersionCheck {
+        base: base.to_string(),
+        head: head.to_string(),
+        bump,
+        error,
+    })
+}
+
+/// The least version after `base` with a bump of `level`.
+fn next(base: &semver::Version, level: Level) -> semver::Version {
+    let zero = base.major == 0;
+    match (level, zero) {
+        (Level::Major, false) => semver::Version::new(base.major + 1, 0, 0),
+        (Level::Major, true) | (Level::Minor, false) => {
+            semver::Version::new(base.major, base.minor + 1, 0)
+        }
+        (Level::Minor, true) | (Level::Patch, _) => {
+            semver::Version::new(base.major, base.minor, base.patch + 1)
+        }
+    }
 }
 
 /// Compares the book at `book_dir` at revision `base` with `head` (`None`: the working tree).
@@ -201,11 +280,17 @@ pub fn diff(
     };
     let mut changes = compare(&base_side, &head_side);
     changes.sort_by_key(|c| std::cmp::Reverse(c.level));
+    let level = changes.iter().map(|c| c.level).max();
     Ok(ContractDiff {
         base: base.to_owned(),
         head: head.unwrap_or("working tree").to_owned(),
-        level: changes.iter().map(|c| c.level).max(),
+        level,
         changes,
+        version: version_check(
+            base_side.version.as_ref(),
+            head_side.version.as_ref(),
+            level,
+        ),
     })
 }
 

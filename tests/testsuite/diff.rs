@@ -522,3 +522,42 @@ fn a_book_moved_to_another_folder_still_compares() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_version_that_rises_less_than_the_change_is_an_error() {
+    let versioned = |v: &str| TOML.replace("specs = [", &format!("version = \"{v}\"\nspecs = ["));
+    let mut files = base();
+    files[0].1 = versioned("1.2.0");
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    git(root, &["init", "-q", "-b", "main"]);
+    write(root, &files);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "base"]);
+    // A rule removed (major) released as a minor version.
+    let contract = root.join("src/contract.md");
+    let text = std::fs::read_to_string(&contract).unwrap();
+    std::fs::write(&contract, text.replace("r[list.order]\nListByTag MAY sort its answer.\n", "")).unwrap();
+    std::fs::write(root.join("book.toml"), versioned("1.3.0")).unwrap();
+    let (code, human, _) = run_in(root, &["diff", "HEAD"]);
+    assert_eq!(code, 1, "{human}");
+    assert!(human.contains("error[version]: the contract's version goes from 1.2.0 to 1.3.0 (a minor bump), but the change is major: raise it to 2.0.0"), "{human}");
+    let (_, json, _) = run_in(root, &["diff", "HEAD", "--format", "json"]);
+    let json: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["version"]["bump"], "minor");
+    std::fs::write(root.join("book.toml"), versioned("2.0.0")).unwrap();
+    let (code, human, _) = run_in(root, &["diff", "HEAD"]);
+    assert_eq!(code, 0, "{human}");
+    assert!(!human.contains("error[version]"), "{human}");
+    // Before 1.0.0, as Cargo reads it, a minor bump is a major one.
+    std::fs::write(root.join("book.toml"), versioned("0.3.0")).unwrap();
+    git(root, &["add", "book.toml"]);
+    git(root, &["commit", "-qm", "0.3.0"]);
+    std::fs::write(root.join("book.toml"), versioned("0.4.0")).unwrap();
+    let (code, human, _) = run_in(root, &["diff", "HEAD"]);
+    assert_eq!(code, 0, "{human}");
+    // A version that is not one is a finding at its key.
+    std::fs::write(root.join("book.toml"), versioned("one")).unwrap();
+    let (_, stdout, _) = run_in(root, &["check", "--format", "json"]);
+    assert!(stdout.contains("is `one`, which is not a semantic version"), "{stdout}");
+}
