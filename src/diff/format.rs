@@ -59,9 +59,12 @@ pub fn render_diff(diff: &ContractDiff, format: DiffFormat) -> String {
                 let _ = writeln!(out, "{} ({}):", level.as_str(), of.len());
                 for change in of {
                     let _ = writeln!(out, "  {}: [{}] {}", change.at, change.kind, change.message);
-                    for act in &change.acts {
-                        let _ =
-                            writeln!(out, "    {} must act at {}: {}", act.who, act.at, act.what);
+                    for (what, acts) in grouped(change) {
+                        let who: Vec<String> = acts
+                            .iter()
+                            .map(|a| format!("{} ({})", a.who, a.at))
+                            .collect();
+                        let _ = writeln!(out, "    {what}: {}", who.join(", "));
                     }
                 }
             }
@@ -110,8 +113,12 @@ pub fn render_diff(diff: &ContractDiff, format: DiffFormat) -> String {
                         "- **{}** `{}`: {}",
                         change.kind, change.at, change.message
                     );
-                    for act in &change.acts {
-                        let _ = writeln!(out, "  - {} (`{}`): {}", act.who, act.at, act.what);
+                    for (what, acts) in grouped(change) {
+                        let who: Vec<String> = acts
+                            .iter()
+                            .map(|a| format!("{} (`{}`)", a.who, a.at))
+                            .collect();
+                        let _ = writeln!(out, "  - {what}: {}", who.join(", "));
                     }
                 }
                 out.push('\n');
@@ -154,6 +161,19 @@ pub fn render_diff(diff: &ContractDiff, format: DiffFormat) -> String {
         }
     }
     out
+}
+
+/// The acts of `change` with the same thing to do, together, in the order met: a rule added
+/// reads as one line for every built provider it binds.
+fn grouped(change: &Change) -> Vec<(String, Vec<&super::Act>)> {
+    let mut groups: Vec<(String, Vec<&super::Act>)> = Vec::new();
+    for act in &change.acts {
+        match groups.iter_mut().find(|(what, _)| *what == act.what) {
+            Some((_, acts)) => acts.push(act),
+            None => groups.push((act.what.clone(), vec![act])),
+        }
+    }
+    groups
 }
 
 fn head(diff: &ContractDiff) -> String {

@@ -537,7 +537,11 @@ fn a_version_that_rises_less_than_the_change_is_an_error() {
     // A rule removed (major) released as a minor version.
     let contract = root.join("src/contract.md");
     let text = std::fs::read_to_string(&contract).unwrap();
-    std::fs::write(&contract, text.replace("r[list.order]\nListByTag MAY sort its answer.\n", "")).unwrap();
+    std::fs::write(
+        &contract,
+        text.replace("r[list.order]\nListByTag MAY sort its answer.\n", ""),
+    )
+    .unwrap();
     std::fs::write(root.join("book.toml"), versioned("1.3.0")).unwrap();
     let (code, human, _) = run_in(root, &["diff", "HEAD"]);
     assert_eq!(code, 1, "{human}");
@@ -559,5 +563,8 @@ fn a_version_that_rises_less_than_the_change_is_an_error() {
     // A version that is not one is a finding at its key.
     std::fs::write(root.join("book.toml"), versioned("one")).unwrap();
     let (_, stdout, _) = run_in(root, &["check", "--format", "json"]);
-    assert!(stdout.contains("is `one`, which is not a semantic version"), "{stdout}");
+    assert!(
+        stdout.contains("is `one`, which is not a semantic version"),
+        "{stdout}"
+    );
 }
