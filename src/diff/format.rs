@@ -68,6 +68,26 @@ pub fn render_diff(diff: &ContractDiff, format: DiffFormat) -> String {
                     }
                 }
             }
+            // The same acts again, by who must take them: a provider's whole to-do list.
+            let mut by_who: Vec<(&str, Vec<String>)> = Vec::new();
+            for change in &diff.changes {
+                for act in &change.acts {
+                    let line = format!("{} ({}; {})", act.what, act.at, change.kind);
+                    match by_who.iter_mut().find(|(who, _)| *who == act.who) {
+                        Some((_, lines)) => lines.push(line),
+                        None => by_who.push((&act.who, vec![line])),
+                    }
+                }
+            }
+            if !by_who.is_empty() {
+                out.push_str("who must act:\n");
+                for (who, lines) in by_who {
+                    let _ = writeln!(out, "  {who}:");
+                    for line in lines {
+                        let _ = writeln!(out, "    {line}");
+                    }
+                }
+            }
             if let Some(error) = diff.version.as_ref().and_then(|v| v.error.as_ref()) {
                 let _ = writeln!(out, "error[version]: {error}");
             }

@@ -528,7 +528,17 @@ fn profiles(
             continue;
         }
         let claimed = claimed_at(base, &old.code, &p.name);
-        let (kind, acts) = if claimed.is_empty() {
+        // The callers that tolerated it, as its row said.
+        let tolerated = if p.tolerated_by.is_empty() {
+            Vec::new()
+        } else {
+            vec![act(
+                format!("callers: {}", words(&p.tolerated_by)),
+                &p.place,
+                format!("stop relying on `{}`", p.name),
+            )]
+        };
+        let (kind, mut acts) = if claimed.is_empty() {
             (kinds::ProfileRemoved, Vec::new())
         } else {
             // At the claim as HEAD has it, while it is still there.
@@ -549,6 +559,7 @@ fn profiles(
                 .collect();
             (kinds::ProfileRemovedClaimed, acts)
         };
+        acts.extend(tolerated);
         out.push(change(
             kind,
             format!("profile `{}` of `{}` was removed", p.name, new.code),
@@ -648,7 +659,7 @@ fn rules(base: &Snapshot, head: &Snapshot, out: &mut Vec<Change>) {
             Vec::new()
         } else {
             vec![act(
-                format!("its callers {}", who.join(", ")),
+                format!("callers: {}", who.join(", ")),
                 &old.place,
                 "stop relying on it".to_owned(),
             )]
@@ -729,7 +740,7 @@ fn rules(base: &Snapshot, head: &Snapshot, out: &mut Vec<Change>) {
                 Vec::new()
             } else {
                 vec![act(
-                    format!("its callers {}", who.join(", ")),
+                    format!("callers: {}", who.join(", ")),
                     &new.place,
                     "stop relying on it".to_owned(),
                 )]

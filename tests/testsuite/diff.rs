@@ -288,7 +288,7 @@ fn rules_added_removed_tightened_loosened_revised_and_reworded() {
         .iter()
         .find(|c| c["kind"] == "rule-loosened")
         .unwrap();
-    assert_eq!(loosened["acts"][0]["who"], "its callers `reconcileManaged`");
+    assert_eq!(loosened["acts"][0]["who"], "callers: `reconcileManaged`");
     let added = changes.iter().find(|c| c["kind"] == "rule-added").unwrap();
     assert!(
         added["acts"][0]["what"]
@@ -567,4 +567,16 @@ fn a_version_that_rises_less_than_the_change_is_an_error() {
         stdout.contains("is `one`, which is not a semantic version"),
         "{stdout}"
     );
+}
+
+#[test]
+fn the_human_form_lists_each_providers_acts_and_the_callers_of_a_removed_profile() {
+    let dir = repo(&[(
+        "src/contract.md",
+        "| `submit` | once the request is accepted | `reconcileManaged` polls |\n",
+        "",
+    )]);
+    let (_, human, _) = run_in(dir.path(), &["diff", "HEAD~1", "HEAD"]);
+    assert!(human.contains("who must act:\n  `pods`:\n    choose another profile of `create-return` (HEAD:src/appendix/existing.md:10:"), "{human}");
+    assert!(human.contains("  callers: `reconcileManaged` polls:\n    stop relying on `submit`"), "{human}");
 }
