@@ -111,6 +111,26 @@ enum Command {
         #[arg(long, value_enum)]
         fail_on: Option<FailOn>,
     },
+    /// Writes the contract as one JSON document (a `schema_version`, the book, axes, rules,
+    /// providers, specs, coverage and findings): the same book gives the same bytes.
+    ///
+    /// `--site DIR` writes `contract.json` and its schema, `contract.schema.json`, into a built
+    /// site (after `mdbook build`, into its build directory). Exit 2 when the book cannot be
+    /// loaded.
+    Export {
+        /// The book's root folder, where book.toml is.
+        #[arg(default_value = ".")]
+        book_dir: PathBuf,
+        /// Where to write it (standard output when neither this nor `--site` is given).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// A built site to write `contract.json` and `contract.schema.json` into.
+        #[arg(long, conflicts_with = "out")]
+        site: Option<PathBuf>,
+        /// Print the JSON Schema of the document instead.
+        #[arg(long, conflicts_with_all = ["out", "site"])]
+        schema: bool,
+    },
     /// Prints where each filled spec stands: its status, the entries answered of all, and each
     /// open entry with its place.
     Status {
@@ -224,6 +244,12 @@ fn main() -> ExitCode {
             sections,
         }) => carried_over(&book_dir, &old, &sections),
         Some(Command::Status { book_dir, format }) => status(&book_dir, format),
+        Some(Command::Export {
+            book_dir,
+            out,
+            site,
+            schema,
+        }) => export(&book_dir, out.as_deref(), site.as_deref(), schema),
         Some(Command::Diff {
             base,
             head,
@@ -395,6 +421,49 @@ fn diff(
                 _ => ExitCode::SUCCESS,
             }
         }
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn export(
+    book_dir: &std::path::Path,
+    out: Option<&std::path::Path>,
+    site: Option<&std::path::Path>,
+    schema: bool,
+) -> ExitCode {
+    if schema {
+        let _ = std::io::stdout()
+            .lock()
+            .write_all(mdbook_contract::CONTRACT_SCHEMA.as_bytes());
+        return ExitCode::SUCCESS;
+    }
+    let written = mdbook_contract::export(book_dir).and_then(|export| {
+        let json = export.to_json();
+        match (out, site) {
+            (Some(path), _) => std::fs::write(path, json)
+                .map_err(|e| anyhow::anyhow!("cannot write `{}`: {e}", path.display())),
+            (None, Some(dir)) => {
+                for (name, text) in [
+                    ("contract.json", json.as_str()),
+                    ("contract.schema.json", mdbook_contract::CONTRACT_SCHEMA),
+                ] {
+                    let path = dir.join(name);
+                    std::fs::write(&path, text)
+                        .map_err(|e| anyhow::anyhow!("cannot write `{}`: {e}", path.display()))?;
+                }
+                Ok(())
+            }
+            (None, None) => {
+                let _ = std::io::stdout().lock().write_all(json.as_bytes());
+                Ok(())
+            }
+        }
+    });
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
             ExitCode::from(2)

@@ -170,6 +170,12 @@ pub(crate) fn snapshot(
         &analysis.specs,
         &analysis.rules,
         &analysis.files,
+    )
+    .with_coverage(
+        &analysis.model,
+        &analysis.rules,
+        &analysis.coverage,
+        &analysis.citations,
     );
     snapshot.version = analysis.config.version.clone();
     Ok((snapshot, analysis.report))

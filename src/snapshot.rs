@@ -42,6 +42,10 @@ pub(crate) struct ProfileSnap {
 #[derive(Debug, Clone)]
 pub(crate) struct AxisSnap {
     pub code: String,
+    /// Its heading's id.
+    pub anchor: String,
+    /// Its chapter's source path.
+    pub chapter: String,
     pub question: String,
     pub place: Place,
     pub profiles: Vec<ProfileSnap>,
@@ -80,6 +84,10 @@ pub(crate) struct ProviderSnap {
     pub name: String,
     /// Built (not proposed, not a spec).
     pub built: bool,
+    /// Described by a spec chapter.
+    pub spec: bool,
+    /// Its heading's id.
+    pub anchor: String,
     pub place: Place,
     pub claims: Vec<ClaimSnap>,
 }
@@ -91,6 +99,8 @@ pub(crate) struct SpecSnap {
     pub status: &'static str,
     /// The titles of its answered entries.
     pub answered: Vec<String>,
+    /// Every entry it has, with what each still lacks (nothing: answered).
+    pub entries: Vec<(String, Vec<String>)>,
     pub place: Place,
 }
 
@@ -111,9 +121,31 @@ pub(crate) struct PageSnap {
     pub ids: Vec<String>,
 }
 
+/// Where one rule stands for one built provider.
+#[derive(Debug, Clone)]
+pub(crate) struct CoverageCell {
+    pub rule: String,
+    /// `verified`, `implemented`, `uncovered`, `not-bound` or `profile-unknown`.
+    pub status: &'static str,
+    /// The first citation that counts (a test for `verified`), as a path under
+    /// `source-root` and a line.
+    pub citation: Option<(String, usize)>,
+}
+
+/// The coverage of the rules for one built provider.
+#[derive(Debug, Clone)]
+pub(crate) struct CoverageSnap {
+    pub provider: String,
+    /// Whether the source tree was read.
+    pub known: bool,
+    pub rules: Vec<CoverageCell>,
+}
+
 /// See the module docs.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Snapshot {
+    /// The coverage of the rules per built provider (none without rules).
+    pub coverage: Vec<CoverageSnap>,
     /// The contract's version, when book.toml states one (`version`).
     pub version: Option<semver::Version>,
     pub axes: Vec<AxisSnap>,
@@ -169,6 +201,8 @@ impl Snapshot {
                 .collect();
             snapshot.axes.push(AxisSnap {
                 code: axis.code.clone(),
+                anchor: axis.anchor.clone(),
+                chapter: chapter.key.clone(),
                 question: crate::outline::question(chapter.content, index, axis.range.end),
                 place: place(axis.chapter, axis.range.clone()),
                 profiles,
@@ -200,6 +234,8 @@ impl Snapshot {
             snapshot.providers.push(ProviderSnap {
                 name: provider.name.clone(),
                 built: !provider.proposed && !provider.spec,
+                spec: provider.spec,
+                anchor: provider.anchor.clone(),
                 place: place(provider.chapter, provider.range.clone()),
                 claims,
             });
@@ -216,6 +252,10 @@ impl Snapshot {
                     .iter()
                     .filter(|(_, why)| why.is_empty())
                     .map(|(e, _)| e.title.clone())
+                    .collect(),
+                entries: unanswered
+                    .iter()
+                    .map(|(e, why)| (e.title.clone(), why.iter().map(|w| w.describe()).collect()))
                     .collect(),
                 place: place(spec.chapter, 0..0),
             });
@@ -269,6 +309,49 @@ impl Snapshot {
         for entry in &mut self.entries {
             each(&mut entry.place);
         }
+    }
+
+    /// Records the coverage of `rules` per built provider.
+    pub(crate) fn with_coverage(
+        mut self,
+        model: &Model,
+        rules: &Rules,
+        coverage: &crate::rules::coverage::Coverage,
+        citations: &[crate::rules::code::CodeCitation],
+    ) -> Snapshot {
+        use crate::rules::coverage::Status;
+        if rules.rules.is_empty() {
+            return self;
+        }
+        for (column, &p) in coverage.providers.iter().enumerate() {
+            let cells = rules
+                .rules
+                .iter()
+                .zip(&coverage.cells)
+                .map(|(rule, row)| {
+                    let (status, at) = match row[column] {
+                        Status::Verified(i) => ("verified", Some(i)),
+                        Status::Implemented(i) => ("implemented", Some(i)),
+                        Status::Uncovered => ("uncovered", None),
+                        Status::NotBound => ("not-bound", None),
+                        Status::Undecided => ("profile-unknown", None),
+                    };
+                    CoverageCell {
+                        rule: rule.id.clone(),
+                        status,
+                        citation: at
+                            .and_then(|i| citations.get(i))
+                            .map(|c| (c.path.clone(), c.line)),
+                    }
+                })
+                .collect();
+            self.coverage.push(CoverageSnap {
+                provider: model.providers[p].name.clone(),
+                known: coverage.known,
+                rules: cells,
+            });
+        }
+        self
     }
 
     pub(crate) fn axis(&self, code: &str) -> Option<&AxisSnap> {

@@ -578,5 +578,8 @@ fn the_human_form_lists_each_providers_acts_and_the_callers_of_a_removed_profile
     )]);
     let (_, human, _) = run_in(dir.path(), &["diff", "HEAD~1", "HEAD"]);
     assert!(human.contains("who must act:\n  `pods`:\n    choose another profile of `create-return` (HEAD:src/appendix/existing.md:10:"), "{human}");
-    assert!(human.contains("  callers: `reconcileManaged` polls:\n    stop relying on `submit`"), "{human}");
+    assert!(
+        human.contains("  callers: `reconcileManaged` polls:\n    stop relying on `submit`"),
+        "{human}"
+    );
 }

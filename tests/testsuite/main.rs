@@ -11,6 +11,7 @@ mod byte_exact;
 mod common;
 mod diff;
 mod editors;
+mod export;
 mod formats;
 mod heading_ids;
 mod inventory;

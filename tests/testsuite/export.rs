@@ -1,0 +1,185 @@
+//! `mdbook-contract export`: the repository's book against the published schema (validated by
+//! the `jsonschema` crate), the same bytes twice, the site after a real build, the README's
+//! `jq` example, and the coverage of a book whose code cites its rules.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::common::{repository_copy, run_in};
+
+fn validator() -> jsonschema::Validator {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/contract.schema.json");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert_eq!(
+        text,
+        mdbook_contract::CONTRACT_SCHEMA,
+        "the schema the binary prints is the file"
+    );
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(&schema)
+        .expect("the schema compiles")
+}
+
+fn assert_valid(json: &Value) {
+    let validator = validator();
+    let errors: Vec<String> = validator
+        .iter_errors(json)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .take(5)
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+#[test]
+fn the_repository_books_export_is_valid_and_the_same_twice() {
+    let dir = repository_copy();
+    let (code, first, stderr) = run_in(dir.path(), &["export"]);
+    assert_eq!(code, 0, "{stderr}");
+    let (_, second, _) = run_in(dir.path(), &["export"]);
+    assert_eq!(first, second, "the same book gives the same bytes");
+    let json: Value = serde_json::from_str(&first).unwrap();
+    assert_valid(&json);
+    // The schema holds: a document without its axes, or with a level no rule has, fails.
+    let mut broken = json.clone();
+    broken.as_object_mut().unwrap().remove("axes");
+    assert!(!validator().is_valid(&broken));
+    let mut broken = json.clone();
+    broken["rules"][0]["level"] = Value::from("OUGHT");
+    assert!(!validator().is_valid(&broken));
+    assert_eq!(json["schema_version"], mdbook_contract::SCHEMA_VERSION);
+    assert_eq!(json["axes"].as_array().unwrap().len(), 19);
+    assert_eq!(json["rules"].as_array().unwrap().len(), 49);
+    let readiness = &json["axes"][0];
+    assert_eq!(readiness["code"], "readiness");
+    assert_eq!(readiness["place"]["path"], "book/provider-contract.md");
+    // Plain text beside the Markdown: no backticks, no link syntax.
+    let profile = &readiness["profiles"][1];
+    assert!(
+        profile["tolerated_by_markdown"]
+            .as_str()
+            .unwrap()
+            .contains("`reconcileManaged`")
+    );
+    assert!(!profile["tolerated_by"].as_str().unwrap().contains('`'));
+    let statuses: Vec<(&str, &str)> = json["providers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap(), p["status"].as_str().unwrap()))
+        .collect();
+    assert!(
+        statuses.contains(&("kvm", "built")) && statuses.contains(&("proxmox", "spec")),
+        "{statuses:?}"
+    );
+    assert_eq!(json["coverage"][2]["provider"], "kvm");
+    assert_eq!(json["coverage"][2]["known"], false, "no source-root here");
+    assert_eq!(
+        json["findings"].as_array().unwrap().len(),
+        74,
+        "the book's expected warnings"
+    );
+    // `--out` writes the same document.
+    let (code, _, _) = run_in(dir.path(), &["export", ".", "--out", "contract.json"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("contract.json")).unwrap(),
+        first
+    );
+}
+
+#[test]
+fn the_built_site_gets_the_export_and_its_schema_beside_its_pages() {
+    let dir = repository_copy();
+    let root = dir.path();
+    let mut md = mdbook_driver::MDBook::load(root).expect("the book loads");
+    md.with_preprocessor(mdbook_contract::ContractPreprocessor::new());
+    let out = root.join("site");
+    md.config.build.build_dir = out.clone();
+    md.build().expect("the book builds");
+    let (code, _, stderr) = run_in(root, &["export", ".", "--site", "site"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(out.join("index.html").exists() && out.join("provider-contract.html").exists());
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("contract.json")).unwrap()).unwrap();
+    assert_valid(&json);
+    assert_eq!(
+        std::fs::read_to_string(out.join("contract.schema.json")).unwrap(),
+        mdbook_contract::CONTRACT_SCHEMA
+    );
+}
+
+#[test]
+fn the_readmes_jq_example_lists_a_providers_profiles_and_the_rules_that_bind_it() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let section = &readme[readme.find("## The contract as data").unwrap()..];
+    let block = &section[section.find("```sh\n").unwrap() + 6..];
+    let block = &block[..block.find("```").unwrap()];
+    let commands: Vec<&str> = block.lines().filter(|l| l.starts_with("jq ")).collect();
+    assert_eq!(commands.len(), 2, "{block}");
+    let dir = repository_copy();
+    let (code, _, _) = run_in(dir.path(), &["export", ".", "--out", "contract.json"]);
+    assert_eq!(code, 0);
+    let run = |command: &str| {
+        let output = Command::new("sh")
+            .args(["-c", command])
+            .current_dir(dir.path())
+            .output()
+            .expect("sh runs");
+        assert!(
+            output.status.success(),
+            "`{command}` failed (is jq installed? .ci/run installs it): {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let profiles = run(commands[0]);
+    assert!(
+        profiles.lines().any(|l| l == "create-return\tblocking"),
+        "{profiles}"
+    );
+    assert_eq!(
+        profiles.lines().count(),
+        19,
+        "one line per axis: {profiles}"
+    );
+    let rules = run(commands[1]);
+    // Every rule without `applies`, and those of kvm's profiles: as `status` counts them.
+    assert_eq!(rules.lines().count(), 42, "{rules}");
+    assert!(
+        rules.lines().any(|l| l == "create-return.blocking-cancel"),
+        "{rules}"
+    );
+    assert!(
+        !rules
+            .lines()
+            .any(|l| l == "create-return.submit-provisioning"),
+        "{rules}"
+    );
+}
+
+#[test]
+fn a_book_whose_code_cites_its_rules_exports_the_coverage() {
+    let book = super::rules::rules_book();
+    let (_, stdout, _) = run_in(book.root(), &["export"]);
+    let json: Value = serde_json::from_str(&stdout).unwrap();
+    assert_valid(&json);
+    let pods = &json["coverage"][0];
+    assert_eq!(pods["provider"], "pods");
+    assert_eq!(pods["known"], true);
+    assert_eq!(pods["rules"][0]["rule"], "create.idempotent");
+    assert_eq!(pods["rules"][0]["status"], "verified");
+    assert_eq!(
+        pods["rules"][0]["citation"],
+        serde_json::json!({"path": "internal/provider/pods/pods_test.go", "line": 3})
+    );
+    let rule = &json["rules"][2];
+    assert_eq!(
+        rule["applies"],
+        serde_json::json!({"axis": "create-return", "profile": "blocking"})
+    );
+}
