@@ -10,6 +10,13 @@
 //! repository: a field added is a minor `schema_version` bump, one removed or retyped a major
 //! one.
 //!
+//! Publishing: a preprocessor cannot leave a file in the site (mdBook's HTML renderer empties
+//! its folder before it writes), so the export reaches a built site in one of two ways that
+//! mdBook offers: after the build, `export --site DIR` writes beside the pages (the layout of
+//! the site unchanged; the Pages workflow does this), or as a renderer of its own
+//! (`[output.contract]`, [`render`]), where mdBook gives each renderer a folder
+//! (`build-dir/html`, `build-dir/contract`).
+//!
 //! To export something new: record it in the snapshot, add it here and to the schema (the test
 //! validates this repository's book against it).
 
@@ -203,6 +210,20 @@ pub(crate) fn plain(markdown: &str) -> String {
         }
     }
     out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Runs as mdBook's renderer `[output.contract]` (`command = "mdbook-contract export
+/// --renderer"`): reads the render context from `input` and writes `contract.json` and
+/// `contract.schema.json` into the folder mdBook gives this renderer. The book in the context
+/// is already preprocessed (its shortcodes rendered), so the book is loaded again from its
+/// root, as `check` loads it.
+pub fn render(input: impl std::io::Read) -> Result<PathBuf> {
+    let ctx = mdbook_renderer::RenderContext::from_json(input)?;
+    let export = export(&ctx.root)?;
+    std::fs::create_dir_all(&ctx.destination)?;
+    std::fs::write(ctx.destination.join("contract.json"), export.to_json())?;
+    std::fs::write(ctx.destination.join("contract.schema.json"), SCHEMA)?;
+    Ok(ctx.destination)
 }
 
 /// The export of the book at `dir`.

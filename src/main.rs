@@ -130,6 +130,11 @@ enum Command {
         /// Print the JSON Schema of the document instead.
         #[arg(long, conflicts_with_all = ["out", "site"])]
         schema: bool,
+        /// Run as mdBook's renderer (`[output.contract]` with `command = "mdbook-contract
+        /// export --renderer"`): the render context on standard input, the files into the
+        /// renderer's folder.
+        #[arg(long, conflicts_with_all = ["out", "site", "schema"])]
+        renderer: bool,
     },
     /// Prints where each filled spec stands: its status, the entries answered of all, and each
     /// open entry with its place.
@@ -249,7 +254,20 @@ fn main() -> ExitCode {
             out,
             site,
             schema,
-        }) => export(&book_dir, out.as_deref(), site.as_deref(), schema),
+            renderer,
+        }) => {
+            if renderer {
+                match mdbook_contract::export_renderer(std::io::stdin().lock()) {
+                    Ok(_) => ExitCode::SUCCESS,
+                    Err(error) => {
+                        let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
+                        ExitCode::from(2)
+                    }
+                }
+            } else {
+                export(&book_dir, out.as_deref(), site.as_deref(), schema)
+            }
+        }
         Some(Command::Diff {
             base,
             head,

@@ -183,3 +183,29 @@ fn a_book_whose_code_cites_its_rules_exports_the_coverage() {
         serde_json::json!({"axis": "create-return", "profile": "blocking"})
     );
 }
+
+#[test]
+fn as_a_renderer_of_its_own_mdbook_build_writes_the_export_in_its_folder() {
+    let dir = repository_copy();
+    let root = dir.path();
+    let toml = std::fs::read_to_string(root.join("book.toml")).unwrap();
+    let command = format!("{} export --renderer", crate::common::binary());
+    std::fs::write(
+        root.join("book.toml"),
+        format!("{toml}\n[output.contract]\ncommand = {command:?}\n"),
+    )
+    .unwrap();
+    let mut md = mdbook_driver::MDBook::load(root).expect("the book loads");
+    md.with_preprocessor(mdbook_contract::ContractPreprocessor::new());
+    let out = root.join("site");
+    md.config.build.build_dir = out.clone();
+    md.build().expect("the book builds with both renderers");
+    // mdBook gives each renderer a folder of its own.
+    assert!(out.join("html/index.html").exists());
+    let json: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("contract/contract.json")).unwrap(),
+    )
+    .unwrap();
+    assert_valid(&json);
+    assert!(out.join("contract/contract.schema.json").exists());
+}
