@@ -202,10 +202,9 @@ fn as_a_renderer_of_its_own_mdbook_build_writes_the_export_in_its_folder() {
     md.build().expect("the book builds with both renderers");
     // mdBook gives each renderer a folder of its own.
     assert!(out.join("html/index.html").exists());
-    let json: Value = serde_json::from_str(
-        &std::fs::read_to_string(out.join("contract/contract.json")).unwrap(),
-    )
-    .unwrap();
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("contract/contract.json")).unwrap())
+            .unwrap();
     assert_valid(&json);
     assert!(out.join("contract/contract.schema.json").exists());
 }
