@@ -13,21 +13,25 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         let Some(rule) = cx.rules.get(&cited.id) else {
             continue;
         };
-        if cited.version >= rule.version {
+        if cited.version == rule.version {
             continue;
         }
+        // A version the rule never had (a typo, or a test ahead of the book) counts for
+        // nothing either.
+        let newer = cited.version > rule.version;
         out.push(
             Draft::at(
                 Check::StaleRule,
                 Place::Code(i),
                 0..0,
                 format!(
-                    "`r[{} {}]` cites version {} of the rule `{}`, which is at version {} now",
+                    "`r[{} {}]` cites version {} of the rule `{}`, which is at version {}{}",
                     citation.verb.as_str(),
                     citation.written,
                     cited.version,
                     rule.id,
-                    rule.version
+                    rule.version,
+                    if newer { ": the rule never had that version" } else { " now" }
                 ),
             )
             .help(format!(

@@ -273,8 +273,9 @@ pub fn diff(
     let head_side = match head {
         Some(rev) => at_revision(book_dir, rev, &prefix)?,
         None => {
-            let (ctx, book) = crate::load::load(book_dir, "html")
+            let (mut ctx, book) = crate::load::load(book_dir, "html")
                 .with_context(|| "the book in the working tree cannot be loaded".to_owned())?;
+            all_lines(&mut ctx);
             crate::pipeline::snapshot(&ctx, &book, display_root)?.0
         }
     };
@@ -292,6 +293,13 @@ pub fn diff(
             level,
         ),
     })
+}
+
+/// Turns `changed-since` off for a side: a diff compares models, not companions' findings, and
+/// a revision's files lie in a folder that is no git repository (CI sets the key for the job).
+fn all_lines(ctx: &mut mdbook_preprocessor::PreprocessorContext) {
+    let key = format!("preprocessor.{}.changed-since", crate::vocab::NAME);
+    let _ = ctx.config.set(&key, "");
 }
 
 /// A temporary folder, removed when dropped.
@@ -312,8 +320,9 @@ fn at_revision(book_dir: &Path, rev: &str, prefix: &str) -> Result<Snapshot> {
     );
     crate::git::write_tree(book_dir, rev, &scratch.0)?;
     let dir = scratch.0.join(prefix);
-    let (ctx, book) = crate::load::load(&dir, "html")
+    let (mut ctx, book) = crate::load::load(&dir, "html")
         .with_context(|| format!("the book at `{rev}` cannot be loaded"))?;
+    all_lines(&mut ctx);
     let (mut snapshot, _) = crate::pipeline::snapshot(&ctx, &book, PathBuf::new())
         .with_context(|| format!("the book at `{rev}` cannot be read"))?;
     snapshot.map_paths(|path| PathBuf::from(format!("{rev}:{prefix}{}", path.display())));
@@ -394,7 +403,13 @@ pub(crate) fn compare(base: &Snapshot, head: &Snapshot) -> Vec<Change> {
         };
         if let Some(new) = added
             .iter()
-            .find(|n| words(&n.question) == words(&old.question) && names(n) == names(old))
+            .filter(|n| !renamed.iter().any(|(_, taken)| *taken == n.code))
+            .find(|n| {
+                // Without a question, equal profile names alone say too little for a rename.
+                !old.question.trim().is_empty()
+                    && words(&n.question) == words(&old.question)
+                    && names(n) == names(old)
+            })
         {
             renamed.push((old.code.clone(), new.code.clone()));
             out.push(change(
@@ -767,7 +782,20 @@ fn rules(base: &Snapshot, head: &Snapshot, out: &mut Vec<Change>) {
                 providers(format!("meet it, and verify it (`{}`)", verify(new))),
             ));
         }
-        if old.text != new.text {
+        // A raised version is a revision whatever the text did: every citation of the old
+        // version is stale now.
+        if new.version > old.version {
+            out.push(change(
+                kinds::RuleRevised,
+                format!(
+                    "rule `{}` was revised (version {} to {})",
+                    new.id, old.version, new.version
+                ),
+                &new.place,
+                true,
+                providers(format!("verify it again and cite `{}`", verify(new))),
+            ));
+        } else if old.text != new.text {
             if words(&old.text) == words(&new.text) {
                 out.push(change(
                     kinds::RuleReworded,
@@ -775,17 +803,6 @@ fn rules(base: &Snapshot, head: &Snapshot, out: &mut Vec<Change>) {
                     &new.place,
                     true,
                     Vec::new(),
-                ));
-            } else if new.version > old.version {
-                out.push(change(
-                    kinds::RuleRevised,
-                    format!(
-                        "rule `{}` was revised (version {} to {})",
-                        new.id, old.version, new.version
-                    ),
-                    &new.place,
-                    true,
-                    providers(format!("verify it again and cite `{}`", verify(new))),
                 ));
             } else {
                 out.push(change(
@@ -799,7 +816,7 @@ fn rules(base: &Snapshot, head: &Snapshot, out: &mut Vec<Change>) {
                     vec![act(
                         "the author of the change".to_owned(),
                         &new.place,
-                        format!("write `r[{}+{}]`", new.id, new.version + 1),
+                        format!("write `r[{}+{}]`", new.id, new.version.saturating_add(1)),
                     )],
                 ));
             }

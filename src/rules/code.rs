@@ -84,7 +84,13 @@ pub(crate) fn read(path: &str, data: &[u8], found: &mut [(usize, Verb)]) -> Vec<
         if !in_comment(&data[line_start..at]) {
             continue;
         }
-        let id_start = at + VERBS[verb as usize].0.len();
+        let after_verb = at + VERBS[verb as usize].0.len();
+        // The ID starts after any more spaces: its column is where a rename writes.
+        let id_start = after_verb
+            + data[after_verb..]
+                .iter()
+                .take_while(|b| **b == b' ' || **b == b'\t')
+                .count();
         let rest = &data[id_start..];
         let line_end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
         let Some(close) = memchr::memchr(b']', &rest[..line_end]) else {
@@ -150,6 +156,8 @@ mod tests {
         assert_eq!(found[0].cited.as_ref().unwrap().id, "create.idempotent");
         assert_eq!((found[1].line, found[1].column), (5, 14));
         assert_eq!(found[1].cited.as_ref().unwrap().version, 2);
+        let spaced = citations("// r[verify  a.b]\n");
+        assert_eq!((spaced[0].column, spaced[0].written.as_str()), (14, "a.b"));
     }
 
     #[test]

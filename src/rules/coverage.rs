@@ -64,22 +64,24 @@ impl Coverage {
             .filter(|(_, p)| !p.proposed && !p.spec && names.insert(p.name.as_str()))
             .map(|(i, _)| i)
             .collect();
-        let folders: Vec<Vec<String>> = providers
-            .iter()
-            .map(|&p| folders_of(model, config, shared, excluded, p))
+        // Every section's folders, built or not: a citation in a proposed provider's folder
+        // counts for nobody until it is built, not for everyone.
+        let folders: Vec<Vec<String>> = (0..model.providers.len())
+            .map(|p| folders_of(model, config, shared, excluded, p))
             .collect();
         let known = citations.is_some();
         let citations = citations.unwrap_or_default();
-        let owners: Vec<Option<usize>> =
-            citations.iter().map(|c| owner(&folders, &c.path)).collect();
+        let owners: Vec<Vec<usize>> = citations
+            .iter()
+            .map(|c| owners(&folders, &c.path))
+            .collect();
         let cells = rules
             .rules
             .iter()
             .map(|rule| {
                 providers
                     .iter()
-                    .enumerate()
-                    .map(|(column, &p)| {
+                    .map(|&p| {
                         if let Some((axis, _)) = &rule.applies
                             && !rule.binds(model, p)
                         {
@@ -94,7 +96,7 @@ impl Coverage {
                             citations.iter().zip(&owners).position(|(c, owner)| {
                                 c.verb == verb
                                     && cites(c, rule)
-                                    && owner.is_none_or(|o| o == column)
+                                    && (owner.is_empty() || owner.contains(&p))
                             })
                         };
                         match (counts(Verb::Verify), counts(Verb::Impl)) {
@@ -147,21 +149,30 @@ fn cites(citation: &CodeCitation, rule: &Rule) -> bool {
     citation
         .cited
         .as_ref()
-        .is_ok_and(|v| v.id == rule.id && v.version >= rule.version)
+        .is_ok_and(|v| v.id == rule.id && v.version == rule.version)
 }
 
-/// The column of the provider whose folder holds `path` most deeply.
-fn owner(folders: &[Vec<String>], path: &str) -> Option<usize> {
-    folders
+/// The providers (indexes of `folders`) whose folder holds `path` most deeply: all of them
+/// when several cite the same folder; none for a file no provider holds.
+fn owners(folders: &[Vec<String>], path: &str) -> Vec<usize> {
+    let holding: Vec<(usize, usize)> = folders
         .iter()
         .enumerate()
-        .flat_map(|(column, list)| list.iter().map(move |f| (column, f)))
+        .flat_map(|(p, list)| list.iter().map(move |f| (p, f)))
         .filter(|(_, folder)| {
             path.strip_prefix(folder.as_str())
                 .is_some_and(|rest| rest.starts_with('/'))
         })
-        .max_by_key(|(_, folder)| folder.len())
-        .map(|(column, _)| column)
+        .map(|(p, folder)| (p, folder.len()))
+        .collect();
+    let deepest = holding.iter().map(|(_, depth)| *depth).max();
+    let mut out: Vec<usize> = holding
+        .into_iter()
+        .filter(|(_, depth)| Some(*depth) == deepest)
+        .map(|(p, _)| p)
+        .collect();
+    out.dedup();
+    out
 }
 
 /// The folders of provider `p`: each path its claims cite as evidence (a file's folder, a
@@ -235,12 +246,15 @@ mod tests {
             vec!["internal/provider".to_owned()],
             vec!["internal/provider/kvm".to_owned()],
         ];
-        assert_eq!(
-            owner(&folders, "internal/provider/kvm/kvm_test.go"),
-            Some(1)
-        );
-        assert_eq!(owner(&folders, "internal/provider/gcp/x.go"), Some(0));
-        assert_eq!(owner(&folders, "test/conformance/x_test.go"), None);
-        assert_eq!(owner(&folders, "internal/providerx/a.go"), None);
+        assert_eq!(owners(&folders, "internal/provider/kvm/kvm_test.go"), [1]);
+        assert_eq!(owners(&folders, "internal/provider/gcp/x.go"), [0]);
+        assert!(owners(&folders, "test/conformance/x_test.go").is_empty());
+        assert!(owners(&folders, "internal/providerx/a.go").is_empty());
+        // Two providers citing one folder both own it.
+        let tied = vec![
+            vec!["pkg/cloudinit".to_owned()],
+            vec!["pkg/cloudinit".to_owned()],
+        ];
+        assert_eq!(owners(&tied, "pkg/cloudinit/c_test.go"), [0, 1]);
     }
 }

@@ -63,6 +63,13 @@ pub(crate) fn parse_versioned(text: &str) -> Result<Versioned, String> {
 /// Reads the text between `r[` and `]` of a marker: `ID`, `ID+N`, then `key=value` words.
 /// An error is a sentence and the bytes of `inner` it is about.
 pub(crate) fn parse_marker(inner: &str) -> Result<Marker, (String, Range<usize>)> {
+    // The whole line becomes the rendered anchor: a shortcode in it would be rendered twice.
+    if let Some(at) = inner.find("{{") {
+        return Err((
+            "a rule marker holds no shortcode: write the ID and `key=value` words only".to_owned(),
+            at..at + 2,
+        ));
+    }
     let mut words = words(inner);
     let Some((first, first_range)) = words.next() else {
         return Err((
@@ -176,6 +183,7 @@ mod tests {
         assert!(parse_marker("x applies=a applies=b").is_err());
         assert!(parse_marker("x stray").is_err());
         assert!(parse_marker("  ").is_err());
+        assert!(parse_marker("x.y tags={{#rule`x.y`}}").is_err());
     }
 
     #[test]

@@ -204,8 +204,12 @@ impl Rules {
                 return;
             }
         };
+        let lead = inner.len()
+            - inner
+                .trim_start_matches(|c: char| c.is_ascii_whitespace())
+                .len();
         let id_len = inner.split_ascii_whitespace().next().map_or(0, str::len);
-        let id_range = inner_at..inner_at + id_len;
+        let id_range = inner_at + lead..inner_at + lead + id_len;
         let Some(text) = labelled(chapter, &line) else {
             self.problems.push(problem(
                 line,

@@ -583,3 +583,69 @@ fn the_human_form_lists_each_providers_acts_and_the_callers_of_a_removed_profile
         "{human}"
     );
 }
+
+#[test]
+fn changed_since_set_for_the_job_and_a_version_raised_alone() {
+    // CI sets `changed-since` for the whole job; a diff compares models and ignores it.
+    let dir = repo(&[
+        (
+            "book.toml",
+            "specs = [",
+            "companions = [\"README.md\"]\nspecs = [",
+        ),
+        ("README.md", "", "# Readme\n"),
+        (
+            "src/contract.md",
+            "r[list.order]\nListByTag MAY",
+            "r[list.order+2]\nListByTag MAY",
+        ),
+    ]);
+    let (code, stdout, stderr) = crate::common::run_in_with(
+        dir.path(),
+        &["diff", "HEAD~1", "HEAD", "--format", "json"],
+        &[("MDBOOK_PREPROCESSOR__CONTRACT__CHANGED_SINCE", "HEAD~1")],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let json: Value = serde_json::from_str(&stdout).unwrap();
+    let kinds: Vec<&str> = json["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["kind"].as_str().unwrap())
+        .collect();
+    // The words are the same, the version is not: every citation of version 1 is stale.
+    assert_eq!(kinds, ["rule-revised"]);
+}
+
+#[test]
+fn axes_without_a_question_are_not_taken_for_a_rename() {
+    let table = "| Profile | Meaning |\n|---|---|\n| `yes` | it does |\n| `no` | it does not |\n";
+    let dir = repo(&[(
+        "src/contract.md",
+        "## Closing table",
+        &format!("### `foo` {{.axis}}\n\n{table}\n## Closing table"),
+    )]);
+    let (code, _, stderr) = run_in(dir.path(), &["diff", "HEAD~1", "HEAD"]);
+    assert_eq!(code, 0, "{stderr}");
+    git(dir.path(), &["tag", "with-foo"]);
+    let contract = dir.path().join("src/contract.md");
+    let text = std::fs::read_to_string(&contract).unwrap();
+    std::fs::write(
+        &contract,
+        text.replace("### `foo` {.axis}", "### `bar` {.axis}"),
+    )
+    .unwrap();
+    let (_, json, _) = run_in(dir.path(), &["diff", "with-foo", "--format", "json"]);
+    let json: Value = serde_json::from_str(&json).unwrap();
+    let kinds: Vec<&str> = json["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["kind"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"axis-removed") && kinds.contains(&"axis-added"),
+        "{kinds:?}"
+    );
+    assert!(!kinds.contains(&"axis-renamed"), "{kinds:?}");
+}

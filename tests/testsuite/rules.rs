@@ -520,3 +520,50 @@ fn a_rule_of_a_profile_not_stated_yet_may_bind() {
         "only `create.idempotent`"
     );
 }
+
+#[test]
+fn a_shortcode_in_a_marker_is_malformed_not_a_crash() {
+    let contract = CONTRACT.replace(
+        "r[create.idempotent]\nCreate MUST",
+        "r[create.idempotent tags={{#rule`get.not-found`}}]\nCreate MUST",
+    );
+    let fixture = Fixture::new(&[
+        ("book.toml", TOML),
+        ("src/contract.md", &contract),
+        ("src/template.md", TEMPLATE),
+        ("src/appendix.md", APPENDIX),
+    ]);
+    go_tree(fixture.root());
+    let report = fixture.check();
+    assert!(
+        messages(&report, "malformed-rule")
+            .iter()
+            .any(|m| m.contains("holds no shortcode"))
+    );
+    // Rendering does not cut through the marker line.
+    let chapter = fixture.chapter("contract.md");
+    assert!(chapter.contains("r[create.idempotent tags="), "{chapter}");
+}
+
+#[test]
+fn a_proposed_providers_tests_count_for_no_built_provider() {
+    let fixture = rules_book();
+    let appendix = format!(
+        "{APPENDIX}\n## `nova` {{.provider .proposed}}\n\nCreate blocks: {{{{#profile create-return blocking internal/provider/nova/nova.go}}}}.\n"
+    );
+    std::fs::write(fixture.root().join("src/appendix.md"), appendix).unwrap();
+    let nova = fixture.root().join("repo/internal/provider/nova");
+    std::fs::create_dir_all(&nova).unwrap();
+    // `create.idempotent` verified only in the proposed provider's folder.
+    std::fs::write(
+        nova.join("nova_test.go"),
+        "package nova\n\n// r[verify create.idempotent]\nfunc TestCreate(t *testing.T) {}\n",
+    )
+    .unwrap();
+    let report = fixture.check();
+    assert_eq!(
+        positions(&report, "unverified-rule"),
+        ["src/appendix.md:9:1"],
+        "vms stays unverified"
+    );
+}
