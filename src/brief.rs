@@ -626,11 +626,7 @@ impl<'r> Writer<'r> {
             }
         }
         let citation = |rule: &crate::rules::Rule| {
-            let id = if rule.version > 1 {
-                format!("{}+{}", rule.id, rule.version)
-            } else {
-                rule.id.clone()
-            };
+            let id = crate::rules::marker::cited(&rule.id, rule.version);
             Event::Code(CowStr::from(format!("r[verify {id}]")))
         };
         events.push(Event::Start(Tag::List(None)));

@@ -267,7 +267,7 @@ fn of(snapshot: &Snapshot, title: Option<String>, findings: serde_json::Value) -
         .map(|r| RuleOut {
             id: r.id.clone(),
             version: r.version,
-            level: r.level,
+            level: r.level.map(|l| l.as_str()),
             text: plain(&r.text),
             text_markdown: r.text.clone(),
             applies: r.applies.as_ref().map(|(axis, profile)| AppliesOut {

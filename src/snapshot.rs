@@ -62,7 +62,7 @@ impl AxisSnap {
 pub(crate) struct RuleSnap {
     pub id: String,
     pub version: u32,
-    pub level: Option<&'static str>,
+    pub level: Option<crate::rules::Level>,
     /// Its text as written, trimmed.
     pub text: String,
     pub applies: Option<(String, String)>,
@@ -213,7 +213,7 @@ impl Snapshot {
             snapshot.rules.push(RuleSnap {
                 id: rule.id.clone(),
                 version: rule.version,
-                level: rule.level.map(|l| l.as_str()),
+                level: rule.level,
                 text: text.to_owned(),
                 applies: rule.applies.clone(),
                 place: place(rule.chapter, rule.id_range.clone()),

@@ -2,15 +2,10 @@
 //! (or MUST NOT) in a contract chapter is labelled by one, so that every obligation can be
 //! cited. The unit is `must-cite`'s: the innermost list item, else the sentence.
 
-use std::ops::Range;
-use std::sync::LazyLock;
-
-use regex::Regex;
-
+use super::must_cite::MUST;
 use super::{Context, Draft};
 use crate::vocab::Check;
-
-static MUST: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\bMUST\b").expect("valid regex"));
+use std::ops::Range;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     if cx.rules.rules.is_empty() {

@@ -19,7 +19,8 @@ use crate::citation::{Citation, classify};
 use crate::markdown::after_last;
 use crate::vocab::Check;
 
-static MUST: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\bMUST\b").expect("valid regex"));
+pub(super) static MUST: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\bMUST\b").expect("valid regex"));
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for (number, chapter) in cx.each_chapter() {

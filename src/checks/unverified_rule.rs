@@ -28,11 +28,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 Some((axis, profile)) => format!(" (it claims `{profile}` on `{axis}`)"),
                 None => String::new(),
             };
-            let citation = if rule.version > 1 {
-                format!("{}+{}", rule.id, rule.version)
-            } else {
-                rule.id.clone()
-            };
+            let citation = crate::rules::marker::cited(&rule.id, rule.version);
             out.push(
                 Draft::new(
                     Check::UnverifiedRule,

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, Result};
 use serde::Serialize;
 
+use crate::rules::Level as RuleLevel;
 use crate::snapshot::{Place, Snapshot};
 
 /// How much a change matters to those who rely on the contract, as semantic versioning says.
@@ -344,13 +345,9 @@ fn callers(text: &str) -> Vec<String> {
         .collect()
 }
 
-fn level_rank(level: Option<&str>) -> u8 {
-    match level {
-        Some("MUST") => 3,
-        Some("SHOULD") => 2,
-        Some("MAY") => 1,
-        _ => 0,
-    }
+/// A rule's RFC 2119 keyword, for a sentence.
+fn keyword(level: Option<RuleLevel>) -> &'static str {
+    level.map_or("no keyword", RuleLevel::as_str)
 }
 
 fn change(kind: Kind, message: String, at: &Place, head: bool, acts: Vec<Act>) -> Change {
@@ -662,11 +659,10 @@ fn bound(s: &Snapshot, applies: &Option<(String, String)>) -> Vec<(String, Place
 
 fn rules(base: &Snapshot, head: &Snapshot, out: &mut Vec<Change>) {
     let verify = |rule: &crate::snapshot::RuleSnap| {
-        if rule.version > 1 {
-            format!("r[verify {}+{}]", rule.id, rule.version)
-        } else {
-            format!("r[verify {}]", rule.id)
-        }
+        format!(
+            "r[verify {}]",
+            crate::rules::marker::cited(&rule.id, rule.version)
+        )
     };
     for old in base.rules.iter().filter(|r| head.rule(&r.id).is_none()) {
         let who = callers(&old.text);
@@ -689,7 +685,7 @@ fn rules(base: &Snapshot, head: &Snapshot, out: &mut Vec<Change>) {
     }
     for new in head.rules.iter().filter(|r| base.rule(&r.id).is_none()) {
         let binds = bound(head, &new.applies);
-        let obliges = level_rank(new.level) >= 2;
+        let obliges = new.level >= Some(RuleLevel::Should);
         let kind = if obliges && !binds.is_empty() {
             kinds::RuleAdded
         } else {
@@ -714,11 +710,7 @@ fn rules(base: &Snapshot, head: &Snapshot, out: &mut Vec<Change>) {
         };
         out.push(change(
             kind,
-            format!(
-                "rule `{}` ({}) was added",
-                new.id,
-                new.level.unwrap_or("no keyword")
-            ),
+            format!("rule `{}` ({}) was added", new.id, keyword(new.level)),
             &new.place,
             true,
             acts,
@@ -735,15 +727,15 @@ fn rules(base: &Snapshot, head: &Snapshot, out: &mut Vec<Change>) {
                 .map(|(name, place)| act(format!("`{name}`"), place, what.clone()))
                 .collect()
         };
-        let (was, now) = (level_rank(old.level), level_rank(new.level));
+        let (was, now) = (old.level, new.level);
         if now > was {
             out.push(change(
                 kinds::RuleTightened,
                 format!(
                     "rule `{}` is {} now (was {})",
                     new.id,
-                    new.level.unwrap_or("no keyword"),
-                    old.level.unwrap_or("no keyword")
+                    keyword(new.level),
+                    keyword(old.level)
                 ),
                 &new.place,
                 true,
@@ -765,8 +757,8 @@ fn rules(base: &Snapshot, head: &Snapshot, out: &mut Vec<Change>) {
                 format!(
                     "rule `{}` is {} now (was {})",
                     new.id,
-                    new.level.unwrap_or("no keyword"),
-                    old.level.unwrap_or("no keyword")
+                    keyword(new.level),
+                    keyword(old.level)
                 ),
                 &new.place,
                 true,

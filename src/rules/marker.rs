@@ -34,6 +34,15 @@ pub(crate) fn is_id(id: &str) -> bool {
     !id.is_empty() && id.split('.').all(crate::shortcode::is_code)
 }
 
+/// How a citation writes rule `id` at `version`: `ID`, or `ID+N` past version 1.
+pub(crate) fn cited(id: &str, version: u32) -> String {
+    if version > 1 {
+        format!("{id}+{version}")
+    } else {
+        id.to_owned()
+    }
+}
+
 /// Reads `ID` or `ID+N`.
 pub(crate) fn parse_versioned(text: &str) -> Result<Versioned, String> {
     let (id, version) = match text.split_once('+') {

@@ -97,11 +97,8 @@ fn built_with_four_providers() -> (tempfile::TempDir, PathBuf) {
 
 /// Builds the book at `root` with the preprocessor in-process; the output folder.
 fn build(root: &Path) -> PathBuf {
-    let mut md = mdbook_driver::MDBook::load(root).expect("the book loads");
-    md.with_preprocessor(mdbook_contract::ContractPreprocessor::new());
     let out = root.join("out");
-    md.config.build.build_dir = out.clone();
-    md.build().expect("the book builds");
+    super::common::build_into(root, &out);
     out
 }
 

@@ -105,6 +105,15 @@ impl Fixture {
     }
 }
 
+/// Builds the book at `root` into `out` with mdbook-driver and this crate's preprocessor
+/// in-process (whatever renderers its book.toml names).
+pub fn build_into(root: &Path, out: &Path) {
+    let mut md = MDBook::load(root).expect("the book loads");
+    md.with_preprocessor(mdbook_contract::ContractPreprocessor::new());
+    md.config.build.build_dir = out.to_path_buf();
+    md.build().expect("the book builds");
+}
+
 /// This repository's book (book.toml, the stylesheet, `book/`) in a temporary folder, without
 /// its companions: the repository's README and the like link to files that are not copied.
 pub fn repository_copy() -> tempfile::TempDir {

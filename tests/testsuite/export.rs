@@ -95,11 +95,8 @@ fn the_repository_books_export_is_valid_and_the_same_twice() {
 fn the_built_site_gets_the_export_and_its_schema_beside_its_pages() {
     let dir = repository_copy();
     let root = dir.path();
-    let mut md = mdbook_driver::MDBook::load(root).expect("the book loads");
-    md.with_preprocessor(mdbook_contract::ContractPreprocessor::new());
     let out = root.join("site");
-    md.config.build.build_dir = out.clone();
-    md.build().expect("the book builds");
+    crate::common::build_into(root, &out);
     let (code, _, stderr) = run_in(root, &["export", ".", "--site", "site"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(out.join("index.html").exists() && out.join("provider-contract.html").exists());
@@ -195,11 +192,9 @@ fn as_a_renderer_of_its_own_mdbook_build_writes_the_export_in_its_folder() {
         format!("{toml}\n[output.contract]\ncommand = {command:?}\n"),
     )
     .unwrap();
-    let mut md = mdbook_driver::MDBook::load(root).expect("the book loads");
-    md.with_preprocessor(mdbook_contract::ContractPreprocessor::new());
     let out = root.join("site");
-    md.config.build.build_dir = out.clone();
-    md.build().expect("the book builds with both renderers");
+    // Both renderers: the HTML and this one.
+    crate::common::build_into(root, &out);
     // mdBook gives each renderer a folder of its own.
     assert!(out.join("html/index.html").exists());
     let json: Value =

@@ -567,3 +567,27 @@ fn a_proposed_providers_tests_count_for_no_built_provider() {
         "vms stays unverified"
     );
 }
+
+#[test]
+fn a_citation_of_a_version_the_rule_never_had_is_stale() {
+    let fixture = rules_book();
+    let e2e = fixture.root().join("repo/test/e2e");
+    std::fs::create_dir_all(&e2e).unwrap();
+    std::fs::write(
+        e2e.join("get_test.go"),
+        "package e2e\n\n// r[verify get.not-found+3]\n",
+    )
+    .unwrap();
+    let report = fixture.check();
+    assert_eq!(
+        positions(&report, "stale-rule"),
+        [
+            "repo/internal/provider/pods/pods_test.go:7:13",
+            "repo/test/e2e/get_test.go:3:13"
+        ]
+    );
+    assert!(
+        messages(&report, "stale-rule")[1]
+            .ends_with("which is at version 2: the rule never had that version")
+    );
+}
