@@ -14,6 +14,7 @@ use mdbook_preprocessor::book::{Book, BookItem, Chapter as BookChapter};
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 
 use crate::config::{Config, normalise};
+use crate::kept::Kept;
 use crate::markdown::{ChapterIndex, MarkdownOptions};
 use crate::shortcode::{self, Scan};
 use crate::sourcemap::{ChapterFile, Location, SourceMap};
@@ -35,6 +36,8 @@ pub(crate) struct BookFiles {
     /// The preprocessors book.toml may run before this one besides mdBook's own, as a reader
     /// names them (`` `spec` ``), for text one of them wrote into a chapter.
     rewriters: String,
+    /// What the previous check left for this one, when one is kept (the language server's).
+    kept: Option<Arc<Kept>>,
 }
 
 impl BookFiles {
@@ -52,7 +55,20 @@ impl BookFiles {
                 ctx.renderer.clone(),
             )),
             rewriters: rewriters(ctx),
+            kept: None,
         }
+    }
+
+    /// The same files, with what a check computes kept in `kept` for the next check and taken
+    /// from it where nothing it was computed from changed.
+    pub(crate) fn with_kept(mut self, kept: Arc<Kept>) -> BookFiles {
+        self.kept = Some(kept);
+        self
+    }
+
+    /// What the previous check left, when one is kept.
+    pub(crate) fn kept(&self) -> Option<&Kept> {
+        self.kept.as_deref()
     }
 
     /// The same files, with `overlays` read in place of theirs on disk.
@@ -165,8 +181,8 @@ pub(crate) struct Chapter<'a> {
     pub key: String,
     /// Its content as mdBook handed it over.
     pub content: &'a str,
-    /// The one parse of the content.
-    pub index: ChapterIndex,
+    /// The one parse of the content (shared with [`Kept`] in the language server).
+    pub index: Arc<ChapterIndex>,
     /// Its shortcodes and foreign directives.
     pub scan: Scan,
     map: OnceLock<SourceMap>,
@@ -195,7 +211,7 @@ impl Chapter<'_> {
     /// the source map, the suppressions); what rendering reads stays (see
     /// [`ChapterIndex::keep_headings_and_tables`]).
     pub(crate) fn release_checked(&mut self) {
-        self.index.keep_headings_and_tables();
+        Arc::make_mut(&mut self.index).keep_headings_and_tables();
         self.map = OnceLock::new();
         self.suppressions = OnceLock::new();
     }
@@ -296,7 +312,11 @@ fn read_chapter<'a>(
     let source_path = chapter.source_path.as_deref();
     let key = key_of(chapter);
     let content = chapter.content.as_str();
-    let index = ChapterIndex::parse_with(content, options, config.may_define_axes(&key));
+    let tables = config.may_define_axes(&key);
+    let index = match &files.kept {
+        Some(kept) => kept.parses.parse(&key, content, options, tables),
+        None => Arc::new(ChapterIndex::parse_with(content, options, tables)),
+    };
     let map = OnceLock::new();
     let scan = if content.contains("{{") {
         let removed = |offset: usize| {

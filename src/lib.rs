@@ -21,6 +21,7 @@ mod export;
 mod git;
 mod guard;
 mod install;
+mod kept;
 mod load;
 mod lsp;
 mod markdown;

@@ -131,15 +131,20 @@ pub fn overview(
 }
 
 /// Runs every check over `book` as an editor shows it: `overlays` read in place of the files
-/// they stand for, paths shown absolute (under the book root, as the root is given). Also
-/// where the book's names are written (see [`crate::outline`]).
+/// they stand for, paths shown absolute (under the book root, as the root is given), what the
+/// last check left taken from `kept` and this one's left there. Also where the book's names
+/// are written (see [`crate::outline`]).
 pub(crate) fn for_editor(
     ctx: &PreprocessorContext,
     book: &Book,
     overlays: std::sync::Arc<crate::chapter::Overlays>,
+    kept: &std::sync::Arc<crate::kept::Kept>,
 ) -> Result<(Report, Outline)> {
-    let files = BookFiles::new(ctx, ctx.root.clone()).with_overlays(overlays);
+    let files = BookFiles::new(ctx, ctx.root.clone())
+        .with_overlays(overlays)
+        .with_kept(std::sync::Arc::clone(kept));
     let analysis = Analysis::run(ctx, book, files)?;
+    kept.finish();
     let rules = crate::outline::RulesRead {
         rules: &analysis.rules,
         coverage: &analysis.coverage,

@@ -1,26 +1,99 @@
 //! `dangling-definition`: a link reference definition (`[label]: target`) that no link of its
 //! chapter uses, and whose target dangles. A definition that a link uses is checked with the
 //! link, by `dangling-link`; an unused one shows nowhere, but is the next author's broken link.
+//!
+//! In the language server, what a chapter's definitions gave is kept
+//! ([`crate::kept::Definitions`]): mdbook-spec
+//! appends thousands of definitions to every chapter of the Rust Reference, and resolving all
+//! of them at each edit took longer than everything else the edit asks for.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
 
 use super::dangling_link::{Pages, problem};
 use super::{Context, Draft};
+use crate::kept::{Found, LinkedChapter, Links, lock};
 use crate::vocab::Check;
+
+const HELP: &str = "fix its target, or remove the definition if no link needs it";
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let pages = Pages::new(cx);
+    let kept = cx.files.kept().map(|kept| &kept.definitions);
+    let links = kept.map(|_| Links::of(cx));
+    // The previous check's findings, when the chapters and anchors links can lead to are the
+    // same; taken out, so that a check that panics leaves nothing half-kept.
+    let mut previous = kept
+        .and_then(|kept| lock(&kept.0).take())
+        .filter(|(then, _)| Some(then) == links.as_ref())
+        .map(|(_, chapters)| chapters)
+        .unwrap_or_default();
+    let mut now = HashMap::new();
     for (number, chapter) in cx.each_chapter() {
+        if let Some(found) = previous.remove(&chapter.key)
+            && Arc::ptr_eq(&found.index, &chapter.index)
+        {
+            out.extend(found.drafts.iter().map(|(range, message)| {
+                Draft::new(
+                    Check::DanglingDefinition,
+                    number,
+                    range.clone(),
+                    message.clone(),
+                )
+                .help(HELP)
+            }));
+            now.insert(chapter.key.clone(), found);
+            continue;
+        }
+        pages.disk_read.set(false);
+        let mut drafts = Vec::new();
         for definition in &chapter.index.unused_definitions {
             if let Some((message, _)) = problem(cx, &pages, number, &definition.dest) {
-                out.push(
-                    Draft::new(
-                        Check::DanglingDefinition,
-                        number,
-                        definition.range.clone(),
-                        format!("an unused link definition: {message}"),
-                    )
-                    .help("fix its target, or remove the definition if no link needs it"),
-                );
+                drafts.push((
+                    definition.range.clone(),
+                    format!("an unused link definition: {message}"),
+                ));
             }
         }
+        out.extend(drafts.iter().map(|(range, message)| {
+            Draft::new(
+                Check::DanglingDefinition,
+                number,
+                range.clone(),
+                message.clone(),
+            )
+            .help(HELP)
+        }));
+        // What a file on disk decided may change with no edit to the book.
+        if kept.is_some() && !pages.disk_read.get() {
+            let index = Arc::clone(&chapter.index);
+            now.insert(chapter.key.clone(), Found { index, drafts });
+        }
+    }
+    if let (Some(kept), Some(links)) = (kept, links) {
+        *lock(&kept.0) = Some((links, now));
+    }
+}
+
+impl Links {
+    fn of(cx: &Context<'_>) -> Links {
+        let chapters = cx
+            .chapters
+            .iter()
+            .map(|c| LinkedChapter {
+                key: c.key.clone(),
+                path: c.path.map(PathBuf::from),
+                source_path: c.source_path.map(PathBuf::from),
+                index: Arc::clone(&c.index),
+            })
+            .collect();
+        let rules = cx
+            .rules
+            .rules
+            .iter()
+            .map(|rule| (rule.id.clone(), rule.chapter))
+            .collect();
+        Links { chapters, rules }
     }
 }

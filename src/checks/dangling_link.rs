@@ -3,6 +3,7 @@
 //! to a file that does not exist.
 
 use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -29,6 +30,9 @@ pub(super) enum Target<'d> {
     Outside { path: PathBuf },
 }
 
+/// A folder where a link leads where it says, and whether a file on disk decided it.
+type Fine = (usize, bool);
+
 /// Pages mdBook writes itself.
 const GENERATED_PAGES: &[&str] = &[
     "print.html",
@@ -44,6 +48,17 @@ pub(super) struct Pages {
     by_path: HashMap<String, usize>,
     /// Each chapter's folder, the base of its relative links.
     folders: Vec<String>,
+    /// Each chapter's folder as a number, the same for chapters in the same folder.
+    folder_numbers: Vec<usize>,
+    /// The links known to lead where they say, with the folders they were written in and
+    /// whether a file on disk decided it: a link's target depends only on its folder, and books
+    /// repeat links across chapters (the Rust Reference's mdbook-spec appends the same
+    /// thousands of rule link definitions to every chapter), so each is resolved once per
+    /// folder.
+    fine: RefCell<HashMap<Box<str>, Vec<Fine>>>,
+    /// Whether a file on disk decided a link since this was last set to `false`: then what
+    /// was found holds only as long as the files do.
+    pub(super) disk_read: Cell<bool>,
 }
 
 impl Pages {
@@ -68,8 +83,22 @@ impl Pages {
                     .map(|folder| folder.to_string_lossy().into_owned())
                     .unwrap_or_default()
             })
+            .collect::<Vec<String>>();
+        let mut numbers: HashMap<&str, usize> = HashMap::new();
+        let folder_numbers = folders
+            .iter()
+            .map(|folder| {
+                let next = numbers.len();
+                *numbers.entry(folder.as_str()).or_insert(next)
+            })
             .collect();
-        Pages { by_path, folders }
+        Pages {
+            by_path,
+            folders,
+            folder_numbers,
+            fine: RefCell::default(),
+            disk_read: Cell::new(false),
+        }
     }
 
     fn lookup(&self, key: &str) -> Option<usize> {
@@ -322,7 +351,50 @@ pub(super) fn problem(
     from: usize,
     dest: &str,
 ) -> Option<(String, Option<&'static str>)> {
-    match resolve(cx, pages, from, dest) {
+    // A link without a path leads into its own chapter: that one is not shared.
+    if dest.starts_with(['#', '?']) || dest.is_empty() {
+        return resolved_problem(cx, pages, from, dest);
+    }
+    let folder = pages.folder_numbers[from];
+    let known = pages.fine.borrow().get(dest).and_then(|folders| {
+        folders
+            .iter()
+            .find(|(f, _)| *f == folder)
+            .map(|&(_, disk)| disk)
+    });
+    if let Some(disk) = known {
+        pages.disk_read.set(pages.disk_read.get() | disk);
+        return None;
+    }
+    let read_before = pages.disk_read.replace(false);
+    let found = resolved_problem(cx, pages, from, dest);
+    let disk = pages.disk_read.get();
+    pages.disk_read.set(read_before | disk);
+    if found.is_none() {
+        pages
+            .fine
+            .borrow_mut()
+            .entry(dest.into())
+            .or_default()
+            .push((folder, disk));
+    }
+    found
+}
+
+fn resolved_problem(
+    cx: &Context<'_>,
+    pages: &Pages,
+    from: usize,
+    dest: &str,
+) -> Option<(String, Option<&'static str>)> {
+    let target = resolve(cx, pages, from, dest);
+    if matches!(
+        target,
+        Target::Page { chapter: None, .. } | Target::File { .. } | Target::Outside { .. }
+    ) {
+        pages.disk_read.set(true);
+    }
+    match target {
         Target::External => None,
         Target::Page {
             chapter: None,

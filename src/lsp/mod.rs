@@ -88,6 +88,7 @@ pub fn serve(connection: Connection) -> Result<()> {
         saved: true,
         externals: external::Externals::default(),
         shut_down: false,
+        kept: Arc::default(),
         connection,
     };
     server.run()
@@ -232,6 +233,8 @@ struct Server {
     externals: external::Externals,
     /// Whether the client sent `shutdown`: from then on only `exit` is taken.
     shut_down: bool,
+    /// What a check leaves for the next (see `kept.rs`).
+    kept: Arc<crate::kept::Kept>,
 }
 
 impl Server {
@@ -508,7 +511,7 @@ impl Server {
         if crate::chapter::external_preprocessors(&ctx.config).is_empty() {
             self.externals.cancel();
             let (report, outline) =
-                crate::pipeline::for_editor(&ctx, &links, Arc::clone(overlays))?;
+                crate::pipeline::for_editor(&ctx, &links, Arc::clone(overlays), &self.kept)?;
             return Ok(Some(Checked {
                 report,
                 outline,
@@ -525,14 +528,15 @@ impl Server {
         let Some(arrival) = &self.externals.arrival else {
             // The outline serves requests meanwhile.
             if let Ok((_, outline)) =
-                crate::pipeline::for_editor(&ctx, &links, Arc::clone(overlays))
+                crate::pipeline::for_editor(&ctx, &links, Arc::clone(overlays), &self.kept)
             {
                 self.outline = outline;
             }
             return Ok(None);
         };
         let (book, held) = arrival.current(&links, |path| self.text_of(&src.join(path)));
-        let (report, outline) = crate::pipeline::for_editor(&ctx, &book, Arc::clone(overlays))?;
+        let (report, outline) =
+            crate::pipeline::for_editor(&ctx, &book, Arc::clone(overlays), &self.kept)?;
         Ok(Some(Checked {
             report,
             outline,

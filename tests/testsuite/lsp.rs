@@ -1291,3 +1291,80 @@ fn rules_have_hover_definition_references_completion_and_rename() {
     assert!(refused.contains("is not a rule ID"), "{refused}");
     client.stop();
 }
+
+/// The server keeps what `dangling-definition` found in each unchanged chapter from one check
+/// to the next (see `kept.rs`); an unsaved edit of another chapter's headings, and a file made
+/// on disk, still change what it finds in a chapter nobody touched.
+#[test]
+fn what_a_check_keeps_gives_way_to_the_edits_it_depends_on() {
+    let book = Fixture::new(&[
+        ("book.toml", "[book]\ntitle = \"Kept\"\n"),
+        (
+            "src/SUMMARY.md",
+            "# Summary\n\n- [A](a.md)\n- [B](b.md)\n- [C](c.md)\n- [D](d.md)\n",
+        ),
+        ("src/a.md", "# A\n\n## Target\n\nText.\n"),
+        ("src/b.md", "# B\n\nText.\n\n[t]: a.md#target\n"),
+        ("src/c.md", "# C\n\nText.\n\n[p]: picture.png\n"),
+        // The same definition: resolved once, and known to depend on the disk here too.
+        ("src/d.md", "# D\n\n[p]: picture.png\n"),
+    ]);
+    let a = book.root().join("src/a.md");
+    let b = uri(&book.root().join("src/b.md"));
+    let c = uri(&book.root().join("src/c.md"));
+    let d = uri(&book.root().join("src/d.md"));
+    let mut client = Client::start(book.root(), None);
+    let placed = |list: &[Value]| -> Vec<String> {
+        list.iter()
+            .map(|d| format!("{}@{}", d["code"], d["range"]["start"]["line"]))
+            .collect()
+    };
+    // On disk: the picture is missing; `#target` is there.
+    let list = client.wait(&c, |l| l.len() == 1);
+    assert_eq!(placed(&list), ["\"dangling-definition\"@4"], "{list:#?}");
+    client.wait(&d, |l| l.len() == 1);
+    assert!(
+        !client.diagnostics.contains_key(&b),
+        "{:#?}",
+        client.diagnostics
+    );
+    // The heading renamed, unsaved, in another chapter: `#target` is gone.
+    let text = std::fs::read_to_string(&a).unwrap();
+    let renamed = text.replace("## Target", "## Other");
+    client.open(&a, &renamed);
+    let list = client.wait(&b, |l| l.len() == 1);
+    assert_eq!(placed(&list), ["\"dangling-definition\"@4"], "{list:#?}");
+    assert!(
+        list[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`a.md` has no anchor `#target`"),
+        "{list:#?}"
+    );
+    // An edit that leaves the anchors alone keeps the finding; the heading back removes it.
+    client.change(&a, 2, &renamed.replace("Text.", "More."));
+    client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri(&a)}}),
+    );
+    assert_eq!(client.diagnostics[&b].len(), 1, "{:#?}", client.diagnostics);
+    client.change(&a, 3, &text);
+    client.wait(&b, <[Value]>::is_empty);
+    // The picture made on disk: the watched-files notice is enough.
+    std::fs::write(book.root().join("src/picture.png"), b"").unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&book.root().join("src/picture.png")), "type": 1}]}),
+    );
+    client.wait(&c, <[Value]>::is_empty);
+    client.wait(&d, <[Value]>::is_empty);
+    // And taken away again.
+    std::fs::remove_file(book.root().join("src/picture.png")).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&book.root().join("src/picture.png")), "type": 3}]}),
+    );
+    client.wait(&c, |l| l.len() == 1);
+    client.wait(&d, |l| l.len() == 1);
+    client.stop();
+}

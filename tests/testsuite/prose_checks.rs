@@ -386,6 +386,36 @@ fn dangling_definition_warns_on_an_unused_definition_whose_target_dangles() {
     );
 }
 
+/// The same link written in several chapters is resolved once per folder (books repeat links:
+/// mdbook-spec appends the same definitions to every chapter); a folder of its own gets its
+/// own answer, and a link into its own chapter is never shared.
+#[test]
+fn the_same_link_in_chapters_of_different_folders_leads_to_different_places() {
+    let book = Fixture::new(&[
+        ("book.toml", "[book]\ntitle = \"x\"\n"),
+        (
+            "src/SUMMARY.md",
+            "# Summary\n\n- [A](a.md)\n- [B](p/b.md)\n- [X](p/x.md)\n- [C](c.md)\n",
+        ),
+        (
+            "src/a.md",
+            "# A\n\n## Here\n\n[x](x.md) [h](#here)\n\n[d]: x.md\n",
+        ),
+        ("src/p/b.md", "# B\n\n[x](x.md) [h](#here)\n\n[d]: x.md\n"),
+        ("src/p/x.md", "# X\n"),
+        ("src/c.md", "# C\n\n[x](x.md)\n\n[d]: x.md\n"),
+    ]);
+    let report = book.check();
+    assert_eq!(
+        positions(&report, "dangling-link"),
+        ["src/a.md:5:1", "src/p/b.md:3:11", "src/c.md:3:1"]
+    );
+    assert_eq!(
+        positions(&report, "dangling-definition"),
+        ["src/a.md:7:1", "src/c.md:5:1"]
+    );
+}
+
 #[test]
 fn dangling_link_messages_say_where_the_link_leads() {
     let text = "# Extra\n\n[a](nowhere.md) [b](sub/../elsewhere.md)\n";
