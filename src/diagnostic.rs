@@ -360,14 +360,14 @@ fn char_to_byte(text: &str, chars: usize) -> usize {
 }
 
 /// Escapes a workflow command's message.
-fn escape_data(text: &str) -> String {
+pub(crate) fn escape_data(text: &str) -> String {
     text.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// Escapes a workflow command's property value.
-fn escape_property(text: &str) -> String {
+pub(crate) fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 

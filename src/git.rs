@@ -248,34 +248,51 @@ pub(crate) fn write_tree(dir: &Path, rev: &str, dest: &Path) -> Result<()> {
         use std::io::Write as _;
         let _ = input.write_all(objects.as_bytes());
     });
-    let output = child
-        .wait_with_output()
-        .map_err(|error| anyhow::anyhow!("{what}: `git cat-file` failed: {error}"))?;
-    let _ = writer.join();
-    let mut data = output.stdout.as_slice();
-    for (_, path) in &blobs {
-        let header_end = data
-            .iter()
-            .position(|&b| b == b'\n')
-            .ok_or_else(|| anyhow::anyhow!("{what}: `git cat-file` ended early at `{path}`"))?;
-        let header = String::from_utf8_lossy(&data[..header_end]).into_owned();
-        let size: usize = header
-            .rsplit(' ')
-            .next()
-            .and_then(|n| n.parse().ok())
-            .ok_or_else(|| {
-                anyhow::anyhow!("{what}: `git cat-file` said `{header}` for `{path}`")
-            })?;
-        let body = data
-            .get(header_end + 1..header_end + 1 + size)
-            .ok_or_else(|| anyhow::anyhow!("{what}: `git cat-file` ended early at `{path}`"))?;
-        let target = dest.join(path);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        std::fs::write(&target, body)?;
-        data = data.get(header_end + 1 + size + 1..).unwrap_or_default();
+    // Each object is written out as it arrives: a revision is never held in memory whole.
+    let mut answers = std::io::BufReader::new(child.stdout.take().expect("piped"));
+    let written = blobs
+        .iter()
+        .try_for_each(|(_, path)| write_blob(&mut answers, &dest.join(path), path, &what));
+    drop(answers);
+    if written.is_err() {
+        // Stops git, and with it the writer, whose pipe closes.
+        let _ = child.kill();
     }
+    let _ = child.wait();
+    let _ = writer.join();
+    written
+}
+
+/// Reads one answer of `git cat-file --batch` from `answers` (a header line `OBJECT blob SIZE`,
+/// the bytes, a newline) and writes its bytes to `target`.
+fn write_blob(
+    answers: &mut impl std::io::BufRead,
+    target: &Path,
+    path: &str,
+    what: &str,
+) -> Result<()> {
+    use std::io::Read as _;
+    let early = || anyhow::anyhow!("{what}: `git cat-file` ended early at `{path}`");
+    let mut header = String::new();
+    if answers.read_line(&mut header)? == 0 {
+        return Err(early());
+    }
+    let header = header.trim_end();
+    let size: u64 = header
+        .rsplit(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| anyhow::anyhow!("{what}: `git cat-file` said `{header}` for `{path}`"))?;
+    if let Some(parent) = target.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    let mut file = std::fs::File::create(target)?;
+    let copied = std::io::copy(&mut answers.by_ref().take(size), &mut file)?;
+    if copied != size {
+        return Err(early());
+    }
+    let mut newline = [0u8; 1];
+    answers.read_exact(&mut newline).map_err(|_| early())?;
     Ok(())
 }
 

@@ -116,9 +116,9 @@ pub(crate) struct EntrySnap {
 pub(crate) struct PageSnap {
     /// The page's path as mdBook renders it (`provider-contract.html`).
     pub page: String,
-    /// Its chapter's source path, as book.toml names chapters.
-    pub key: String,
     pub ids: Vec<String>,
+    /// The start of its chapter's file.
+    pub place: Place,
 }
 
 /// Where one rule stands for one built provider.
@@ -266,14 +266,14 @@ impl Snapshot {
                 place: place(entry.chapter, entry.range.clone()),
             });
         }
-        for chapter in chapters {
+        for (number, chapter) in chapters.iter().enumerate() {
             snapshot.pages.push(PageSnap {
                 page: chapter
                     .link_path()
                     .with_extension("html")
                     .to_string_lossy()
                     .replace('\\', "/"),
-                key: chapter.key.clone(),
+                place: place(number, 0..0),
                 ids: chapter
                     .index
                     .headings
@@ -308,6 +308,9 @@ impl Snapshot {
         }
         for entry in &mut self.entries {
             each(&mut entry.place);
+        }
+        for page in &mut self.pages {
+            each(&mut page.place);
         }
     }
 

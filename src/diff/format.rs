@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use super::{Change, ContractDiff, Level};
+use crate::diagnostic::{escape_data, escape_property};
 
 /// How to print a diff.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,7 +147,11 @@ pub fn render_diff(diff: &ContractDiff, format: DiffFormat) -> String {
         }
         DiffFormat::Github => {
             if let Some(error) = diff.version.as_ref().and_then(|v| v.error.as_ref()) {
-                let _ = writeln!(out, "::error title=contract version::{error}");
+                let _ = writeln!(
+                    out,
+                    "::error title=contract version::{}",
+                    escape_data(error)
+                );
             }
             for change in &diff.changes {
                 let Some((path, line)) = &change.head else {
@@ -169,13 +174,10 @@ pub fn render_diff(diff: &ContractDiff, format: DiffFormat) -> String {
                 let _ = writeln!(
                     out,
                     "::{command} file={},line={},title=contract {}::{}",
-                    path.display(),
+                    escape_property(&path.to_string_lossy()),
                     line,
                     change.level.as_str(),
-                    message
-                        .replace('%', "%25")
-                        .replace('\r', "%0D")
-                        .replace('\n', "%0A")
+                    escape_data(&message)
                 );
             }
         }
@@ -201,5 +203,32 @@ fn head(diff: &ContractDiff) -> String {
         "the working tree".to_owned()
     } else {
         format!("`{}`", diff.head)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn github_annotations_escape_the_file_and_the_message() {
+        let diff = ContractDiff {
+            base: "main".to_owned(),
+            head: "working tree".to_owned(),
+            level: Some(Level::Minor),
+            changes: vec![Change {
+                kind: "axis-renamed",
+                level: Level::Minor,
+                message: "50% done,\nnext: more".to_owned(),
+                at: "a,b:c.md:3:1".to_owned(),
+                head: Some((std::path::PathBuf::from("a,b:c.md"), 3)),
+                acts: Vec::new(),
+            }],
+            version: None,
+        };
+        assert_eq!(
+            render_diff(&diff, DiffFormat::Github),
+            "::warning file=a%2Cb%3Ac.md,line=3,title=contract minor::axis-renamed (minor): 50%25 done,%0Anext: more\n"
+        );
     }
 }

@@ -181,6 +181,80 @@ fn axes_added_removed_renamed_and_reworded() {
         .map(|a| a["who"].as_str().unwrap())
         .collect();
     assert_eq!(who, ["`nova`", "`pods`", "`vms`"], "every claim on it goes");
+    let anchor = json["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["kind"] == "anchor-removed")
+        .unwrap();
+    assert!(
+        anchor["at"]
+            .as_str()
+            .unwrap()
+            .ends_with("src/contract.md:1:1"),
+        "at the page's file, not its chapter key: {anchor}"
+    );
+    assert_ne!(anchor["at"], "contract.md:1:1");
+}
+
+/// A renamed axis or profile is one change: the claims and the rules' `applies=` that follow
+/// the rename are not changes of their own.
+#[test]
+fn what_follows_a_rename_is_not_a_change_of_its_own() {
+    let profile = repo(&[
+        (
+            "src/contract.md",
+            "| `submit` | once the request is accepted |",
+            "| `submitted` | once the request is accepted |",
+        ),
+        (
+            "src/contract.md",
+            "r[create-return.poll applies=submit]",
+            "r[create-return.poll applies=submitted]",
+        ),
+        (
+            "src/appendix/existing.md",
+            "{{#profile create-return submit ",
+            "{{#profile create-return submitted ",
+        ),
+    ]);
+    let (kinds, json) = changes(profile.path());
+    assert_eq!(kinds, ["profile-renamed"], "{json:#}");
+
+    let axis = repo(&[
+        (
+            "src/contract.md",
+            "### `create-return` {.axis}",
+            "### `create-answer` {.axis}",
+        ),
+        (
+            "src/template.md",
+            "{{#answers create-return}}",
+            "{{#answers create-answer}}",
+        ),
+        (
+            "src/spec.md",
+            "{{#answers create-return}}",
+            "{{#answers create-answer}}",
+        ),
+        (
+            "src/appendix/existing.md",
+            "{{#profile create-return submit ",
+            "{{#profile create-answer submit ",
+        ),
+        (
+            "src/appendix/existing.md",
+            "{{#profile create-return unknown}}",
+            "{{#profile create-answer unknown}}",
+        ),
+    ]);
+    let (kinds, json) = changes(axis.path());
+    // The rule binds the same providers: its `applies=` is the renamed axis's.
+    assert!(
+        !kinds.iter().any(|k| k == "rule-applies-changed"),
+        "{json:#}"
+    );
+    has(&kinds, &["axis-renamed"]);
 }
 
 #[test]
@@ -400,15 +474,15 @@ fn a_page_moved_names_the_redirect_that_keeps_its_links() {
     // The old file is still committed but no longer a chapter.
     let (kinds, json) = changes(dir.path());
     has(&kinds, &["page-removed"]);
-    let message = json["changes"]
+    let removed = json["changes"]
         .as_array()
         .unwrap()
         .iter()
         .find(|c| c["kind"] == "page-removed")
-        .unwrap()["message"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+        .unwrap();
+    // At the file the page was written in, as the BASE side has it.
+    assert_eq!(removed["at"], "HEAD~1:src/appendix/existing.md:1:1");
+    let message = removed["message"].as_str().unwrap().to_owned();
     assert!(
         message.contains("`\"/appendix/existing.html\" = \"appendix/providers.html\"`"),
         "{message}"
@@ -467,6 +541,35 @@ fn the_working_tree_formats_fail_on_and_no_changes() {
         "{github}"
     );
     assert!(github.contains("rule-tightened (major)"), "{github}");
+    // Between two revisions: the annotation's file is the path in HEAD's checkout, not the
+    // `HEAD:` it is shown with.
+    git(dir.path(), &["commit", "-qam", "tightened"]);
+    let (_, github, _) = run_in(
+        dir.path(),
+        &["diff", "HEAD~1", "HEAD", "--format", "github"],
+    );
+    assert!(
+        github.starts_with("::error file=src/contract.md,line="),
+        "{github}"
+    );
+    assert!(github.contains("at HEAD:src/contract.md:"), "{github}");
+}
+
+/// Each revision is written into a temporary folder of its own, which is gone afterwards,
+/// whether the diff succeeds or a side cannot be read.
+#[test]
+fn the_revisions_written_out_are_removed() {
+    let dir = repo(&[("src/contract.md", "MAY sort", "MUST sort")]);
+    let tmp = tempfile::tempdir().unwrap();
+    let env = [("TMPDIR", tmp.path().to_str().unwrap())];
+    let (code, stdout, stderr) =
+        crate::common::run_in_with(dir.path(), &["diff", "HEAD~1", "HEAD"], &env);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("rule-tightened"), "{stdout}");
+    let (code, _, _) = crate::common::run_in_with(dir.path(), &["diff", "no-such-rev"], &env);
+    assert_eq!(code, 2);
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
 }
 
 #[test]

@@ -1,0 +1,182 @@
+//! What changed of the rules: added, removed, tightened, loosened, revised, reworded, and
+//! whom their `applies=` binds.
+
+use super::axes::Renames;
+use super::{Act, Change, Level, act, callers, change, keyword, kinds, words};
+use crate::rules::Level as RuleLevel;
+use crate::snapshot::{Place, Snapshot};
+
+/// The built providers of `s` that a rule applying to `applies` binds.
+fn bound(s: &Snapshot, applies: &Option<(String, String)>) -> Vec<(String, Place)> {
+    s.providers
+        .iter()
+        .filter(|p| p.built)
+        .filter(|p| match applies {
+            None => true,
+            Some((axis, profile)) => p
+                .claims
+                .iter()
+                .any(|c| c.axis == *axis && c.profile == *profile),
+        })
+        .map(|p| (p.name.clone(), p.place.clone()))
+        .collect()
+}
+
+pub(super) fn rules(base: &Snapshot, head: &Snapshot, renames: &Renames, out: &mut Vec<Change>) {
+    let verify = |rule: &crate::snapshot::RuleSnap| {
+        format!(
+            "r[verify {}]",
+            crate::rules::marker::cited(&rule.id, rule.version)
+        )
+    };
+    for old in base.rules.iter().filter(|r| head.rule(&r.id).is_none()) {
+        let who = callers(&old.text);
+        let acts = if who.is_empty() {
+            Vec::new()
+        } else {
+            vec![act(
+                format!("callers: {}", who.join(", ")),
+                &old.place,
+                "stop relying on it".to_owned(),
+            )]
+        };
+        out.push(change(
+            kinds::RuleRemoved,
+            format!("rule `{}` was removed", old.id),
+            &old.place,
+            false,
+            acts,
+        ));
+    }
+    for new in head.rules.iter().filter(|r| base.rule(&r.id).is_none()) {
+        let binds = bound(head, &new.applies);
+        let obliges = new.level >= Some(RuleLevel::Should);
+        let kind = if obliges && !binds.is_empty() {
+            kinds::RuleAdded
+        } else {
+            kinds::RuleAddedNonBinding
+        };
+        let acts = if kind.level == Level::Major {
+            binds
+                .iter()
+                .map(|(name, place)| {
+                    act(
+                        format!("`{name}`"),
+                        place,
+                        format!(
+                            "meet it, and cite `{}` in the test that verifies it",
+                            verify(new)
+                        ),
+                    )
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        out.push(change(
+            kind,
+            format!("rule `{}` ({}) was added", new.id, keyword(new.level)),
+            &new.place,
+            true,
+            acts,
+        ));
+    }
+    for old in &base.rules {
+        let Some(new) = head.rule(&old.id) else {
+            continue;
+        };
+        let binds = bound(head, &new.applies);
+        let providers = |what: String| -> Vec<Act> {
+            binds
+                .iter()
+                .map(|(name, place)| act(format!("`{name}`"), place, what.clone()))
+                .collect()
+        };
+        let (was, now) = (old.level, new.level);
+        if now > was {
+            out.push(change(
+                kinds::RuleTightened,
+                format!(
+                    "rule `{}` is {} now (was {})",
+                    new.id,
+                    keyword(new.level),
+                    keyword(old.level)
+                ),
+                &new.place,
+                true,
+                providers(format!("meet it, and verify it (`{}`)", verify(new))),
+            ));
+        } else if now < was {
+            let who = callers(&old.text);
+            let acts = if who.is_empty() {
+                Vec::new()
+            } else {
+                vec![act(
+                    format!("callers: {}", who.join(", ")),
+                    &new.place,
+                    "stop relying on it".to_owned(),
+                )]
+            };
+            out.push(change(
+                kinds::RuleLoosened,
+                format!(
+                    "rule `{}` is {} now (was {})",
+                    new.id,
+                    keyword(new.level),
+                    keyword(old.level)
+                ),
+                &new.place,
+                true,
+                acts,
+            ));
+        }
+        if renames.applies(&old.applies) != new.applies {
+            out.push(change(
+                kinds::RuleAppliesChanged,
+                format!("rule `{}` applies to other providers now", new.id),
+                &new.place,
+                true,
+                providers(format!("meet it, and verify it (`{}`)", verify(new))),
+            ));
+        }
+        // A raised version is a revision whatever the text did: every citation of the old
+        // version is stale now.
+        if new.version > old.version {
+            out.push(change(
+                kinds::RuleRevised,
+                format!(
+                    "rule `{}` was revised (version {} to {})",
+                    new.id, old.version, new.version
+                ),
+                &new.place,
+                true,
+                providers(format!("verify it again and cite `{}`", verify(new))),
+            ));
+        } else if old.text != new.text {
+            if words(&old.text) == words(&new.text) {
+                out.push(change(
+                    kinds::RuleReworded,
+                    format!("rule `{}`: line breaks or spaces only", new.id),
+                    &new.place,
+                    true,
+                    Vec::new(),
+                ));
+            } else {
+                out.push(change(
+                    kinds::RuleChangedUnversioned,
+                    format!(
+                        "the text of rule `{}` changed, and its version is still {}",
+                        new.id, new.version
+                    ),
+                    &new.place,
+                    true,
+                    vec![act(
+                        "the author of the change".to_owned(),
+                        &new.place,
+                        format!("write `r[{}+{}]`", new.id, new.version.saturating_add(1)),
+                    )],
+                ));
+            }
+        }
+    }
+}
