@@ -73,6 +73,7 @@ pub fn process(
             mut pages,
             options,
             files,
+            config,
             ..
         } = Analysis::run(ctx, &book, BookFiles::new(ctx, display_root))?;
         // Checked and resolved: rendering reads only headings, tables and shortcodes, so the
@@ -80,8 +81,8 @@ pub fn process(
         for chapter in &mut chapters {
             chapter.release_checked();
         }
-        let repository = repository_url(ctx);
-        let view = rule_view(&rules, &coverage, &citations, repository.as_deref());
+        let repository = repository(ctx, &config);
+        let view = rule_view(&rules, &coverage, &citations, repository.as_ref());
         let (mut patches, failed) = render::patches(&chapters, &model, &specs, view);
         for failure in failed {
             let number = failure.chapter;
@@ -222,8 +223,8 @@ pub(crate) fn rendered(ctx: &PreprocessorContext, book: &Book) -> Result<(Render
         mut report,
         ..
     } = Analysis::run(ctx, book, BookFiles::new(ctx, PathBuf::new()))?;
-    let repository = repository_url(ctx);
-    let view = rule_view(&rules, &coverage, &citations, repository.as_deref());
+    let repository = repository(ctx, &config);
+    let view = rule_view(&rules, &coverage, &citations, repository.as_ref());
     let (patches, failed) = render::patches(&chapters, &model, &specs, view);
     for failure in failed {
         let finding = render_failed(&chapters[failure.chapter], &files, failure);
@@ -336,13 +337,23 @@ pub fn status(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> 
     })
 }
 
-/// Where the book's repository is browsed (`output.html.git-repository-url`), for links to the
-/// tests that verify a rule.
-fn repository_url(ctx: &PreprocessorContext) -> Option<String> {
-    ctx.config
+/// Where the book's repository is browsed, for links to the tests that verify a rule:
+/// `output.html.git-repository-url`, with `source-root`'s place in the repository, found by
+/// the `.git` of the nearest folder above it that has one. Without either, no link: a link
+/// whose path is not the file's would lead nowhere.
+fn repository(ctx: &PreprocessorContext, config: &Config) -> Option<render::Repository> {
+    let url = ctx
+        .config
         .get::<String>("output.html.git-repository-url")
         .ok()
-        .flatten()
+        .flatten()?;
+    let source_root = crate::paths::lexical(&ctx.root.join(config.source_root.as_deref()?));
+    let top = source_root
+        .ancestors()
+        .find(|dir| dir.join(".git").exists())?;
+    let inside = crate::paths::components(source_root.strip_prefix(top).ok()?);
+    let source_root = inside.iter().map(|part| format!("{part}/")).collect();
+    Some(render::Repository { url, source_root })
 }
 
 /// What the renderer reads of the rules.
@@ -350,7 +361,7 @@ fn rule_view<'a>(
     rules: &'a Rules,
     coverage: &'a Coverage,
     citations: &'a [CodeCitation],
-    repository: Option<&'a str>,
+    repository: Option<&'a render::Repository>,
 ) -> render::RuleView<'a> {
     render::RuleView {
         rules,

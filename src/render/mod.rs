@@ -24,7 +24,7 @@ use crate::spec::{Entry, Specs, Status, Unanswered};
 
 mod rules;
 
-pub(crate) use rules::RuleView;
+pub(crate) use rules::{Repository, RuleView};
 
 /// Events borrow from the model and the chapters; only link destinations are built.
 type Events<'e> = Vec<Event<'e>>;

@@ -11,13 +11,45 @@ use crate::rules::coverage::Status;
 use crate::rules::{Rule, Rules};
 
 /// What the renderer knows of rules: the rules, their coverage, the citations it points
-/// at, and where the repository is browsed (`output.html.git-repository-url`).
+/// at, and where the repository is browsed.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RuleView<'a> {
     pub(crate) rules: &'a Rules,
     pub(crate) coverage: &'a Coverage,
     pub(crate) citations: &'a [CodeCitation],
-    pub(crate) repository: Option<&'a str>,
+    pub(crate) repository: Option<&'a Repository>,
+}
+
+/// Where a citation's file is browsed: `output.html.git-repository-url`, and the path of
+/// `source-root` inside the repository (`""` at its top, else ending in `/`).
+#[derive(Debug, Clone)]
+pub(crate) struct Repository {
+    pub(crate) url: String,
+    pub(crate) source_root: String,
+}
+
+impl Repository {
+    /// The address of line `line` of `path` (relative to `source-root`).
+    fn blob(&self, path: &str, line: usize) -> String {
+        format!(
+            "{}/blob/HEAD/{}#L{line}",
+            self.url.trim_end_matches('/'),
+            encode_path(&format!("{}{path}", self.source_root))
+        )
+    }
+}
+
+/// `path` with every byte percent-encoded but the unreserved ones of RFC 3986 and `/`.
+fn encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
 }
 
 /// The HTML that takes the place of a marker line: a block of its own, closed by the blank
@@ -115,13 +147,8 @@ impl<'a> Renderer<'a> {
                     return vec![text("verified")];
                 };
                 match self.rules.repository {
-                    Some(url) => link(
-                        format!(
-                            "{}/blob/HEAD/{}#L{}",
-                            url.trim_end_matches('/'),
-                            citation.path,
-                            citation.line
-                        ),
+                    Some(repository) => link(
+                        repository.blob(&citation.path, citation.line),
                         vec![text("verified")],
                     ),
                     None => {
@@ -135,5 +162,22 @@ impl<'a> Renderer<'a> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_citation_is_linked_at_its_path_in_the_repository_encoded() {
+        let repository = Repository {
+            url: "https://example.com/team/op/".to_owned(),
+            source_root: "go code/".to_owned(),
+        };
+        assert_eq!(
+            repository.blob("a#b/c?d%e ü.go", 7),
+            "https://example.com/team/op/blob/HEAD/go%20code/a%23b/c%3Fd%25e%20%C3%BC.go#L7"
+        );
     }
 }

@@ -294,6 +294,8 @@ fn the_rendered_book_has_anchors_links_and_the_matrix() {
         ),
     ]);
     go_tree(fixture.root());
+    // `source-root` is the top of a repository.
+    std::fs::create_dir_all(fixture.root().join("repo/.git")).unwrap();
     // A link to a rule's anchor is not dangling; one to no rule is.
     assert_eq!(
         positions(&fixture.check(), "dangling-link"),
@@ -322,6 +324,22 @@ fn the_rendered_book_has_anchors_links_and_the_matrix() {
     assert!(row("create-return.blocking-cancel").contains("|[verified](https://example.com/team/operator/blob/HEAD/internal/provider/pods/pods_test.go#L6)|not bound|"), "{}", row("create-return.blocking-cancel"));
     assert!(
         appendix.contains("|<strong>verified</strong>||3 of 3|1 of 2|"),
+        "{appendix}"
+    );
+    // `source-root` a folder of the repository: the link's path is the file's in the repository.
+    std::fs::remove_dir(fixture.root().join("repo/.git")).unwrap();
+    std::fs::create_dir(fixture.root().join(".git")).unwrap();
+    let appendix = fixture.chapter("appendix.md");
+    assert!(
+        appendix.contains("[verified](https://example.com/team/operator/blob/HEAD/repo/internal/provider/pods/pods_test.go#L3)"),
+        "{appendix}"
+    );
+    // In no repository, where the test is, as text: a link would be a guess.
+    std::fs::remove_dir(fixture.root().join(".git")).unwrap();
+    let appendix = fixture.chapter("appendix.md");
+    assert!(!appendix.contains("/blob/HEAD/"), "{appendix}");
+    assert!(
+        appendix.contains("verified<br>`pods_test.go:3`"),
         "{appendix}"
     );
 
