@@ -8,6 +8,7 @@
 //! of them at each edit took longer than everything else the edit asks for.
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -34,15 +35,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         if let Some(found) = previous.remove(&chapter.key)
             && Arc::ptr_eq(&found.index, &chapter.index)
         {
-            out.extend(found.drafts.iter().map(|(range, message)| {
-                Draft::new(
-                    Check::DanglingDefinition,
-                    number,
-                    range.clone(),
-                    message.clone(),
-                )
-                .help(HELP)
-            }));
+            out.extend(drafted(number, &found.drafts));
             now.insert(chapter.key.clone(), found);
             continue;
         }
@@ -56,15 +49,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 ));
             }
         }
-        out.extend(drafts.iter().map(|(range, message)| {
-            Draft::new(
-                Check::DanglingDefinition,
-                number,
-                range.clone(),
-                message.clone(),
-            )
-            .help(HELP)
-        }));
+        out.extend(drafted(number, &drafts));
         // What a file on disk decided may change with no edit to the book.
         if kept.is_some() && !pages.disk_read.get() {
             let index = Arc::clone(&chapter.index);
@@ -74,6 +59,19 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     if let (Some(kept), Some(links)) = (kept, links) {
         *lock(&kept.0) = Some((links, now));
     }
+}
+
+/// The findings of chapter `number`, from their ranges and messages.
+fn drafted(number: usize, found: &[(Range<usize>, String)]) -> impl Iterator<Item = Draft> + '_ {
+    found.iter().map(move |(range, message)| {
+        Draft::new(
+            Check::DanglingDefinition,
+            number,
+            range.clone(),
+            message.clone(),
+        )
+        .help(HELP)
+    })
 }
 
 impl Links {

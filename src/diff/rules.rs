@@ -30,16 +30,7 @@ pub(super) fn rules(base: &Snapshot, head: &Snapshot, renames: &Renames, out: &m
         )
     };
     for old in base.rules.iter().filter(|r| head.rule(&r.id).is_none()) {
-        let who = callers(&old.text);
-        let acts = if who.is_empty() {
-            Vec::new()
-        } else {
-            vec![act(
-                format!("callers: {}", who.join(", ")),
-                &old.place,
-                "stop relying on it".to_owned(),
-            )]
-        };
+        let acts = callers_act(&old.text, &old.place);
         out.push(change(
             kinds::RuleRemoved,
             format!("rule `{}` was removed", old.id),
@@ -93,42 +84,26 @@ pub(super) fn rules(base: &Snapshot, head: &Snapshot, renames: &Renames, out: &m
                 .collect()
         };
         let (was, now) = (old.level, new.level);
+        let level = || {
+            format!(
+                "rule `{}` is {} now (was {})",
+                new.id,
+                keyword(now),
+                keyword(was)
+            )
+        };
         if now > was {
+            let acts = providers(format!("meet it, and verify it (`{}`)", verify(new)));
             out.push(change(
                 kinds::RuleTightened,
-                format!(
-                    "rule `{}` is {} now (was {})",
-                    new.id,
-                    keyword(new.level),
-                    keyword(old.level)
-                ),
-                &new.place,
-                true,
-                providers(format!("meet it, and verify it (`{}`)", verify(new))),
-            ));
-        } else if now < was {
-            let who = callers(&old.text);
-            let acts = if who.is_empty() {
-                Vec::new()
-            } else {
-                vec![act(
-                    format!("callers: {}", who.join(", ")),
-                    &new.place,
-                    "stop relying on it".to_owned(),
-                )]
-            };
-            out.push(change(
-                kinds::RuleLoosened,
-                format!(
-                    "rule `{}` is {} now (was {})",
-                    new.id,
-                    keyword(new.level),
-                    keyword(old.level)
-                ),
+                level(),
                 &new.place,
                 true,
                 acts,
             ));
+        } else if now < was {
+            let acts = callers_act(&old.text, &new.place);
+            out.push(change(kinds::RuleLoosened, level(), &new.place, true, acts));
         }
         if renames.applies(&old.applies) != new.applies {
             out.push(change(
@@ -179,4 +154,18 @@ pub(super) fn rules(base: &Snapshot, head: &Snapshot, renames: &Renames, out: &m
             }
         }
     }
+}
+
+/// The callers a rule's text names, told at `at` to stop relying on it (none when it names
+/// none).
+fn callers_act(text: &str, at: &Place) -> Vec<Act> {
+    let who = callers(text);
+    if who.is_empty() {
+        return Vec::new();
+    }
+    vec![act(
+        format!("callers: {}", who.join(", ")),
+        at,
+        "stop relying on it".to_owned(),
+    )]
 }
