@@ -12,7 +12,7 @@
 //! full before reusing it, and let the check that uses it replace the whole set (see
 //! [`Parses::finish`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -95,12 +95,24 @@ impl Parses {
     }
 }
 
-/// What `dangling-definition` found in each chapter at the last check, by chapter key, with
-/// the book's [`Links`] then: reused for a chapter whose parse is the same, when the links
-/// are. The check takes it out while it runs and puts back what it found; a chapter where a
-/// file on disk decided a link is not kept, since the file may change with no edit.
+/// What `dangling-definition` found in each chapter at the last check (see
+/// [`DefinitionsKept`]). The check takes it out while it runs and puts back what it found.
 #[derive(Default)]
-pub(crate) struct Definitions(pub(crate) Mutex<Option<(Links, HashMap<String, Found>)>>);
+pub(crate) struct Definitions(pub(crate) Mutex<Option<DefinitionsKept>>);
+
+/// What `dangling-definition` found, by chapter key, with the book's [`Links`] then and the
+/// fragments its definitions lead to. A chapter's findings are reused when its parse is the
+/// same and either the links are, or only anchors changed, none of which a definition leads
+/// to, and the chapter had no finding (a finding's hint names the target's anchors). A chapter
+/// where a file on disk decided a link is not kept: the file may change with no edit.
+pub(crate) struct DefinitionsKept {
+    pub(crate) links: Links,
+    pub(crate) chapters: HashMap<String, Found>,
+    /// The fragments (decoded) of the definitions found leading where they say, in every chapter
+    /// kept: typing a heading changes anchors no definition names, and must not cost a check
+    /// of every definition of the book.
+    pub(crate) fragments: HashSet<Box<str>>,
+}
 
 /// What a chapter's unused definitions gave (ranges and messages), and the parse they were
 /// read from.
@@ -126,16 +138,37 @@ pub(crate) struct LinkedChapter {
     pub(crate) index: Arc<ChapterIndex>,
 }
 
-impl PartialEq for Links {
-    fn eq(&self, other: &Links) -> bool {
-        self.rules == other.rules
-            && self.chapters.len() == other.chapters.len()
-            && self.chapters.iter().zip(&other.chapters).all(|(a, b)| {
-                a.key == b.key
-                    && a.path == b.path
-                    && a.source_path == b.source_path
-                    && (Arc::ptr_eq(&a.index, &b.index) || a.index.anchors == b.index.anchors)
-            })
+/// How two [`Links`] differ.
+#[derive(Debug, PartialEq)]
+pub(crate) enum LinksChange {
+    None,
+    /// Only anchors: these, added or taken away, in any chapter.
+    Anchors(HashSet<String>),
+    /// Chapters, their paths or the rules.
+    More,
+}
+
+impl Links {
+    /// How `self` differs from `then`.
+    pub(crate) fn since(&self, then: &Links) -> LinksChange {
+        if self.rules != then.rules || self.chapters.len() != then.chapters.len() {
+            return LinksChange::More;
+        }
+        let mut anchors = HashSet::new();
+        for (now, then) in self.chapters.iter().zip(&then.chapters) {
+            if now.key != then.key || now.path != then.path || now.source_path != then.source_path {
+                return LinksChange::More;
+            }
+            if !Arc::ptr_eq(&now.index, &then.index) {
+                let (now, then) = (&now.index.anchors, &then.index.anchors);
+                anchors.extend(now.symmetric_difference(then).cloned());
+            }
+        }
+        if anchors.is_empty() {
+            LinksChange::None
+        } else {
+            LinksChange::Anchors(anchors)
+        }
     }
 }
 

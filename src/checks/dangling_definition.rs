@@ -3,7 +3,7 @@
 //! link, by `dangling-link`; an unused one shows nowhere, but is the next author's broken link.
 //!
 //! In the language server, what a chapter's definitions gave is kept
-//! ([`crate::kept::Definitions`]): mdbook-spec
+//! ([`crate::kept::DefinitionsKept`]): mdbook-spec
 //! appends thousands of definitions to every chapter of the Rust Reference, and resolving all
 //! of them at each edit took longer than everything else the edit asks for.
 
@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use super::dangling_link::{Pages, problem};
 use super::{Context, Draft};
-use crate::kept::{Found, LinkedChapter, Links, lock};
+use crate::kept::{DefinitionsKept, Found, LinkedChapter, Links, LinksChange, lock};
 use crate::vocab::Check;
 
 const HELP: &str = "fix its target, or remove the definition if no link needs it";
@@ -23,17 +23,25 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let pages = Pages::new(cx);
     let kept = cx.files.kept().map(|kept| &kept.definitions);
     let links = kept.map(|_| Links::of(cx));
-    // The previous check's findings, when the chapters and anchors links can lead to are the
-    // same; taken out, so that a check that panics leaves nothing half-kept.
-    let mut previous = kept
-        .and_then(|kept| lock(&kept.0).take())
-        .filter(|(then, _)| Some(then) == links.as_ref())
-        .map(|(_, chapters)| chapters)
-        .unwrap_or_default();
+    // Taken out, so that a check that panics leaves nothing half-kept.
+    let previous = kept.and_then(|kept| lock(&kept.0).take());
+    let (mut previous, mut fragments, only_clean) = match (previous, &links) {
+        (Some(then), Some(links)) => match links.since(&then.links) {
+            LinksChange::None => (then.chapters, then.fragments, false),
+            LinksChange::Anchors(changed)
+                if !changed.iter().any(|a| then.fragments.contains(a.as_str())) =>
+            {
+                (then.chapters, then.fragments, true)
+            }
+            _ => Default::default(),
+        },
+        _ => Default::default(),
+    };
     let mut now = HashMap::new();
     for (number, chapter) in cx.each_chapter() {
         if let Some(found) = previous.remove(&chapter.key)
             && Arc::ptr_eq(&found.index, &chapter.index)
+            && (!only_clean || found.drafts.is_empty())
         {
             out.extend(drafted(number, &found.drafts));
             now.insert(chapter.key.clone(), found);
@@ -57,7 +65,12 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         }
     }
     if let (Some(kept), Some(links)) = (kept, links) {
-        *lock(&kept.0) = Some((links, now));
+        fragments.extend(pages.fine_fragments());
+        *lock(&kept.0) = Some(DefinitionsKept {
+            links,
+            chapters: now,
+            fragments,
+        });
     }
 }
 

@@ -101,6 +101,16 @@ impl Pages {
         }
     }
 
+    /// The fragments (decoded) of the links found leading where they say.
+    pub(super) fn fine_fragments(&self) -> Vec<Box<str>> {
+        self.fine
+            .borrow()
+            .keys()
+            .filter_map(|dest| dest.split_once('#'))
+            .map(|(_, fragment)| paths::percent_decode(fragment).into())
+            .collect()
+    }
+
     fn lookup(&self, key: &str) -> Option<usize> {
         self.by_path.get(key).copied()
     }

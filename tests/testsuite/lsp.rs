@@ -1301,18 +1301,20 @@ fn what_a_check_keeps_gives_way_to_the_edits_it_depends_on() {
         ("book.toml", "[book]\ntitle = \"Kept\"\n"),
         (
             "src/SUMMARY.md",
-            "# Summary\n\n- [A](a.md)\n- [B](b.md)\n- [C](c.md)\n- [D](d.md)\n",
+            "# Summary\n\n- [A](a.md)\n- [B](b.md)\n- [C](c.md)\n- [D](d.md)\n- [E](e.md)\n",
         ),
         ("src/a.md", "# A\n\n## Target\n\nText.\n"),
         ("src/b.md", "# B\n\nText.\n\n[t]: a.md#target\n"),
         ("src/c.md", "# C\n\nText.\n\n[p]: picture.png\n"),
         // The same definition: resolved once, and known to depend on the disk here too.
         ("src/d.md", "# D\n\n[p]: picture.png\n"),
+        ("src/e.md", "# E\n\n[l]: a.md#later\n"),
     ]);
     let a = book.root().join("src/a.md");
     let b = uri(&book.root().join("src/b.md"));
     let c = uri(&book.root().join("src/c.md"));
     let d = uri(&book.root().join("src/d.md"));
+    let e = uri(&book.root().join("src/e.md"));
     let mut client = Client::start(book.root(), None);
     let placed = |list: &[Value]| -> Vec<String> {
         list.iter()
@@ -1350,6 +1352,18 @@ fn what_a_check_keeps_gives_way_to_the_edits_it_depends_on() {
     assert_eq!(client.diagnostics[&b].len(), 1, "{:#?}", client.diagnostics);
     client.change(&a, 3, &text);
     client.wait(&b, <[Value]>::is_empty);
+    // A heading typed that no kept definition names, but one that had no target finds it.
+    client.wait(&e, |l| l.len() == 1);
+    client.change(&a, 4, &format!("{text}\n## Lat\n"));
+    client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri(&a)}}),
+    );
+    assert_eq!(client.diagnostics[&e].len(), 1, "{:#?}", client.diagnostics);
+    client.change(&a, 5, &format!("{text}\n## Later\n"));
+    client.wait(&e, <[Value]>::is_empty);
+    client.change(&a, 6, &text);
+    client.wait(&e, |l| l.len() == 1);
     // The picture made on disk: the watched-files notice is enough.
     std::fs::write(book.root().join("src/picture.png"), b"").unwrap();
     client.notify(

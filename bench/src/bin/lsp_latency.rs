@@ -7,7 +7,7 @@
 //! own preprocessors, which run on save, have seen it); once an em-dash is reported, the
 //! chapter is edited `RUNS` times (default 20): each edit adds or takes away a line at the top,
 //! which moves the em-dash's diagnostic, so the chapter's diagnostics change every time; an
-//! edit is timed until they do. The
+//! edit is timed until they do. `TYPED` is the line added (default a line of prose). The
 //! time is taken from writing `didChange` to reading the chapter's `publishDiagnostics`.
 //! Prints the median, the minimum and the maximum in milliseconds, and the server's resident
 //! memory (VmRSS) after the first 50 edits and after the last when there are more.
@@ -108,7 +108,9 @@ fn main() {
 
     // Each edit moves the em-dash's line, so the chapter's diagnostics change every time
     // (wherever a server places them).
-    let moved = format!("A line typed at the top.\n\n{text}");
+    // `TYPED` is the line (`## A heading`, say, which changes the chapter's anchors).
+    let typed = std::env::var("TYPED").unwrap_or_else(|_| "A line typed at the top.".into());
+    let moved = format!("{typed}\n\n{text}");
     let mut times = Vec::with_capacity(runs);
     let mut rss_after_50 = None;
     for run in 0..runs {
