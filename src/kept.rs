@@ -139,7 +139,7 @@ pub(crate) struct LinkedChapter {
 }
 
 /// How two [`Links`] differ.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 pub(crate) enum LinksChange {
     None,
     /// Only anchors: these, added or taken away, in any chapter.

@@ -362,25 +362,26 @@ pub(super) fn problem(
     dest: &str,
 ) -> Option<(String, Option<&'static str>)> {
     // A link without a path leads into its own chapter: that one is not shared.
-    if dest.starts_with(['#', '?']) || dest.is_empty() {
-        return resolved_problem(cx, pages, from, dest);
-    }
+    let shared = !(dest.starts_with(['#', '?']) || dest.is_empty());
     let folder = pages.folder_numbers[from];
-    let known = pages.fine.borrow().get(dest).and_then(|folders| {
-        folders
-            .iter()
-            .find(|(f, _)| *f == folder)
-            .map(|&(_, disk)| disk)
-    });
+    let known = shared
+        .then(|| {
+            pages
+                .fine
+                .borrow()
+                .get(dest)?
+                .iter()
+                .find(|(f, _)| *f == folder)
+                .map(|&(_, disk)| disk)
+        })
+        .flatten();
     if let Some(disk) = known {
         pages.disk_read.set(pages.disk_read.get() | disk);
         return None;
     }
-    let read_before = pages.disk_read.replace(false);
-    let found = resolved_problem(cx, pages, from, dest);
-    let disk = pages.disk_read.get();
-    pages.disk_read.set(read_before | disk);
-    if found.is_none() {
+    let (found, disk) = resolved_problem(cx, pages, from, dest);
+    pages.disk_read.set(pages.disk_read.get() | disk);
+    if shared && found.is_none() {
         pages
             .fine
             .borrow_mut()
@@ -391,19 +392,27 @@ pub(super) fn problem(
     found
 }
 
+/// [`problem`] worked out, and whether a file on disk decided it.
 fn resolved_problem(
     cx: &Context<'_>,
     pages: &Pages,
     from: usize,
     dest: &str,
-) -> Option<(String, Option<&'static str>)> {
+) -> (Option<(String, Option<&'static str>)>, bool) {
     let target = resolve(cx, pages, from, dest);
-    if matches!(
+    let disk = matches!(
         target,
         Target::Page { chapter: None, .. } | Target::File { .. } | Target::Outside { .. }
-    ) {
-        pages.disk_read.set(true);
-    }
+    );
+    (problem_with(cx, from, dest, target), disk)
+}
+
+fn problem_with(
+    cx: &Context<'_>,
+    from: usize,
+    dest: &str,
+    target: Target<'_>,
+) -> Option<(String, Option<&'static str>)> {
     match target {
         Target::External => None,
         Target::Page {

@@ -2,10 +2,11 @@
 //! (or MUST NOT) in a contract chapter is labelled by one, so that every obligation can be
 //! cited. The unit is `must-cite`'s: the innermost list item, else the sentence.
 
+use std::ops::Range;
+
 use super::must_cite::MUST;
 use super::{Context, Draft};
 use crate::vocab::Check;
-use std::ops::Range;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     if cx.rules.rules.is_empty() {
