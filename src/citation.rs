@@ -101,6 +101,19 @@ pub(crate) fn classify<'a>(
     Some(Citation::Symbol(parts))
 }
 
+/// Whether a claim's evidence arguments are prose rather than citations: two or more of them
+/// are plain words (lowercase ASCII letters only), as in `the AWS docs say so`. One plain word
+/// alone is a symbol (`classify`: in Go every unexported function is one lowercase word), which
+/// `cited-symbol` looks up when there is a source tree.
+pub(crate) fn is_prose<'e>(evidence: impl IntoIterator<Item = &'e str>) -> bool {
+    evidence.into_iter().filter(|e| is_plain_word(e)).nth(1).is_some()
+}
+
+/// Whether `evidence` is a plain word: lowercase ASCII letters only.
+pub(crate) fn is_plain_word(evidence: &str) -> bool {
+    !evidence.is_empty() && evidence.bytes().all(|b| b.is_ascii_lowercase())
+}
+
 fn is_path(text: &str) -> bool {
     if text.starts_with(['/', '-', '$', '~', '.']) && !text.starts_with("./") {
         return false;
@@ -167,6 +180,16 @@ mod tests {
             classify("provider.Checker", &none),
             Some(Citation::Symbol(vec!["provider", "Checker"]))
         );
+    }
+
+    #[test]
+    fn prose_is_two_plain_words_or_more() {
+        assert!(is_prose(["the", "AWS", "docs", "say", "so"]));
+        assert!(is_prose(["see", "docs"]));
+        assert!(!is_prose(["classify"]));
+        assert!(!is_prose(["internal/quota", "classify"]));
+        assert!(!is_prose(["Store.put", "ListObjects", "put_object"]));
+        assert!(!is_prose([]));
     }
 
     #[test]

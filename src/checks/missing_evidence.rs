@@ -2,23 +2,24 @@
 //! claim (of any provider) whose evidence holds plain words.
 //!
 //! Evidence is a citation: a repository path (`src/s3.rs`), a symbol (`Store.put`,
-//! `ListObjects`, `put_object`) or a web address. A word of lowercase letters alone (`the`,
-//! `docs`) is prose, whether or not the book has a source tree: with one, `cited-symbol` would
-//! look it up; without one, nothing could, so it is reported here.
+//! `ListObjects`, `put_object`, `classify`) or a web address. Evidence with two or more plain
+//! lowercase words (`the docs say so`) is prose ([`is_prose`]), whether or not the book has a
+//! source tree; one such word alone is a symbol, which `cited-symbol` looks up.
 
 use super::{Context, Draft};
+use crate::citation::{is_plain_word, is_prose};
 use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for claim in &cx.model.claims {
         let provider = &cx.model.providers[claim.provider];
-        let words: Vec<String> = claim
-            .evidence
-            .iter()
-            .filter(|e| is_word(&e.text))
-            .map(|e| format!("`{}`", e.text))
-            .collect();
-        if !words.is_empty() {
+        if is_prose(claim.evidence.iter().map(|e| &*e.text)) {
+            let words: Vec<String> = claim
+                .evidence
+                .iter()
+                .filter(|e| is_plain_word(&e.text))
+                .map(|e| format!("`{}`", e.text))
+                .collect();
             out.push(
                 Draft::new(
                     Check::MissingEvidence,
@@ -51,9 +52,4 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             )),
         );
     }
-}
-
-/// Whether `evidence` is a plain word (lowercase ASCII letters only): prose, not a citation.
-fn is_word(evidence: &str) -> bool {
-    !evidence.is_empty() && evidence.bytes().all(|b| b.is_ascii_lowercase())
 }

@@ -13,7 +13,7 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use crate::chapter::{BookFiles, Chapter};
-use crate::citation::{Citation, classify};
+use crate::citation::{Citation, classify, is_prose};
 use crate::companion::Companion;
 use crate::config::{Config, KeyPath};
 use crate::markdown::ChapterIndex;
@@ -170,6 +170,10 @@ pub(crate) fn citations<'a>(
             let Kind::Profile { evidence, .. } = &shortcode.kind else {
                 continue;
             };
+            // Prose is `missing-evidence`'s finding, not a list of symbols to look up.
+            if is_prose(evidence.iter().map(|e| &*e.text)) {
+                continue;
+            }
             for arg in evidence {
                 // Backticked evidence is a code span, counted above.
                 let written = &chapter.content[arg.range.clone()];

@@ -52,6 +52,23 @@ impl Fixture {
         Fixture { dir }
     }
 
+    /// A copy of the fixture folder `tests/fixtures/<name>`, with `edits` applied: each a path
+    /// relative to it and what to do with that file's text.
+    pub fn copy_of(name: &str, edits: &[(&str, &dyn Fn(&str) -> String)]) -> Fixture {
+        let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name);
+        let dir = tempfile::tempdir().expect("temporary folder");
+        copy_tree(&from, dir.path());
+        for (path, edit) in edits {
+            let path = dir.path().join(path);
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, edit(&text)).unwrap();
+        }
+        Fixture { dir }
+    }
+
     /// The book root.
     pub fn root(&self) -> &Path {
         self.dir.path()
@@ -102,6 +119,20 @@ impl Fixture {
     /// The rendered HTML of a chapter (`name.html`) after [`Fixture::build`].
     pub fn html(&self, out: &Path, page: &str) -> String {
         std::fs::read_to_string(out.join(page)).unwrap_or_else(|e| panic!("{page}: {e}"))
+    }
+}
+
+/// Copies the folder `from` into `to`, recursively.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
     }
 }
 

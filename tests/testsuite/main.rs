@@ -5,6 +5,7 @@
 mod architecture;
 mod bad_input;
 mod beyond;
+mod broker;
 mod brief;
 mod browser;
 mod byte_exact;
