@@ -115,10 +115,12 @@ impl BookFiles {
         }
     }
 
-    /// How to show any path under the book root.
+    /// How to show any path under the book root (or reached from it by `..`: a source tree
+    /// beside the book is shown as `../code/x.go` from the book, `code/x.go` from the
+    /// repository's top).
     pub(crate) fn display(&self, path: &Path) -> PathBuf {
         match path.strip_prefix(&self.root) {
-            Ok(relative) => self.display_root.join(relative),
+            Ok(relative) => crate::paths::lexical(&self.display_root.join(relative)),
             Err(_) => path.to_owned(),
         }
     }

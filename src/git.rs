@@ -8,7 +8,7 @@
 
 use std::ffi::OsStr;
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Result, bail};
@@ -195,6 +195,13 @@ pub(crate) fn prefix(dir: &Path) -> Result<String> {
         &format!("`{}`", dir.display()),
     )?;
     Ok(prefix.trim().to_owned())
+}
+
+/// The path of `dir` from the top of the git work tree that holds it, for output that a
+/// repository's host places (GitHub annotations, SARIF): `docs/contract` when `dir` is that
+/// folder of the repository, empty at its top; `None` outside a work tree or without git.
+pub fn in_repository(dir: &Path) -> Option<PathBuf> {
+    prefix(dir).ok().map(PathBuf::from)
 }
 
 /// Writes the files of revision `rev` of the repository at `dir` into `dest`, from git's

@@ -339,6 +339,12 @@ fn new_spec(book_dir: &std::path::Path, provider_type: &str, path: Option<&str>)
     }
 }
 
+/// Paths in output that a repository's host places (GitHub annotations, SARIF) are relative
+/// to the top of the git work tree, wherever the command runs; outside one, as for people.
+fn repository_root(book_dir: &std::path::Path) -> PathBuf {
+    mdbook_contract::in_repository(book_dir).unwrap_or_else(|| display_root(book_dir))
+}
+
 /// Paths in output are shown as `book_dir` joined with the path in the book, so they are
 /// relative to where the command was run.
 fn display_root(book_dir: &std::path::Path) -> PathBuf {
@@ -416,7 +422,11 @@ fn diff(
     format: DiffOutput,
     fail_on: Option<FailOn>,
 ) -> ExitCode {
-    match mdbook_contract::diff(book_dir, base, head, display_root(book_dir)) {
+    let shown = match format {
+        DiffOutput::Github => repository_root(book_dir),
+        _ => display_root(book_dir),
+    };
+    match mdbook_contract::diff(book_dir, base, head, shown) {
         Ok(diff) => {
             let format = match format {
                 DiffOutput::Human => mdbook_contract::DiffFormat::Human,
@@ -561,7 +571,11 @@ fn check(
         if let Some(rev) = changed_since {
             ctx.config.set("preprocessor.contract.changed-since", rev)?;
         }
-        mdbook_contract::overview(&ctx, &book, display_root(book_dir))
+        let shown = match format {
+            OutputFormat::Github | OutputFormat::Sarif => repository_root(book_dir),
+            _ => display_root(book_dir),
+        };
+        mdbook_contract::overview(&ctx, &book, shown)
     });
     let (overview, report) = match checked {
         Ok(checked) => checked,

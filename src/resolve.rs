@@ -164,7 +164,9 @@ pub(crate) fn resolve(
 /// Where a citation of a rule in the source tree is: its ID, in the file under `source-root`.
 pub(crate) fn locate_code(files: &BookFiles, config: &Config, citation: &CodeCitation) -> Location {
     let root = config.source_root.as_deref().unwrap_or(".");
-    let path = crate::paths::lexical(&files.root().join(root).join(&citation.path));
+    // `display` takes the path from the book root as joined (`./code/x.go` is `code/x.go`),
+    // then shows it lexically.
+    let path = files.root().join(root).join(&citation.path);
     Location {
         path: files.display(&path),
         line: citation.line,

@@ -117,6 +117,8 @@ pub(crate) struct PageSnap {
     /// The page's path as mdBook renders it (`provider-contract.html`).
     pub page: String,
     pub ids: Vec<String>,
+    /// The line of each heading of `ids`, in the file as written.
+    pub lines: Vec<usize>,
     /// The start of its chapter's file.
     pub place: Place,
 }
@@ -279,6 +281,12 @@ impl Snapshot {
                     .headings
                     .iter()
                     .map(|h| h.id.clone())
+                    .collect(),
+                lines: chapter
+                    .index
+                    .headings
+                    .iter()
+                    .map(|h| place(number, h.range.clone()).line)
                     .collect(),
             });
         }

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Change, ContractDiff, Level};
+use super::{Annotated, Change, ContractDiff, Level};
 use crate::diagnostic::{escape_data, escape_property};
 
 /// How to print a diff.
@@ -154,9 +154,6 @@ pub fn render_diff(diff: &ContractDiff, format: DiffFormat) -> String {
                 );
             }
             for change in &diff.changes {
-                let Some((path, line)) = &change.head else {
-                    continue;
-                };
                 let command = match change.level {
                     Level::Major => "error",
                     Level::Minor => "warning",
@@ -168,14 +165,24 @@ pub fn render_diff(diff: &ContractDiff, format: DiffFormat) -> String {
                     change.level.as_str(),
                     change.message
                 );
+                if !matches!(change.head, Annotated::At(..)) {
+                    let _ = write!(message, " (was at {})", change.at);
+                }
                 for act in &change.acts {
                     let _ = write!(message, "; {} at {}: {}", act.who, act.at, act.what);
                 }
+                let place = match &change.head {
+                    Annotated::At(path, line) | Annotated::Section(path, line) => {
+                        format!("file={},line={line},", escape_property(&path.to_string_lossy()))
+                    }
+                    Annotated::File(path) => {
+                        format!("file={},", escape_property(&path.to_string_lossy()))
+                    }
+                    Annotated::Nowhere => String::new(),
+                };
                 let _ = writeln!(
                     out,
-                    "::{command} file={},line={},title=contract {}::{}",
-                    escape_property(&path.to_string_lossy()),
-                    line,
+                    "::{command} {place}title=contract {}::{}",
                     change.level.as_str(),
                     escape_data(&message)
                 );
@@ -221,7 +228,8 @@ mod tests {
                 level: Level::Minor,
                 message: "50% done,\nnext: more".to_owned(),
                 at: "a,b:c.md:3:1".to_owned(),
-                head: Some((std::path::PathBuf::from("a,b:c.md"), 3)),
+                head: Annotated::At(std::path::PathBuf::from("a,b:c.md"), 3),
+                base: None,
                 acts: Vec::new(),
             }],
             version: None,

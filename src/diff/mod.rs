@@ -167,12 +167,32 @@ pub struct Change {
     pub message: String,
     /// Where, on the HEAD side when it is there, else on BASE.
     pub at: String,
-    /// The HEAD side's place, split, for annotations (none for something removed): its path
-    /// in the checkout of HEAD, without the `REV:` it is shown with.
+    /// Where an annotation on HEAD goes: its path in the checkout of HEAD (without the `REV:`
+    /// it is shown with) and its line; for something removed, the nearest place HEAD still has.
     #[serde(skip)]
-    pub head: Option<(PathBuf, usize)>,
+    pub head: Annotated,
+    /// The BASE side's place, for something removed (its HEAD place is found after the
+    /// comparison, from the pages of both sides).
+    #[serde(skip)]
+    base: Option<Place>,
     /// Who must act.
     pub acts: Vec<Act>,
+}
+
+/// Where a change is annotated on the HEAD side. Every change is annotated somewhere: one whose
+/// own place is gone (a rule removed) at the section that held it, else at its file, else on
+/// no file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Annotated {
+    /// At its own place in HEAD.
+    At(PathBuf, usize),
+    /// Gone from HEAD: at the heading of the section that held it, which HEAD still has.
+    Section(PathBuf, usize),
+    /// Gone from HEAD, and so is its section: the file that held it.
+    File(PathBuf),
+    /// Gone from HEAD with its file.
+    Nowhere,
 }
 
 /// The changes between two revisions of a book.
@@ -289,9 +309,19 @@ pub fn diff(
         }
     };
     let mut changes = compare(&base_side, &head_side);
+    for change in &mut changes {
+        if let Some(gone) = change.base.take() {
+            change.head = nearest_in_head(&gone, &base_side, &head_side);
+        }
+    }
     if let Some(rev) = head {
         let shown = format!("{rev}:");
-        for (path, _) in changes.iter_mut().filter_map(|c| c.head.as_mut()) {
+        for change in &mut changes {
+            let (Annotated::At(path, _) | Annotated::Section(path, _) | Annotated::File(path)) =
+                &mut change.head
+            else {
+                continue;
+            };
             if let Some(in_tree) = path.to_str().and_then(|p| p.strip_prefix(&shown)) {
                 *path = PathBuf::from(in_tree);
             }
@@ -310,6 +340,28 @@ pub fn diff(
             level,
         ),
     })
+}
+
+/// Where HEAD still has what held `gone`, a place on the BASE side: the heading above it, when
+/// HEAD's page has a heading of the same id; else its page's file; else nothing.
+fn nearest_in_head(gone: &Place, base: &Snapshot, head: &Snapshot) -> Annotated {
+    let Some(page) = base.pages.iter().find(|p| p.place.path == gone.path) else {
+        return Annotated::Nowhere;
+    };
+    let Some(now) = head.pages.iter().find(|p| p.page == page.page) else {
+        return Annotated::Nowhere;
+    };
+    let section = page
+        .ids
+        .iter()
+        .zip(&page.lines)
+        .rev()
+        .find(|(_, line)| **line <= gone.line)
+        .and_then(|(id, _)| {
+            let at = now.ids.iter().position(|i| i == id)?;
+            Some(Annotated::Section(now.place.path.clone(), now.lines[at]))
+        });
+    section.unwrap_or_else(|| Annotated::File(now.place.path.clone()))
 }
 
 /// Turns `changed-since` off for a side: a diff compares models, not companions' findings, and
@@ -363,7 +415,12 @@ fn change(kind: Kind, message: String, at: &Place, head: bool, acts: Vec<Act>) -
         level: kind.level,
         message,
         at: at.to_string(),
-        head: head.then(|| (at.path.clone(), at.line)),
+        head: if head {
+            Annotated::At(at.path.clone(), at.line)
+        } else {
+            Annotated::Nowhere
+        },
+        base: (!head).then(|| at.clone()),
         acts,
     }
 }

@@ -9,31 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::common::{Fixture, binary, positions};
-
-/// Runs git in `dir`, with an identity and no signing whatever the machine's configuration.
-pub(crate) fn git(dir: &Path, args: &[&str]) {
-    let output = Command::new("git")
-        .args([
-            "-c",
-            "user.name=fixture",
-            "-c",
-            "user.email=fixture@example.com",
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(
-        output.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
+use super::common::{Fixture, binary, git, positions};
 
 pub(crate) fn copy_tree(from: &Path, to: &Path) {
     for entry in std::fs::read_dir(from).unwrap() {

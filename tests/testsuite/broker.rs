@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::common::{Fixture, json_positions, run_in};
+use crate::common::{Fixture, git, json_positions, run_in};
 
 /// The broker book, with each `(file, edit)` applied.
 pub(crate) fn broker(edits: &[(&str, &dyn Fn(&str) -> String)]) -> Fixture {
@@ -82,4 +82,121 @@ fn a_function_name_is_evidence_and_prose_is_not() {
         json_positions(&stdout, "missing-evidence"),
         ["src/adapters.md:14:1"]
     );
+}
+
+/// The broker book at `docs/contract` of a git repository, committed.
+fn in_repository() -> tempfile::TempDir {
+    let repo = tempfile::tempdir().unwrap();
+    let book = broker(&[]);
+    crate::common::copy_tree(book.root(), &repo.path().join("docs/contract"));
+    git(repo.path(), &["init", "-q"]);
+    git(repo.path(), &["add", "-A"]);
+    git(repo.path(), &["commit", "-qm", "base"]);
+    repo
+}
+
+#[test]
+fn annotations_name_files_from_the_repositorys_top_wherever_the_command_runs() {
+    let repo = in_repository();
+    let book = repo.path().join("docs/contract");
+    let spec = book.join("src/adapters.md");
+    let text = std::fs::read_to_string(&spec).unwrap();
+    std::fs::write(&spec, text.replace("Messages are", "Messages \u{2014} are")).unwrap();
+    let test = book.join("code/adapters/kafka/kafka_test.go");
+    let text = std::fs::read_to_string(&test).unwrap();
+    std::fs::write(
+        &test,
+        text + "\n// r[verify dead-letter.cont]\nfunc TestCount(t *testing.T) {}\n",
+    )
+    .unwrap();
+    let expected = [
+        "docs/contract/src/adapters.md:9:10",
+        "docs/contract/code/adapters/kafka/kafka_test.go:15:13",
+    ];
+    for (dir, args) in [
+        (book.clone(), vec!["check", "--format", "github"]),
+        (repo.path().to_owned(), vec!["check", "docs/contract", "--format", "github"]),
+        (book.join("src"), vec!["check", "..", "--format", "github"]),
+    ] {
+        let (code, stdout, stderr) = run_in(&dir, &args);
+        assert_eq!(code, 1, "{stdout}{stderr}");
+        for place in expected {
+            let (file, rest) = place.split_once(':').unwrap();
+            let (line, col) = rest.split_once(':').unwrap();
+            let annotation = format!("file={file},line={line},col={col}");
+            assert!(stdout.contains(&annotation), "{args:?}: {annotation} in\n{stdout}");
+        }
+        let (_, sarif, _) = run_in(&dir, &[&args[..args.len() - 1], &["sarif"]].concat());
+        let sarif: Value = serde_json::from_str(&sarif).unwrap();
+        let uris: Vec<&str> = sarif["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap()
+            })
+            .filter(|u| !u.ends_with("-adapter-spec.md"))
+            .collect();
+        assert_eq!(uris, ["docs/contract/src/adapters.md", "docs/contract/code/adapters/kafka/kafka_test.go"], "{args:?}");
+    }
+    // People still read paths from where they are.
+    let (_, short, _) = run_in(&book.join("src"), &["check", "..", "--format", "short"]);
+    assert!(short.contains("../src/adapters.md:9:10:"), "{short}");
+    // Outside a repository: from the working folder, as for people.
+    let outside = broker(&[]);
+    let (_, github, _) = run_in(&outside.root().join("src"), &["check", "..", "--format", "github"]);
+    assert!(github.contains("file=../src/redis-streams-adapter-spec.md,"), "{github}");
+}
+
+#[test]
+fn every_change_is_annotated_even_one_whose_place_is_gone() {
+    let repo = in_repository();
+    let book = repo.path().join("docs/contract");
+    let contract = book.join("src/contract.md");
+    let text = std::fs::read_to_string(&contract).unwrap();
+    // A rule removed (its section stays), a section removed with its rule, and a page removed.
+    let text = text
+        .replace("r[publish.batch]\nAn adapter MAY batch publishes.\n", "")
+        .replace(
+            "r[rebalancing.drain applies=stop-the-world]\nAn adapter SHOULD let running handlers finish before it gives up a key, because `bus.Subscriber` acknowledges after them.\n",
+            "",
+        );
+    std::fs::write(&contract, text).unwrap();
+    let (code, stdout, stderr) = run_in(&book, &["diff", "HEAD", "--format", "github"]);
+    assert_eq!(code, 0, "{stderr}");
+    let annotations: Vec<&str> = stdout.lines().collect();
+    let (_, json, _) = run_in(&book, &["diff", "HEAD", "--format", "json"]);
+    let json: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(annotations.len(), json["changes"].as_array().unwrap().len(), "{stdout}");
+    let contract_now = std::fs::read_to_string(&contract).unwrap();
+    let line_of = |heading: &str| contract_now.lines().position(|l| l == heading).unwrap() + 1;
+    assert!(
+        annotations.iter().any(|a| a.starts_with(&format!(
+            "::error file=docs/contract/src/contract.md,line={},title=contract major::rule-removed (major): rule `publish.batch` was removed (was at HEAD:docs/contract/src/contract.md:",
+            line_of("## Publishing")
+        ))),
+        "{stdout}"
+    );
+    assert!(
+        annotations.iter().any(|a| a.starts_with(&format!(
+            "::error file=docs/contract/src/contract.md,line={},title=contract major::rule-removed (major): rule `rebalancing.drain`",
+            line_of("### `rebalancing` {.axis}")
+        ))),
+        "{stdout}"
+    );
+    // A page gone with its file: an annotation on no file, never dropped.
+    std::fs::remove_file(book.join("src/adapters.md")).unwrap();
+    let summary = book.join("src/SUMMARY.md");
+    let text = std::fs::read_to_string(&summary).unwrap();
+    std::fs::write(&summary, text.replace("- [Existing adapters](adapters.md)\n", "")).unwrap();
+    let (_, stdout, _) = run_in(&book, &["diff", "HEAD", "--format", "github"]);
+    assert!(
+        stdout.lines().any(|a| a.starts_with("::error title=contract major::page-removed (major): page `adapters.html` is gone")),
+        "{stdout}"
+    );
+    let (_, json, _) = run_in(&book, &["diff", "HEAD", "--format", "json"]);
+    let json: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(stdout.lines().count(), json["changes"].as_array().unwrap().len(), "{stdout}");
 }

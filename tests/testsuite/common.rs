@@ -359,3 +359,27 @@ pub fn run_binary(command: &mut Command, stdin: &[u8]) -> (i32, String, String) 
         String::from_utf8(output.stderr).expect("standard error is UTF-8"),
     )
 }
+
+/// Runs git in `dir`, with an identity and no signing whatever the machine's configuration.
+pub fn git(dir: &Path, args: &[&str]) {
+    let output = Command::new("git")
+        .args([
+            "-c",
+            "user.name=fixture",
+            "-c",
+            "user.email=fixture@example.com",
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -6,7 +6,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::common::{APPENDIX, CONTRACT, run_in};
+use crate::common::{APPENDIX, CONTRACT, git, run_in};
 
 const TOML: &str = r#"[book]
 title = "Diff"
@@ -45,20 +45,6 @@ fn base() -> Vec<(&'static str, String)> {
         ("src/spec.md", SPEC.to_owned()),
         ("src/appendix/existing.md", APPENDIX.to_owned()),
     ]
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let status = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(
-        status.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&status.stderr)
-    );
 }
 
 fn write(dir: &Path, files: &[(&str, String)]) {
@@ -524,9 +510,18 @@ fn the_working_tree_formats_fail_on_and_no_changes() {
     assert_eq!(code, 1);
     let (_, markdown, _) = run_in(dir.path(), &["diff", "HEAD", "--format", "markdown"]);
     assert!(markdown.starts_with("## Contract changes from `HEAD` to the working tree\n\nThe diff is **major**: 1 major, 0 minor, 0 patch."), "{markdown}");
-    // GitHub annotations are at HEAD's lines: a removal has none.
+    // GitHub annotations are at HEAD's lines: a removal, at the heading of the section that
+    // held it, saying where it was.
     let (_, github, _) = run_in(dir.path(), &["diff", "HEAD", "--format", "github"]);
-    assert_eq!(github, "");
+    let now = std::fs::read_to_string(&contract).unwrap();
+    let heading = now.lines().position(|l| l == "## Rules");
+    assert_eq!(
+        github,
+        format!(
+            "::error file=src/contract.md,line={},title=contract major::rule-removed (major): rule `list.order` was removed (was at HEAD:src/contract.md:38:3)\n",
+            heading.unwrap() + 1
+        )
+    );
     std::fs::write(
         &contract,
         text.replace(
