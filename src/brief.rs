@@ -3,7 +3,9 @@
 //! new provider").
 //!
 //! [`brief`] checks the book first and refuses one with errors. It then takes the book as a
-//! build renders it (`pipeline::rendered`) and puts together, in this order: the spec's status
+//! build renders it (`pipeline::rendered`), from the chapters as written (another
+//! preprocessor's output is never copied: the book is loaded again with mdBook's own
+//! preprocessors only, when it has others), and puts together, in this order: the spec's status
 //! and its open entries; per axis the profile the spec chose, what it obliges and who tolerates
 //! it (the contract's `Profile` row), with the existing providers that chose the same profile;
 //! the filled spec; the contract's checklist for adding a provider; those providers' sections
@@ -80,7 +82,16 @@ pub fn brief(
     book: &Book,
     provider_type: &str,
 ) -> Result<Brief, BriefError> {
-    let (rendered, report) = pipeline::rendered(ctx, book)?;
+    // The brief is Markdown made from the chapters as written (after `links`), never from what
+    // another preprocessor turned them into (mermaid's `<pre>`, HTML of any kind); the book is
+    // still refused for what a build of it would report.
+    let (rendered, report) = if crate::chapter::external_preprocessors(&ctx.config).is_empty() {
+        pipeline::rendered(ctx, book)?
+    } else {
+        let report = pipeline::check(ctx, book, std::path::PathBuf::new())?;
+        let (ctx, as_written) = crate::load::load_as_written(&ctx.root)?;
+        (pipeline::rendered(&ctx, &as_written)?.0, report)
+    };
     if report.has_errors() {
         return Err(BriefError::Findings(report));
     }
@@ -177,6 +188,15 @@ impl<'r> Writer<'r> {
             prefixes: HashMap::new(),
             links: 0,
         }
+    }
+
+    /// Whether `part` starts at the heading of provider `p`'s section.
+    fn is_provider_heading(&self, part: &Part, p: usize) -> bool {
+        let anchor = &self.rendered.model.providers[p].anchor;
+        self.index(part.chapter)
+            .headings
+            .iter()
+            .any(|h| h.id == *anchor && h.range.start == part.range.start)
     }
 
     fn options(&self) -> &MarkdownOptions {
@@ -308,6 +328,15 @@ impl<'r> Writer<'r> {
                 }
             }
             parts.sort_by_key(|q| q.range.start);
+            // The provider's whole section is quoted when its claims stand under its own
+            // heading: that heading is then the example's, one level under "Worked examples".
+            if let Some(top) = provider_at
+                && let Some(whole) = parts
+                    .iter_mut()
+                    .find(|q| q.range.start == index.headings[top].range.start)
+            {
+                whole.shift = 3u8.saturating_sub(index.headings[top].level);
+            }
             example_parts.push((*p, parts));
         }
         // Every id the brief will have, before any link is resolved.
@@ -330,9 +359,11 @@ impl<'r> Writer<'r> {
                 *entry = part.prefix;
             }
         }
-        for (p, _) in &example_parts {
-            self.ids
-                .insert(format!("examples-of-{}", model.providers[*p].name));
+        for (p, parts) in &example_parts {
+            if !parts.first().is_some_and(|q| self.is_provider_heading(q, *p)) {
+                self.ids
+                    .insert(format!("examples-of-{}", model.providers[*p].name));
+            }
         }
         for Choice { axis, .. } in &chosen {
             self.ids.insert(format!("profile-{}", axis.code));
@@ -532,12 +563,14 @@ impl<'r> Writer<'r> {
             );
             for (p, parts) in &example_parts {
                 let name = &model.providers[*p].name;
-                heading(
-                    &mut events,
-                    3,
-                    &format!("examples-of-{name}"),
-                    vec![Event::Code(CowStr::from(name.clone()))],
-                );
+                if !parts.first().is_some_and(|q| self.is_provider_heading(q, *p)) {
+                    heading(
+                        &mut events,
+                        3,
+                        &format!("examples-of-{name}"),
+                        vec![Event::Code(CowStr::from(name.clone()))],
+                    );
+                }
                 for part in parts {
                     self.copy(&mut events, part);
                 }

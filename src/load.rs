@@ -29,6 +29,24 @@ pub fn load(dir: &Path, renderer: &str) -> Result<(PreprocessorContext, Book)> {
     preprocess(md, renderer)
 }
 
+/// Loads the book at `dir` as its authors wrote it: mdBook's own preprocessors run (`index`,
+/// `links`, so includes are expanded), and every other one passes the book on unchanged in its
+/// place. What the brief is written from: Markdown, not another preprocessor's HTML.
+pub(crate) fn load_as_written(dir: &Path) -> Result<(PreprocessorContext, Book)> {
+    let mut md = MDBook::load(dir)
+        .with_context(|| format!("could not load the book at `{}`", dir.display()))?;
+    pass_on_external(&mut md);
+    preprocess(md, "html")
+}
+
+/// Stands in for each external preprocessor of `md` with one that passes the book on.
+fn pass_on_external(md: &mut MDBook) {
+    for name in crate::chapter::external_preprocessors(&md.config) {
+        // In the same place: mdBook keeps a replaced preprocessor's position.
+        md.with_preprocessor(PassOn(name));
+    }
+}
+
 /// Which preprocessors a load runs before this one's place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Preprocessors {
@@ -65,10 +83,7 @@ pub(crate) fn load_for_editor(
         overlay(item, &src, overlays);
     }
     if preprocessors == Preprocessors::MdbookOnly {
-        for name in crate::chapter::external_preprocessors(&md.config) {
-            // In the same place: mdBook keeps a replaced preprocessor's position.
-            md.with_preprocessor(PassOn(name));
-        }
+        pass_on_external(&mut md);
     }
     preprocess(md, "html")
 }

@@ -100,10 +100,11 @@ impl<'a> Renderer<'a> {
     fn chapter(&self, number: usize, failed: &mut Vec<Failed>) -> Vec<Patch> {
         let chapter = &self.chapters[number];
         let mut patches = Vec::with_capacity(chapter.scan.shortcodes.len());
-        // What an inline shortcode renders depends on its words and its chapter only, so
-        // shortcodes written alike render alike: the patches of each are its written text's.
+        // What an inline shortcode renders depends on its words, its chapter and whether a
+        // colon comes before it only, so shortcodes written alike render alike: the patches of
+        // each are its written text's.
         let mut inline: Vec<(usize, Events<'a>)> = Vec::new();
-        let mut written: HashMap<&str, usize> = HashMap::new();
+        let mut written: HashMap<(&str, bool), usize> = HashMap::new();
         let mut uses: Vec<(usize, usize)> = Vec::new();
         // A bug met while rendering one shortcode leaves it as written, as code, and is reported.
         let mut events = |shortcode: &'a Shortcode| {
@@ -130,7 +131,8 @@ impl<'a> Renderer<'a> {
                 );
             } else {
                 let next = inline.len();
-                let fragment = *written.entry(source).or_insert(next);
+                let key = (source, after_colon(chapter.content, shortcode.range.start));
+                let fragment = *written.entry(key).or_insert(next);
                 if fragment == next {
                     let events = events(shortcode).unwrap_or_else(|| vec![as_written(source)]);
                     inline.push((next, events));
@@ -300,15 +302,30 @@ impl<'a> Renderer<'a> {
     fn claim(&self, from: usize, shortcode: &Shortcode) -> Option<Events<'a>> {
         let claim = self.model.claim_at(from, shortcode.range.start)?;
         let axis = self.model.axis(&claim.axis.text)?;
-        let mut events = self.axis_link(from, axis);
-        events.push(text(": "));
+        // After a colon of the author's ("acknowledged: {{#profile ...}}") the claim reads
+        // "`at-least-once` on `delivery`", not a second colon.
+        let after_colon = after_colon(self.chapters[from].content, shortcode.range.start);
+        let profile = if claim.is_unknown() {
+            strong("unknown")
+        } else {
+            axis.profile(&claim.profile.text)?;
+            vec![code(&claim.profile.text)]
+        };
+        let mut events = if after_colon {
+            let mut events = profile;
+            events.push(text(" on "));
+            events.extend(self.axis_link(from, axis));
+            events
+        } else {
+            let mut events = self.axis_link(from, axis);
+            events.push(text(": "));
+            events.extend(profile);
+            events
+        };
         if claim.is_unknown() {
-            events.extend(strong("unknown"));
             events.push(text(", not verified yet"));
             return Some(events);
         }
-        axis.profile(&claim.profile.text)?;
-        events.push(code(&claim.profile.text));
         if !claim.evidence.is_empty() {
             events.push(text(" ("));
             push_joined(
@@ -596,6 +613,11 @@ fn as_written(source: &str) -> Event<'_> {
 /// pulldown-cmark-to-cmark re-parses every block with emphasis to validate its delimiters, which
 /// makes a large matrix several times slower to write; inline HTML needs no such check and
 /// renders the same in both renderers.
+/// Whether the text before offset `at` of `content` ends with a colon (spaces aside).
+fn after_colon(content: &str, at: usize) -> bool {
+    content[..at].trim_end_matches([' ', '\t']).ends_with(':')
+}
+
 fn strong(s: &str) -> Events<'_> {
     vec![
         Event::InlineHtml(CowStr::Borrowed("<strong>")),

@@ -200,3 +200,40 @@ fn every_change_is_annotated_even_one_whose_place_is_gone() {
     let json: Value = serde_json::from_str(&json).unwrap();
     assert_eq!(stdout.lines().count(), json["changes"].as_array().unwrap().len(), "{stdout}");
 }
+
+#[test]
+fn the_brief_is_made_from_the_chapters_as_written_not_another_preprocessors_html() {
+    let book = broker(&[]);
+    let (code, brief, stderr) = run_in(book.root(), &["brief", "redis-streams"]);
+    assert_eq!(code, 0, "{stderr}");
+    // The mermaid stand-in ran for the build (its `<pre>` is in what mdBook renders) ...
+    let (built, out) = book.build();
+    built.unwrap();
+    let page = book.html(&out, "contract.html");
+    assert!(page.contains("<pre class=\"mermaid\">"), "{page}");
+    // ... and the brief holds the diagram as written, in a fenced block.
+    assert!(!brief.contains("<pre class=\"mermaid\">"), "{brief}");
+    assert!(!brief.contains("--&gt;"), "{brief}");
+    assert!(brief.contains("mermaid\ngraph LR\n    service --> Publisher --> broker\n"), "{brief}");
+    // mdBook 0.5's own admonition stays Markdown.
+    assert!(brief.contains("> [!NOTE]\n"), "{brief}");
+    // Each example provider has one heading, one level under the examples.
+    assert_eq!(brief.matches("`kafka` {").count(), 1, "{brief}");
+    assert!(brief.contains("\n### `kafka` { #examples-kafka }\n"), "{brief}");
+    // A claim after the author's colon has no second colon.
+    assert!(
+        brief.contains("**Answer:** Entries stay pending until acknowledged: `at-least-once` on [`delivery`](#contract-delivery)."),
+        "{brief}"
+    );
+    assert!(!brief.contains(": [`delivery`](#contract-delivery):"), "{brief}");
+    // The book is still refused for what its build reports, other preprocessors' text included.
+    let broken = broker(&[("mermaid.py", &|t: &str| {
+        t.replace(
+            "out.append('<pre class=\"mermaid\">')",
+            "out.append('Drawn \\u2014 by mermaid.\\n\\n<pre class=\"mermaid\">')",
+        )
+    })]);
+    let (code, _, stderr) = run_in(broken.root(), &["brief", "redis-streams"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("error[em-dash]"), "{stderr}");
+}

@@ -2,7 +2,6 @@
 //! compared through the binary; every kind of the catalogue made to appear.
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
