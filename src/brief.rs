@@ -360,7 +360,10 @@ impl<'r> Writer<'r> {
             }
         }
         for (p, parts) in &example_parts {
-            if !parts.first().is_some_and(|q| self.is_provider_heading(q, *p)) {
+            if !parts
+                .first()
+                .is_some_and(|q| self.is_provider_heading(q, *p))
+            {
                 self.ids
                     .insert(format!("examples-of-{}", model.providers[*p].name));
             }
@@ -563,7 +566,10 @@ impl<'r> Writer<'r> {
             );
             for (p, parts) in &example_parts {
                 let name = &model.providers[*p].name;
-                if !parts.first().is_some_and(|q| self.is_provider_heading(q, *p)) {
+                if !parts
+                    .first()
+                    .is_some_and(|q| self.is_provider_heading(q, *p))
+                {
                     heading(
                         &mut events,
                         3,

@@ -106,7 +106,11 @@ pub(crate) fn classify<'a>(
 /// alone is a symbol (`classify`: in Go every unexported function is one lowercase word), which
 /// `cited-symbol` looks up when there is a source tree.
 pub(crate) fn is_prose<'e>(evidence: impl IntoIterator<Item = &'e str>) -> bool {
-    evidence.into_iter().filter(|e| is_plain_word(e)).nth(1).is_some()
+    evidence
+        .into_iter()
+        .filter(|e| is_plain_word(e))
+        .nth(1)
+        .is_some()
 }
 
 /// Whether `evidence` is a plain word: lowercase ASCII letters only.

@@ -53,14 +53,13 @@ pub use carried_over::{CarriedOver, LostItem, carried_over};
 pub use diagnostic::{Finding, Format, Report};
 pub use diff::format::{DiffFormat, render_diff};
 pub use diff::{
-    Act, Annotated, CATALOGUE, Change, ContractDiff, Kind as ChangeKind, Level as ChangeLevel,
-    diff,
+    Act, Annotated, CATALOGUE, Change, ContractDiff, Kind as ChangeKind, Level as ChangeLevel, diff,
 };
 pub use export::{
     Export, SCHEMA as CONTRACT_SCHEMA, SCHEMA_VERSION, export, render as export_renderer,
 };
-pub use install::{CSS, CSS_FILE, Installed, install};
 pub use git::in_repository;
+pub use install::{CSS, CSS_FILE, Installed, install};
 pub use load::load;
 /// The child process of the language server that runs the book's own preprocessors (see
 /// `mdbook-contract lsp-arrival`); not part of the API.

@@ -82,6 +82,21 @@ impl Axis {
     }
 }
 
+/// Claims that belong to no provider, gathered at their cause: a heading whose section holds
+/// them but that lacks the class `provider`, or a spec chapter without its provider's heading
+/// (see [`Model::unprovided`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Unprovided {
+    pub chapter: usize,
+    /// The heading meant as the provider's (an index into the chapter's headings, see
+    /// `owner_heading`); none when no heading above the claims reads as a provider's.
+    pub heading: Option<usize>,
+    /// A spec chapter that lacks its provider's heading.
+    pub spec: bool,
+    /// The claims' shortcodes, in document order.
+    pub claims: Vec<Range<usize>>,
+}
+
 /// A provider section, from an `.provider` heading to the next heading of its level or higher.
 #[derive(Debug, Clone)]
 pub(crate) struct Provider {
@@ -174,6 +189,9 @@ pub(crate) struct Model {
     /// Headings of the contract chapters that have a kebab-case code and a `Profile` table
     /// in their section but not the class `axis`: axes meant and not defined.
     pub unclassed: Vec<Unclassed>,
+    /// Claims outside every provider section, gathered by the heading meant as their
+    /// provider's, and spec chapters without a provider heading: one finding each.
+    pub unprovided: Vec<Unprovided>,
     /// Claims by provider (an index into `providers`), then by axis code, in document order;
     /// looked up with a borrowed code.
     claims_by: Vec<HashMap<String, Vec<usize>>>,
@@ -201,6 +219,9 @@ impl Model {
             model.answer_sites.extend(found.answer_sites);
             model.spec_sites.extend(found.spec_sites);
             model.problems.extend(found.problems);
+            for (chapter, heading, claim) in found.orphans {
+                model.orphan(chapter, heading, claim);
+            }
         }
         model.claims_by = vec![HashMap::new(); model.providers.len()];
         for (i, claim) in model.claims.iter().enumerate() {
@@ -218,6 +239,24 @@ impl Model {
                 .push(i);
         }
         model
+    }
+
+    /// Records a claim outside every provider section with the others of its heading, or
+    /// with its spec chapter's missing provider heading.
+    fn orphan(&mut self, chapter: usize, heading: Option<usize>, claim: Range<usize>) {
+        let group = self
+            .unprovided
+            .iter_mut()
+            .find(|u| u.chapter == chapter && (u.spec || u.heading == heading));
+        match group {
+            Some(group) => group.claims.push(claim),
+            None => self.unprovided.push(Unprovided {
+                chapter,
+                heading,
+                spec: false,
+                claims: vec![claim],
+            }),
+        }
     }
 
     /// The claims of provider `provider` (an index into [`Model::providers`]) on axis `code`,
@@ -359,14 +398,12 @@ impl Model {
             }
         }
         if spec && spec_provider.is_none() {
-            let at = headings.first().map_or(0..0, |h| h.range.clone());
-            problem(
-                &mut self.problems,
-                Check::MalformedSection,
-                number,
-                at,
-                "a spec chapter starts with its provider's heading: its type as a code span and the classes `provider` and `proposed`, such as ``# `TYPE` spec {.provider .proposed}``".into(),
-            );
+            self.unprovided.push(Unprovided {
+                chapter: number,
+                heading: (!headings.is_empty()).then_some(0),
+                spec: true,
+                claims: Vec::new(),
+            });
         }
     }
 
@@ -515,6 +552,9 @@ struct Shortcodes {
     answer_sites: Vec<AnswerSite>,
     spec_sites: Vec<AnswerSite>,
     problems: Vec<Problem>,
+    /// Claims outside every provider section: chapter, the heading meant as their provider's,
+    /// the shortcode.
+    orphans: Vec<(usize, Option<usize>, Range<usize>)>,
 }
 
 impl Shortcodes {
@@ -543,13 +583,8 @@ impl Shortcodes {
                         .rev()
                         .find(|&i| providers[i].section.contains(&at));
                     let Some(provider) = provider else {
-                        problem(
-                            &mut found.problems,
-                            Check::MalformedShortcode,
-                            number,
-                            shortcode.range.clone(),
-                            "`{{#profile}}` states a provider's claim and belongs inside a `.provider` section".into(),
-                        );
+                        let owner = owner_heading(headings, at);
+                        found.orphans.push((number, owner, shortcode.range.clone()));
                         continue;
                     };
                     let before = headings.partition_point(|h| h.range.start <= at);
@@ -628,6 +663,35 @@ fn problem(
         range,
         message,
     });
+}
+
+/// The heading meant as the provider's of a claim at `at` outside every provider section:
+/// among the headings whose sections hold it, innermost first, the first that reads as a
+/// provider's (a code span in its text, as providers are named, or a class one slip from
+/// `provider`); none when no heading does.
+fn owner_heading(headings: &[Heading], at: usize) -> Option<usize> {
+    let mut i = headings
+        .partition_point(|h| h.range.start <= at)
+        .checked_sub(1)?;
+    loop {
+        if headings[i].first_code.is_some() || provider_slip(&headings[i]).is_some() {
+            return Some(i);
+        }
+        let level = headings[i].level;
+        i = (0..i).rev().find(|&j| headings[j].level < level)?;
+    }
+}
+
+/// A class of `heading` one slip from `provider` or `proposed` (`providers`, `provder`).
+pub(crate) fn provider_slip(heading: &Heading) -> Option<&str> {
+    heading
+        .classes
+        .iter()
+        .find(|c| {
+            crate::suggest::edit_distance(c, "provider") <= 2
+                || crate::suggest::edit_distance(c, "proposed") <= 2
+        })
+        .map(String::as_str)
 }
 
 /// The range of heading `i`'s section: to the next heading of the same level or higher.

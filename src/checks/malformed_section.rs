@@ -13,6 +13,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     problems(cx, Check::MalformedSection, out);
     without_profile_table(cx, out);
     unclassed(cx, out);
+    unprovided(cx, out);
     for problem in &cx.specs.problems {
         out.push(Draft::new(
             problem.check,
@@ -61,6 +62,20 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 )
                 .related(spec.chapter, spec.range.clone(), "the spec")
                 .help("answer in the spec; the appendix gets the provider's section once it is built"),
+            );
+        }
+        if let Some(class) = misspelt_proposed(cx, provider) {
+            out.push(
+                Draft::new(
+                    Check::MalformedSection,
+                    provider.chapter,
+                    provider.range.clone(),
+                    format!(
+                        "provider `{}` has the class `{class}`, which this preprocessor does not know, so it counts as built",
+                        provider.name
+                    ),
+                )
+                .help("write `{.provider .proposed}` for a provider that is specified but not built yet, or drop the class"),
             );
         }
         if provider.spec && !is_dns_label(&provider.name) {
@@ -141,4 +156,87 @@ fn unclassed(cx: &Context<'_>, out: &mut Vec<Draft>) {
         }
         out.push(draft);
     }
+}
+
+/// Claims outside every provider section, once per heading meant as their provider's (or
+/// per spec chapter without its provider's heading), with the fix and the claims as notes.
+/// Claims under no heading that reads as a provider's have none to blame: each is reported
+/// where it stands (`malformed-shortcode`).
+fn unprovided(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    for group in &cx.model.unprovided {
+        let chapter = &cx.chapters[group.chapter];
+        let heading = group.heading.map(|h| &chapter.index.headings[h]);
+        let mut draft = match (heading, group.spec) {
+            (_, true) => Draft::new(
+                Check::MalformedSection,
+                group.chapter,
+                heading.map_or(0..0, |h| h.range.clone()),
+                "a spec chapter starts with its provider's heading: its type as a code span and the classes `provider` and `proposed`, such as ``# `TYPE` spec {.provider .proposed}``",
+            ),
+            (Some(heading), false) => {
+                let (fix, classes) = match crate::model::provider_slip(heading) {
+                    Some(class) if crate::suggest::edit_distance(class, "proposed") <= 2 => (
+                        format!("its class is `{class}`; write `{{.provider .proposed}}` instead"),
+                        "{.provider .proposed}",
+                    ),
+                    Some(class) => (
+                        format!("its class is `{class}`; write `{{.provider}}` instead"),
+                        "{.provider}",
+                    ),
+                    None => ("add `{.provider}` at its end".to_owned(), "{.provider}"),
+                };
+                let name = heading
+                    .first_code
+                    .as_ref()
+                    .map_or_else(|| heading.text.trim().to_owned(), |(c, _)| format!("`{c}`"));
+                let hashes = "#".repeat(usize::from(heading.level));
+                let claims = match group.claims.len() {
+                    1 => "a claim".to_owned(),
+                    n => format!("{n} claims"),
+                };
+                Draft::new(
+                    Check::MalformedSection,
+                    group.chapter,
+                    heading.range.clone(),
+                    format!(
+                        "the section of this heading holds {claims} (`{{{{#profile}}}}`), but the heading does not have the class `provider`, so no provider makes them"
+                    ),
+                )
+                .help(format!("{fix}: ``{hashes} {name} {classes}``"))
+            }
+            (None, false) => {
+                for claim in &group.claims {
+                    out.push(Draft::new(
+                        Check::MalformedShortcode,
+                        group.chapter,
+                        claim.clone(),
+                        "`{{#profile}}` states a provider's claim and belongs inside a `.provider` section",
+                    ));
+                }
+                continue;
+            }
+        };
+        for claim in &group.claims {
+            draft = draft.related(group.chapter, claim.clone(), "a claim");
+        }
+        out.push(draft);
+    }
+}
+
+/// A class of `provider`'s heading one slip from `proposed` (`propsed`, `proposal`), when the
+/// heading lacks `proposed` itself.
+fn misspelt_proposed<'c>(cx: &Context<'c>, provider: &Provider) -> Option<&'c str> {
+    let heading = cx.chapters[provider.chapter]
+        .index
+        .headings
+        .iter()
+        .find(|h| h.range == provider.range)?;
+    if heading.has_class("proposed") {
+        return None;
+    }
+    heading
+        .classes
+        .iter()
+        .find(|c| crate::suggest::edit_distance(c, "proposed") <= 2)
+        .map(String::as_str)
 }

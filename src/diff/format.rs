@@ -173,7 +173,10 @@ pub fn render_diff(diff: &ContractDiff, format: DiffFormat) -> String {
                 }
                 let place = match &change.head {
                     Annotated::At(path, line) | Annotated::Section(path, line) => {
-                        format!("file={},line={line},", escape_property(&path.to_string_lossy()))
+                        format!(
+                            "file={},line={line},",
+                            escape_property(&path.to_string_lossy())
+                        )
                     }
                     Annotated::File(path) => {
                         format!("file={},", escape_property(&path.to_string_lossy()))

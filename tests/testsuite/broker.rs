@@ -21,6 +21,11 @@ pub(crate) fn check(book: &Fixture) -> (i32, String, Vec<Value>) {
     (code, stdout, findings)
 }
 
+/// The findings of `check`.
+fn of<'f>(findings: &'f [Value], check: &str) -> Vec<&'f Value> {
+    findings.iter().filter(|f| f["check"] == check).collect()
+}
+
 /// The checks of `findings` other than the spec's open entries, which the fixture has on
 /// purpose.
 fn checks_of(findings: &[Value]) -> Vec<&str> {
@@ -66,10 +71,15 @@ fn a_function_name_is_evidence_and_prose_is_not() {
             "src/adapters.md",
             &claim("{{#profile retention time classify}}"),
         ),
-        ("book.toml", &|t: &str| t.replace("source-root = \"code\"\n", "")),
+        ("book.toml", &|t: &str| {
+            t.replace("source-root = \"code\"\n", "")
+        }),
     ]);
     let (_, stdout, findings) = check(&book);
-    assert!(!checks_of(&findings).contains(&"missing-evidence"), "{stdout}");
+    assert!(
+        !checks_of(&findings).contains(&"missing-evidence"),
+        "{stdout}"
+    );
     // Several plain words are prose, reported once, with no symbol looked up.
     let book = broker(&[(
         "src/adapters.md",
@@ -115,7 +125,10 @@ fn annotations_name_files_from_the_repositorys_top_wherever_the_command_runs() {
     ];
     for (dir, args) in [
         (book.clone(), vec!["check", "--format", "github"]),
-        (repo.path().to_owned(), vec!["check", "docs/contract", "--format", "github"]),
+        (
+            repo.path().to_owned(),
+            vec!["check", "docs/contract", "--format", "github"],
+        ),
         (book.join("src"), vec!["check", "..", "--format", "github"]),
     ] {
         let (code, stdout, stderr) = run_in(&dir, &args);
@@ -124,7 +137,10 @@ fn annotations_name_files_from_the_repositorys_top_wherever_the_command_runs() {
             let (file, rest) = place.split_once(':').unwrap();
             let (line, col) = rest.split_once(':').unwrap();
             let annotation = format!("file={file},line={line},col={col}");
-            assert!(stdout.contains(&annotation), "{args:?}: {annotation} in\n{stdout}");
+            assert!(
+                stdout.contains(&annotation),
+                "{args:?}: {annotation} in\n{stdout}"
+            );
         }
         let (_, sarif, _) = run_in(&dir, &[&args[..args.len() - 1], &["sarif"]].concat());
         let sarif: Value = serde_json::from_str(&sarif).unwrap();
@@ -139,15 +155,28 @@ fn annotations_name_files_from_the_repositorys_top_wherever_the_command_runs() {
             })
             .filter(|u| !u.ends_with("-adapter-spec.md"))
             .collect();
-        assert_eq!(uris, ["docs/contract/src/adapters.md", "docs/contract/code/adapters/kafka/kafka_test.go"], "{args:?}");
+        assert_eq!(
+            uris,
+            [
+                "docs/contract/src/adapters.md",
+                "docs/contract/code/adapters/kafka/kafka_test.go"
+            ],
+            "{args:?}"
+        );
     }
     // People still read paths from where they are.
     let (_, short, _) = run_in(&book.join("src"), &["check", "..", "--format", "short"]);
     assert!(short.contains("../src/adapters.md:9:10:"), "{short}");
     // Outside a repository: from the working folder, as for people.
     let outside = broker(&[]);
-    let (_, github, _) = run_in(&outside.root().join("src"), &["check", "..", "--format", "github"]);
-    assert!(github.contains("file=../src/redis-streams-adapter-spec.md,"), "{github}");
+    let (_, github, _) = run_in(
+        &outside.root().join("src"),
+        &["check", "..", "--format", "github"],
+    );
+    assert!(
+        github.contains("file=../src/redis-streams-adapter-spec.md,"),
+        "{github}"
+    );
 }
 
 #[test]
@@ -169,7 +198,11 @@ fn every_change_is_annotated_even_one_whose_place_is_gone() {
     let annotations: Vec<&str> = stdout.lines().collect();
     let (_, json, _) = run_in(&book, &["diff", "HEAD", "--format", "json"]);
     let json: Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(annotations.len(), json["changes"].as_array().unwrap().len(), "{stdout}");
+    assert_eq!(
+        annotations.len(),
+        json["changes"].as_array().unwrap().len(),
+        "{stdout}"
+    );
     let contract_now = std::fs::read_to_string(&contract).unwrap();
     let line_of = |heading: &str| contract_now.lines().position(|l| l == heading).unwrap() + 1;
     assert!(
@@ -190,15 +223,25 @@ fn every_change_is_annotated_even_one_whose_place_is_gone() {
     std::fs::remove_file(book.join("src/adapters.md")).unwrap();
     let summary = book.join("src/SUMMARY.md");
     let text = std::fs::read_to_string(&summary).unwrap();
-    std::fs::write(&summary, text.replace("- [Existing adapters](adapters.md)\n", "")).unwrap();
+    std::fs::write(
+        &summary,
+        text.replace("- [Existing adapters](adapters.md)\n", ""),
+    )
+    .unwrap();
     let (_, stdout, _) = run_in(&book, &["diff", "HEAD", "--format", "github"]);
     assert!(
-        stdout.lines().any(|a| a.starts_with("::error title=contract major::page-removed (major): page `adapters.html` is gone")),
+        stdout.lines().any(|a| a.starts_with(
+            "::error title=contract major::page-removed (major): page `adapters.html` is gone"
+        )),
         "{stdout}"
     );
     let (_, json, _) = run_in(&book, &["diff", "HEAD", "--format", "json"]);
     let json: Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(stdout.lines().count(), json["changes"].as_array().unwrap().len(), "{stdout}");
+    assert_eq!(
+        stdout.lines().count(),
+        json["changes"].as_array().unwrap().len(),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -214,18 +257,27 @@ fn the_brief_is_made_from_the_chapters_as_written_not_another_preprocessors_html
     // ... and the brief holds the diagram as written, in a fenced block.
     assert!(!brief.contains("<pre class=\"mermaid\">"), "{brief}");
     assert!(!brief.contains("--&gt;"), "{brief}");
-    assert!(brief.contains("mermaid\ngraph LR\n    service --> Publisher --> broker\n"), "{brief}");
+    assert!(
+        brief.contains("mermaid\ngraph LR\n    service --> Publisher --> broker\n"),
+        "{brief}"
+    );
     // mdBook 0.5's own admonition stays Markdown.
     assert!(brief.contains("> [!NOTE]\n"), "{brief}");
     // Each example provider has one heading, one level under the examples.
     assert_eq!(brief.matches("`kafka` {").count(), 1, "{brief}");
-    assert!(brief.contains("\n### `kafka` { #examples-kafka }\n"), "{brief}");
+    assert!(
+        brief.contains("\n### `kafka` { #examples-kafka }\n"),
+        "{brief}"
+    );
     // A claim after the author's colon has no second colon.
     assert!(
         brief.contains("**Answer:** Entries stay pending until acknowledged: `at-least-once` on [`delivery`](#contract-delivery)."),
         "{brief}"
     );
-    assert!(!brief.contains(": [`delivery`](#contract-delivery):"), "{brief}");
+    assert!(
+        !brief.contains(": [`delivery`](#contract-delivery):"),
+        "{brief}"
+    );
     // The book is still refused for what its build reports, other preprocessors' text included.
     let broken = broker(&[("mermaid.py", &|t: &str| {
         t.replace(
@@ -236,4 +288,93 @@ fn the_brief_is_made_from_the_chapters_as_written_not_another_preprocessors_html
     let (code, _, stderr) = run_in(broken.root(), &["brief", "redis-streams"]);
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("error[em-dash]"), "{stderr}");
+}
+
+/// The notes of `finding`, as strings.
+fn notes(finding: &Value) -> Vec<&str> {
+    finding["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_provider_heading_without_its_class_is_one_finding_at_the_heading() {
+    let book = broker(&[("src/adapters.md", &|t: &str| {
+        t.replace("## `kafka` {.provider}", "## `kafka`")
+    })]);
+    let (code, stdout, findings) = check(&book);
+    assert_eq!(code, 1);
+    assert_eq!(checks_of(&findings), ["malformed-section"], "{stdout}");
+    let finding = of(&findings, "malformed-section")[0];
+    assert_eq!(finding["line"], 7, "{stdout}");
+    assert_eq!(
+        finding["message"],
+        "the section of this heading holds 6 claims (`{{#profile}}`), but the heading does not have the class `provider`, so no provider makes them"
+    );
+    assert_eq!(
+        finding["help"],
+        "add `{.provider}` at its end: ``## `kafka` {.provider}``"
+    );
+    assert_eq!(notes(finding).len(), 6, "{stdout}");
+    assert_eq!(notes(finding)[0], "a claim: src/adapters.md:9:46");
+
+    // A misspelt class says which, and a provider heading whose claims sit in sub-sections is
+    // still the one blamed.
+    let book = broker(&[("src/adapters.md", &|t: &str| {
+        t.replace(
+            "## `rabbitmq` {.provider}",
+            "## `rabbitmq` {.providers}\n\n### Claims",
+        )
+    })]);
+    let (_, stdout, findings) = check(&book);
+    assert_eq!(checks_of(&findings), ["malformed-section"], "{stdout}");
+    let finding = of(&findings, "malformed-section")[0];
+    assert_eq!(finding["line"], 24, "{stdout}");
+    assert_eq!(
+        finding["help"],
+        "its class is `providers`; write `{.provider}` instead: ``## `rabbitmq` {.provider}``"
+    );
+
+    // A spec whose heading lost its classes: one finding, its claim a note.
+    let book = broker(&[("src/redis-streams-adapter-spec.md", &|t: &str| {
+        t.replace(" {.provider .proposed}", "")
+    })]);
+    let (_, stdout, findings) = check(&book);
+    let section = of(&findings, "malformed-section");
+    assert_eq!(section.len(), 1, "{stdout}");
+    assert_eq!(section[0]["line"], 1);
+    assert_eq!(
+        notes(section[0]),
+        ["a claim: src/redis-streams-adapter-spec.md:11:54"],
+        "{stdout}"
+    );
+    assert!(!stdout.contains("malformed-shortcode"), "{stdout}");
+
+    // A proposed provider whose `proposed` is misspelt is told so, once.
+    let book = broker(&[("src/adapters.md", &|t: &str| {
+        t.to_owned() + "\n## `pulsar` {.provider .propsed}\n\n{{#profile delivery at-least-once}}\n"
+    })]);
+    let (_, stdout, findings) = check(&book);
+    let section = of(&findings, "malformed-section");
+    assert_eq!(section.len(), 1, "{stdout}");
+    assert_eq!(
+        section[0]["message"],
+        "provider `pulsar` has the class `propsed`, which this preprocessor does not know, so it counts as built"
+    );
+    // A claim in a section no heading of which reads as a provider's stays where it is.
+    let book = broker(&[("src/contract.md", &|t: &str| {
+        t.replace(
+            "An adapter MAY batch publishes.",
+            "An adapter MAY batch publishes: {{#profile delivery at-least-once x}}.",
+        )
+    })]);
+    let (_, stdout, _) = check(&book);
+    assert_eq!(
+        json_positions(&stdout, "malformed-shortcode"),
+        ["src/contract.md:27:33"],
+        "{stdout}"
+    );
 }

@@ -5,8 +5,8 @@
 mod architecture;
 mod bad_input;
 mod beyond;
-mod broker;
 mod brief;
+mod broker;
 mod browser;
 mod byte_exact;
 mod common;
