@@ -6,10 +6,10 @@
 
 use serde_json::Value;
 
-use crate::common::{Fixture, git, json_positions, run_in};
+use crate::common::{Edit, Fixture, git, json_positions, run_in};
 
 /// The broker book, with each `(file, edit)` applied.
-pub(crate) fn broker(edits: &[(&str, &dyn Fn(&str) -> String)]) -> Fixture {
+pub(crate) fn broker(edits: &[Edit<'_>]) -> Fixture {
     Fixture::copy_of("broker", edits)
 }
 

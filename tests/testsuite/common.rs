@@ -22,6 +22,9 @@ contract = ["contract.md"]
 template = ["template.md"]
 "#;
 
+/// An edit of a fixture's file: its path, and what to make of its text.
+pub type Edit<'e> = (&'e str, &'e dyn Fn(&str) -> String);
+
 /// A book in a temporary folder.
 pub struct Fixture {
     dir: tempfile::TempDir,
@@ -54,7 +57,7 @@ impl Fixture {
 
     /// A copy of the fixture folder `tests/fixtures/<name>`, with `edits` applied: each a path
     /// relative to it and what to do with that file's text.
-    pub fn copy_of(name: &str, edits: &[(&str, &dyn Fn(&str) -> String)]) -> Fixture {
+    pub fn copy_of(name: &str, edits: &[Edit<'_>]) -> Fixture {
         let from = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures")
             .join(name);
