@@ -82,6 +82,10 @@ impl Coverage {
                 providers
                     .iter()
                     .map(|&p| {
+                        // Whom an unreadable `applies=` binds is unknown: counted for nobody.
+                        if rule.applies_unread {
+                            return Status::Undecided;
+                        }
                         if let Some((axis, _)) = &rule.applies
                             && !rule.binds(model, p)
                         {

@@ -27,6 +27,11 @@ pub(crate) struct Marker {
     pub rule: Versioned,
     /// `applies=PROFILE`: the profile, and its bytes in the text given to [`parse_marker`].
     pub applies: Option<(String, Range<usize>)>,
+    /// What is wrong with its metadata, each a sentence and the bytes it is about. The marker
+    /// still defines its rule: a typo after the ID does not take the ID away from what cites it.
+    pub problems: Vec<(String, Range<usize>)>,
+    /// An `applies=` is written but cannot be read: the rule binds nobody until it can.
+    pub applies_unread: bool,
 }
 
 /// Whether `id` is a rule ID: dot-separated segments, each lowercase kebab-case.
@@ -70,7 +75,8 @@ pub(crate) fn parse_versioned(text: &str) -> Result<Versioned, String> {
 }
 
 /// Reads the text between `r[` and `]` of a marker: `ID`, `ID+N`, then `key=value` words.
-/// An error is a sentence and the bytes of `inner` it is about.
+/// An error is a sentence and the bytes of `inner` it is about: a marker without a readable
+/// ID, or with a shortcode; what is wrong after the ID is in [`Marker::problems`].
 pub(crate) fn parse_marker(inner: &str) -> Result<Marker, (String, Range<usize>)> {
     // The whole line becomes the rendered anchor: a shortcode in it would be rendered twice.
     if let Some(at) = inner.find("{{") {
@@ -88,47 +94,51 @@ pub(crate) fn parse_marker(inner: &str) -> Result<Marker, (String, Range<usize>)
         ));
     };
     let rule = parse_versioned(first).map_err(|message| (message, first_range))?;
-    let mut applies = None;
+    let mut marker = Marker {
+        rule,
+        applies: None,
+        problems: Vec::new(),
+        applies_unread: false,
+    };
     for (word, range) in words {
-        let Some((key, value)) = word.split_once('=') else {
-            return Err((
-                format!(
-                    "`{word}` after the ID is not `key=value`; the one key this preprocessor reads is `applies=PROFILE`"
-                ),
-                range,
-            ));
-        };
-        if key == "applies" {
-            if applies.is_some() {
-                return Err((
-                    "a rule applies to one profile: `applies=` is written twice".to_owned(),
-                    range,
-                ));
-            }
-            if !crate::shortcode::is_code(value) {
-                return Err((
-                    format!(
-                        "`applies={value}` names no profile: a profile is a kebab-case code of its axis's `Profile` table"
-                    ),
-                    range,
-                ));
-            }
-            let start = range.start + key.len() + 1;
-            applies = Some((value.to_owned(), start..range.end));
-        } else if !TRACEY_KEYS.contains(&key) {
-            let hint = crate::suggest::hint(
-                key,
-                ["applies"].into_iter().chain(TRACEY_KEYS.iter().copied()),
-            );
-            return Err((
-                format!(
-                    "`{key}=` is not a key of a rule marker{hint}; this preprocessor reads `applies=PROFILE` (and keeps tracey's `status`, `level`, `since`, `until`, `tags`)"
-                ),
-                range,
-            ));
+        if let Err(problem) = metadata(&mut marker, word, range.clone()) {
+            marker.problems.push((problem, range));
         }
     }
-    Ok(Marker { rule, applies })
+    Ok(marker)
+}
+
+/// Takes in one `key=value` word of a marker.
+fn metadata(marker: &mut Marker, word: &str, range: Range<usize>) -> Result<(), String> {
+    let Some((key, value)) = word.split_once('=') else {
+        return Err(format!(
+            "`{word}` after the ID is not `key=value`; the one key this preprocessor reads is `applies=PROFILE`"
+        ));
+    };
+    if key == "applies" {
+        if marker.applies.is_some() || marker.applies_unread {
+            marker.applies = None;
+            marker.applies_unread = true;
+            return Err("a rule applies to one profile: `applies=` is written twice".to_owned());
+        }
+        if !crate::shortcode::is_code(value) {
+            marker.applies_unread = true;
+            return Err(format!(
+                "`applies={value}` names no profile: a profile is a kebab-case code of its axis's `Profile` table"
+            ));
+        }
+        let start = range.start + key.len() + 1;
+        marker.applies = Some((value.to_owned(), start..range.end));
+    } else if !TRACEY_KEYS.contains(&key) {
+        let hint = crate::suggest::hint(
+            key,
+            ["applies"].into_iter().chain(TRACEY_KEYS.iter().copied()),
+        );
+        return Err(format!(
+            "`{key}=` is not a key of a rule marker{hint}; this preprocessor reads `applies=PROFILE` (and keeps tracey's `status`, `level`, `since`, `until`, `tags`)"
+        ));
+    }
+    Ok(())
 }
 
 /// The whitespace-separated words of `text` with their byte ranges.
@@ -185,13 +195,25 @@ mod tests {
             &"create.blocking+2 applies=blocking status=stable"[range],
             "blocking"
         );
-        let (message, range) = parse_marker("x applys=a").unwrap_err();
+        // What is wrong after the ID leaves the rule defined, with its problem.
+        let marker = parse_marker("x applys=a").unwrap();
+        assert_eq!(marker.rule.id, "x");
+        let (message, range) = &marker.problems[0];
         assert!(message.contains("did you mean `applies`"), "{message}");
-        assert_eq!(range, 2..10);
-        assert!(parse_marker("x applies=A").is_err());
-        assert!(parse_marker("x applies=a applies=b").is_err());
-        assert!(parse_marker("x stray").is_err());
+        assert_eq!(*range, 2..10);
+        for unread in ["x applies=A", "x applies=a applies=b"] {
+            let marker = parse_marker(unread).unwrap();
+            assert_eq!(marker.problems.len(), 1, "{unread}");
+            assert!(
+                marker.applies_unread && marker.applies.is_none(),
+                "{unread}"
+            );
+        }
+        assert_eq!(parse_marker("x stray").unwrap().problems.len(), 1);
+        assert!(parse_marker("x applies=a").unwrap().problems.is_empty());
+        // Without an ID there is no rule.
         assert!(parse_marker("  ").is_err());
+        assert!(parse_marker("X.y applies=a").is_err());
         assert!(parse_marker("x.y tags={{#rule`x.y`}}").is_err());
     }
 

@@ -76,6 +76,10 @@ pub(crate) struct Rule {
     pub level: Option<Level>,
     /// `applies=`: the axis whose section holds the marker, and the profile that the rule binds.
     pub applies: Option<(String, String)>,
+    /// An `applies=` is written but names no profile here (`malformed-rule` says why): the
+    /// rule binds nobody until it does, so its citations are not orphaned and no provider is
+    /// told to verify what may not bind it.
+    pub applies_unread: bool,
     /// The chapter.
     pub chapter: usize,
     /// The marker line, without its line ending.
@@ -95,6 +99,9 @@ impl Rule {
     /// Whether the rule binds `provider` (an index into the model's providers): every rule
     /// does, but one that `applies=` to a profile binds the providers that claim it.
     pub(crate) fn binds(&self, model: &Model, provider: usize) -> bool {
+        if self.applies_unread {
+            return false;
+        }
         match &self.applies {
             None => true,
             Some((axis, profile)) => model
@@ -204,6 +211,11 @@ impl Rules {
                 return;
             }
         };
+        for (message, range) in &marker.problems {
+            let at = inner_at + range.start..inner_at + range.end;
+            self.problems.push(problem(at, message.clone(), None));
+        }
+        let mut applies_unread = marker.applies_unread;
         let lead = inner.len()
             - inner
                 .trim_start_matches(|c: char| c.is_ascii_whitespace())
@@ -222,37 +234,9 @@ impl Rules {
             None => None,
             Some((profile, range)) => {
                 let at = inner_at + range.start..inner_at + range.end;
-                let axis = model
-                    .axes
-                    .iter()
-                    .filter(|a| a.chapter == number && a.section.contains(&line.start))
-                    .max_by_key(|a| a.section.start);
-                let Some(axis) = axis else {
-                    self.problems.push(problem(
-                        at,
-                        format!("`applies={profile}` stands outside any axis's section"),
-                        Some("`applies=PROFILE` is written in the section of the axis whose profile it names; a rule outside one binds every provider"),
-                    ));
-                    return;
-                };
-                if axis.profile(&profile).is_none() {
-                    let names = axis.profiles.iter().map(|p| p.name.as_str());
-                    let hint = crate::suggest::hint(&profile, names.clone());
-                    let listed = names
-                        .map(|n| format!("`{n}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ");
-                    self.problems.push(problem(
-                        at,
-                        format!(
-                            "`applies={profile}` names no profile of the axis `{}`{hint}",
-                            axis.code
-                        ),
-                        Some(&format!("its `Profile` table lists {listed}")),
-                    ));
-                    return;
-                }
-                Some((axis.code.clone(), profile))
+                let applies = self.applies(number, model, &line, profile, at);
+                applies_unread |= applies.is_none();
+                applies
             }
         };
         let id = marker.rule.id;
@@ -276,11 +260,65 @@ impl Rules {
             version: marker.rule.version,
             level,
             applies,
+            applies_unread,
             chapter: number,
             marker: line,
             id_range,
             text,
         });
+    }
+
+    /// The axis and profile of `applies=PROFILE` (its bytes at `at`) in a marker on `line` of
+    /// chapter `number`: the axis whose section holds the marker, which must list the profile.
+    /// `None`, with a problem, when it cannot be read.
+    fn applies(
+        &mut self,
+        number: usize,
+        model: &Model,
+        line: &Range<usize>,
+        profile: String,
+        at: Range<usize>,
+    ) -> Option<(String, String)> {
+        let mut problem = |message: String, help: String| {
+            self.problems.push(Problem {
+                check: Check::MalformedRule,
+                chapter: number,
+                range: at.clone(),
+                message,
+                help: Some(help),
+                warning: false,
+                first: None,
+            });
+        };
+        let axis = model
+            .axes
+            .iter()
+            .filter(|a| a.chapter == number && a.section.contains(&line.start))
+            .max_by_key(|a| a.section.start);
+        let Some(axis) = axis else {
+            problem(
+                format!("`applies={profile}` stands outside any axis's section"),
+                "`applies=PROFILE` is written in the section of the axis whose profile it names; a rule outside one binds every provider".to_owned(),
+            );
+            return None;
+        };
+        if axis.profile(&profile).is_none() {
+            let names = axis.profiles.iter().map(|p| p.name.as_str());
+            let hint = crate::suggest::hint(&profile, names.clone());
+            let listed = names
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            problem(
+                format!(
+                    "`applies={profile}` names no profile of the axis `{}`{hint}",
+                    axis.code
+                ),
+                format!("its `Profile` table lists {listed}"),
+            );
+            return None;
+        }
+        Some((axis.code.clone(), profile))
     }
 
     /// The rule with `id`.

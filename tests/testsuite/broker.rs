@@ -378,3 +378,38 @@ fn a_provider_heading_without_its_class_is_one_finding_at_the_heading() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_marker_with_wrong_metadata_still_defines_its_rule() {
+    for (from, to) in [
+        (
+            "r[delivery.ack-after applies=at-least-once]",
+            "r[delivery.ack-after applies=at-leastonce]",
+        ),
+        (
+            "r[delivery.ack-after applies=at-least-once]",
+            "r[delivery.ack-after aplies=at-least-once]",
+        ),
+        ("r[publish.ack]", "r[publish.ack status=stable stray]"),
+    ] {
+        let book = broker(&[("src/contract.md", &|t: &str| t.replace(from, to))]);
+        let (code, stdout, findings) = check(&book);
+        assert_eq!(code, 1);
+        // The cause alone: no citation of it is orphaned, no MUST is left unlabelled.
+        assert_eq!(checks_of(&findings), ["malformed-rule"], "{to}: {stdout}");
+    }
+    let book = broker(&[("src/contract.md", &|t: &str| {
+        t.replace(
+            "r[delivery.ack-after applies=at-least-once]",
+            "r[delivery.ack-after applies=at-leastonce]",
+        )
+    })]);
+    let (_, stdout, _) = check(&book);
+    assert!(stdout.contains("did you mean `at-least-once`?"), "{stdout}");
+    // Whom it binds is unknown until it is fixed: the matrix counts it for nobody.
+    let (_, status, _) = run_in(book.root(), &["status"]);
+    assert!(
+        status.contains("`kafka`, 5 of 6 rules verified"),
+        "{status}"
+    );
+}
