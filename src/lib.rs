@@ -46,6 +46,7 @@ mod spec;
 mod status;
 mod suggest;
 mod suppress;
+mod unicode;
 mod vocab;
 
 pub use brief::{Brief, BriefError, brief};

@@ -11,6 +11,7 @@ use std::ops::Range;
 
 use crate::markdown::ChapterIndex;
 use crate::suggest;
+use crate::unicode::Unseen;
 
 /// The names of this preprocessor's shortcodes, as written after `{{#`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -231,6 +232,8 @@ pub struct Malformed {
     pub range: Range<usize>,
     /// What is wrong.
     pub message: String,
+    /// What to do, when it is not the usual (how to show a shortcode as text).
+    pub help: Option<String>,
 }
 
 /// A `{{#name ...}}` directive of another preprocessor.
@@ -333,6 +336,7 @@ pub fn scan(
                 out.malformed.push(Malformed {
                     range: start..name_end,
                     message: format!("`{{{{#{name}` has no closing `}}}}` on its line"),
+                    help: None,
                 });
             }
             continue;
@@ -345,6 +349,7 @@ pub fn scan(
                 out.malformed.push(Malformed {
                     range,
                     message: format!("unknown shortcode `{{{{#{name}}}}}`{hint}"),
+                    help: None,
                 });
             } else {
                 out.foreign.push(Foreign {
@@ -354,12 +359,46 @@ pub fn scan(
             }
             continue;
         };
+        if let Some(malformed) = odd_space(content, known, name_end..close) {
+            out.malformed.push(malformed);
+            continue;
+        }
         match parse(content, index, known, range.clone(), name_end..close) {
             Ok(shortcode) => out.shortcodes.push(shortcode),
-            Err(message) => out.malformed.push(Malformed { range, message }),
+            Err(message) => out.malformed.push(Malformed {
+                range,
+                message,
+                help: None,
+            }),
         }
     }
     out
+}
+
+/// A space that is not U+0020 among the arguments of shortcode `name` (they are `args` of
+/// `content`): it looks like a separator and is read as part of an argument, so it is named,
+/// with where it stands.
+fn odd_space(content: &str, name: Name, args: Range<usize>) -> Option<Malformed> {
+    let text = &content[args.clone()];
+    let (at, c, _) = crate::unicode::find(text).find(|(_, _, kind)| *kind == Unseen::Space)?;
+    let before = text[..at].split_ascii_whitespace().next_back();
+    let after = text[at + c.len_utf8()..].split_ascii_whitespace().next();
+    let between = match (before, after) {
+        (Some(b), Some(a)) => format!(" between `{b}` and `{a}`"),
+        (Some(b), None) => format!(" after `{b}`"),
+        (None, Some(a)) => format!(" before `{a}`"),
+        (None, None) => String::new(),
+    };
+    let start = args.start + at;
+    Some(Malformed {
+        range: start..start + c.len_utf8(),
+        message: format!(
+            "`{{{{#{}}}}}` has a {}{between}, which looks like a space but separates no arguments",
+            name.as_str(),
+            crate::unicode::describe(c)
+        ),
+        help: Some("write a plain space (U+0020) in its place".to_owned()),
+    })
 }
 
 /// The first `{{` at or after `from`, found with memchr's SIMD substring search (chapters are
@@ -387,8 +426,9 @@ fn parse(
     }
     if let Some(bad) = args[..name.codes()].iter().find(|a| !is_code(&a.text)) {
         return Err(format!(
-            "`{}` is not a kebab-case code (lowercase letters, digits and single hyphens); write `{usage}`",
-            bad.text
+            "`{}` is not a kebab-case code{} (lowercase letters, digits and single hyphens); write `{usage}`",
+            bad.text,
+            crate::unicode::hidden_in(&bad.text)
         ));
     }
     if index.heading_at(range.start).is_some() {

@@ -102,6 +102,8 @@ checks! {
         "a `{{#...}}` directive left in the content after the preprocessors before this one (mdBook leaves a failed `{{#include}}` in place)",
     EmDash "em-dash" Error
         "U+2014 in prose, including the em-dash that smart punctuation makes of `---`",
+    InvisibleCharacter "invisible-character" Error
+        "a bidirectional control anywhere (text shown in another order than it is stored); an invisible character (zero-width space, joiner, word joiner, soft hyphen) in a rule's text, a code span or a shortcode, as a warning",
     LineReference "line-reference" Error
         "a source line reference such as `provider.go:120` or `:12-30`, in prose or code spans",
     DanglingLink "dangling-link" Error

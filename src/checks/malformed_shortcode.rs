@@ -13,7 +13,12 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                     malformed.range.clone(),
                     malformed.message.clone(),
                 )
-                .help("write `\\{{#...}}` to show a shortcode as text"),
+                .help(
+                    malformed
+                        .help
+                        .as_deref()
+                        .unwrap_or("write `\\{{#...}}` to show a shortcode as text"),
+                ),
             );
         }
     }

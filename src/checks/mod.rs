@@ -35,6 +35,7 @@ mod duplicate_claim;
 mod duplicate_rule;
 mod em_dash;
 mod forbidden_term;
+mod invisible_character;
 mod leftover_directive;
 mod line_reference;
 mod malformed_rule;
@@ -307,6 +308,7 @@ fn run(check: Check, cx: &Context<'_>, out: &mut Vec<Draft>) {
         Check::MalformedShortcode => malformed_shortcode::run(cx, out),
         Check::LeftoverDirective => leftover_directive::run(cx, out),
         Check::EmDash => em_dash::run(cx, out),
+        Check::InvisibleCharacter => invisible_character::run(cx, out),
         Check::LineReference => line_reference::run(cx, out),
         Check::DanglingLink => dangling_link::run(cx, out),
         Check::ReadmeLink => readme_link::run(cx, out),

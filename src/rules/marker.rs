@@ -65,7 +65,8 @@ pub(crate) fn parse_versioned(text: &str) -> Result<Versioned, String> {
     };
     if !is_id(id) {
         return Err(format!(
-            "`{id}` is not a rule ID: dot-separated segments of lowercase letters, digits and single hyphens, as in `create.idempotent-by-name`"
+            "`{id}` is not a rule ID{}: dot-separated segments of lowercase letters, digits and single hyphens, as in `create.idempotent-by-name`",
+            crate::unicode::hidden_in(id)
         ));
     }
     Ok(Versioned {

@@ -413,3 +413,56 @@ fn a_marker_with_wrong_metadata_still_defines_its_rule() {
         "{status}"
     );
 }
+
+#[test]
+fn a_no_break_space_in_a_shortcode_is_named_where_it_stands() {
+    let book = broker(&[("src/adapters.md", &|t: &str| {
+        t.replace(
+            "{{#profile ordering per-key adapters/nats/nats.go}}",
+            "{{#profile ordering\u{00A0}per-key adapters/nats/nats.go}}",
+        )
+    })]);
+    let (code, stdout, findings) = check(&book);
+    assert_eq!(code, 1);
+    // The cause, at the character; its consequence (no claim on `ordering`) after it.
+    assert_eq!(
+        json_positions(&stdout, "malformed-shortcode"),
+        ["src/adapters.md:18:71"],
+        "{stdout}"
+    );
+    let finding = of(&findings, "malformed-shortcode")[0];
+    assert_eq!(
+        finding["message"],
+        "`{{#profile}}` has a U+00A0 NO-BREAK SPACE between `ordering` and `per-key`, which looks like a space but separates no arguments"
+    );
+    assert_eq!(finding["help"], "write a plain space (U+0020) in its place");
+    assert_eq!(
+        checks_of(&findings),
+        ["malformed-shortcode", "missing-claim"],
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_right_to_left_override_in_a_rule_is_an_error_and_a_zero_width_space_a_warning() {
+    let book = broker(&[("src/contract.md", &|t: &str| {
+        t.replace("MUST return from", "MUST \u{202E}return from")
+            .replace("with `bus.ErrTooLarge`", "with `bus.ErrToo\u{200B}Large`")
+    })]);
+    let (code, stdout, findings) = check(&book);
+    assert_eq!(code, 1);
+    assert_eq!(
+        json_positions(&stdout, "invisible-character"),
+        ["src/contract.md:18:17", "src/contract.md:21:70"],
+        "{stdout}"
+    );
+    let found = of(&findings, "invisible-character");
+    assert_eq!(found[0]["severity"], "error");
+    assert_eq!(found[1]["severity"], "warning");
+    assert!(
+        found[1]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("U+200B ZERO WIDTH SPACE in a rule's text")
+    );
+}

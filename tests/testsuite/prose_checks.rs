@@ -57,6 +57,57 @@ fn em_dash_is_silent_on_triple_hyphens_without_smart_punctuation() {
 }
 
 #[test]
+fn invisible_character_fires_on_bidi_controls_anywhere_and_invisibles_where_they_change_words() {
+    // A right-to-left override in prose and in a code block; a zero-width space in a code span
+    // and in a shortcode; a soft hyphen in prose and a joiner in an emoji, both left alone.
+    let text = "# Extra\n\nAccess is \u{202E}denied\u{202C} for guests.\n\n```\nif admin \u{2066}&& x\u{2069} {}\n```\n\nCall `Sweeper.swe\u{200B}ep`, see {{#axis read\u{2060}iness}}.\n\nA long\u{00AD}word, a family \u{1F468}\u{200D}\u{1F469}.\n";
+    let report = book_with(&[("src/extra.md", text)]).check();
+    assert_eq!(
+        positions(&report, "invisible-character"),
+        [
+            "src/extra.md:3:11",
+            "src/extra.md:3:18",
+            "src/extra.md:6:10",
+            "src/extra.md:6:15",
+            "src/extra.md:9:18",
+            "src/extra.md:9:40",
+        ]
+    );
+    let found = of(&report, "invisible-character");
+    assert_eq!(
+        found[0].message,
+        "U+202E RIGHT-TO-LEFT OVERRIDE: the text after it is shown in another order than it is stored"
+    );
+    assert_eq!(found[0].severity, mdbook_contract::Severity::Error);
+    assert_eq!(
+        found[4].message,
+        "U+200B ZERO WIDTH SPACE in a code span: it makes the text another one than it shows"
+    );
+    assert_eq!(found[4].severity, mdbook_contract::Severity::Warning);
+    assert!(
+        found[5]
+            .message
+            .starts_with("U+2060 WORD JOINER in a shortcode")
+    );
+    // The axis code with a word joiner is not the axis: the shortcode's error names it too.
+    assert!(
+        messages(&report, "unknown-axis")
+            .iter()
+            .chain(messages(&report, "malformed-shortcode").iter())
+            .any(|m| m.contains("U+2060 WORD JOINER")),
+        "{:?}",
+        report.findings
+    );
+}
+
+#[test]
+fn invisible_character_is_silent_on_plain_text_and_when_allowed() {
+    let text = "# Extra\n\nPlain text, caf\u{00E9}, \u{201C}quotes\u{201D}, a long\u{00AD}word.\n\n<!-- contract: allow invisible-character -->\nAn \u{202E}override allowed.\n";
+    let report = book_with(&[("src/extra.md", text)]).check();
+    assert!(of(&report, "invisible-character").is_empty());
+}
+
+#[test]
 fn line_reference_fires_in_prose_and_code_spans() {
     let text = "# Extra\n\nSee provider.go:120 and `gc.go:40-52`, or lines :12-30.\n\nA URL https://example.com:8080/x is fine, and so is `Sweeper.sweep`.\n";
     let report = book_with(&[("src/extra.md", text)]).check();
