@@ -1,4 +1,5 @@
-//! "Did you mean" for names: the nearest candidate by edit distance.
+//! "Did you mean" for names: the nearest candidate by edit distance, else the one that shares
+//! most of its words (`retention-policy` for `retention`, `dead-letters` for `dead-letter`).
 
 /// The Levenshtein distance between `a` and `b`, counted in characters.
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
@@ -17,18 +18,47 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// The candidate nearest to `word`, if it is near enough to be what was meant: at most a third
-/// of the word's length away (and at least one edit allowed).
+/// of the word's length away (and at least one edit allowed); else the candidate that shares
+/// most of its words (split at `-`, `_`, `.` and `/`), when they share at least half the words
+/// of the longer of the two (`retention-policy` and `retention`).
 pub(crate) fn did_you_mean<'a, I>(word: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
     let limit = (word.chars().count() / 3).max(1);
-    candidates
-        .into_iter()
-        .map(|candidate| (edit_distance(word, candidate), candidate))
-        .filter(|&(distance, _)| distance <= limit)
-        .min_by_key(|&(distance, _)| distance)
-        .map(|(_, candidate)| candidate)
+    let mut nearest: Option<(usize, &'a str)> = None;
+    let mut sharing: Option<((usize, std::cmp::Reverse<usize>), &'a str)> = None;
+    let words = words_of(word);
+    for candidate in candidates {
+        let distance = edit_distance(word, candidate);
+        if distance <= limit && nearest.is_none_or(|(d, _)| distance < d) {
+            nearest = Some((distance, candidate));
+        }
+        let theirs = words_of(candidate);
+        let shared = theirs
+            .iter()
+            .filter(|w| words.iter().any(|o| o.eq_ignore_ascii_case(w)))
+            .count();
+        let score = (shared, std::cmp::Reverse(distance));
+        if shared > 0
+            && shared * 2 >= words.len().max(theirs.len())
+            && sharing.is_none_or(|(best, _)| score > best)
+        {
+            sharing = Some((score, candidate));
+        }
+    }
+    nearest.map(|(_, c)| c).or_else(|| sharing.map(|(_, c)| c))
+}
+
+/// The words of a name that can tell two names apart: not a file's extension, which many
+/// names share.
+fn words_of(name: &str) -> Vec<&str> {
+    const EXTENSIONS: &[&str] = &[
+        "md", "html", "toml", "yaml", "yml", "json", "txt", "rs", "go",
+    ];
+    name.split(['-', '_', '.', '/'])
+        .filter(|w| !w.is_empty() && !EXTENSIONS.contains(w))
+        .collect()
 }
 
 /// `" (did you mean `x`?)"`, or nothing.
@@ -57,5 +87,12 @@ mod tests {
         assert_eq!(did_you_mean("readyness", codes), Some("readiness"));
         assert_eq!(did_you_mean("gc-mrk", codes), Some("gc-mark"));
         assert_eq!(did_you_mean("quota", codes), None);
+        // By words, when no candidate is a few edits away.
+        let anchors = ["retention", "dead-letter", "r-publish.ack", "closing-table"];
+        assert_eq!(did_you_mean("retention-policy", anchors), Some("retention"));
+        assert_eq!(did_you_mean("dead-letters", anchors), Some("dead-letter"));
+        assert_eq!(did_you_mean("quota-limits", anchors), None);
+        assert_eq!(did_you_mean("publish", anchors), None);
+        assert_eq!(did_you_mean("closing", anchors), Some("closing-table"));
     }
 }

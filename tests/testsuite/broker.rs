@@ -466,3 +466,27 @@ fn a_right_to_left_override_in_a_rule_is_an_error_and_a_zero_width_space_a_warni
             .starts_with("U+200B ZERO WIDTH SPACE in a rule's text")
     );
 }
+
+#[test]
+fn a_mistyped_anchor_is_suggested_by_its_words_as_well_as_its_letters() {
+    let book = broker(&[("src/adapters.md", &|t: &str| {
+        t.to_owned()
+            + "\nSee [retention](contract.md#retention-policy) and [dead letters](contract.md#dead-letters).\n"
+    })]);
+    let (_, stdout, _) = check(&book);
+    let messages: Vec<String> = serde_json::from_str::<Vec<Value>>(&stdout)
+        .unwrap()
+        .into_iter()
+        .filter(|f| f["check"] == "dangling-link")
+        .map(|f| f["message"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(messages.len(), 2, "{stdout}");
+    assert!(
+        messages[0].ends_with("did you mean `retention`?"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[1].ends_with("did you mean `dead-letter`?"),
+        "{messages:?}"
+    );
+}
