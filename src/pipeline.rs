@@ -273,7 +273,8 @@ pub fn status(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> 
                 answered += 1;
                 continue;
             }
-            let at = chapter.locate(&files, entry.range.clone());
+            let (to_fill, _) = crate::spec::where_to_fill(entry, &why[0]);
+            let at = chapter.locate(&files, to_fill);
             open.push(OpenEntry {
                 entry: entry.title.clone(),
                 path: at.path,

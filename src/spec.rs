@@ -393,6 +393,40 @@ fn status_of(
     }
 }
 
+/// Where to fill what `reason` says is missing, and how: the one place `unanswered-entry` and
+/// `status` name for an open entry.
+pub(crate) fn where_to_fill(entry: &Entry, reason: &Unanswered) -> (Range<usize>, String) {
+    let answer = entry
+        .answer
+        .as_ref()
+        .map_or(entry.range.clone(), |a| a.label.clone());
+    match reason {
+        Unanswered::NoAnswerLine => (
+            entry.range.clone(),
+            "copy the entry's `**Answer:**` and `**Evidence:**` lines from the template, then answer them".to_owned(),
+        ),
+        Unanswered::NoAnswer => (
+            answer,
+            "write the answer after `**Answer:**` (with `{{#profile CODE PROFILE}}` for each axis the entry asks), or \"not applicable\" and why".to_owned(),
+        ),
+        Unanswered::NoClaim(axis) => (
+            answer,
+            format!("answer with `{{{{#profile {axis} PROFILE}}}}`, one of the profiles listed in the entry"),
+        ),
+        Unanswered::Unknown(axis, claim) => (
+            claim.clone(),
+            format!("replace `unknown` with the profile of `{axis}` the backend has, once it is known"),
+        ),
+        Unanswered::NoEvidence => (
+            entry
+                .evidence
+                .as_ref()
+                .map_or(entry.range.clone(), |e| e.label.clone()),
+            "say what the answer rests on after `**Evidence:**`: the API reference, a documented limit, an experiment".to_owned(),
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::identity;

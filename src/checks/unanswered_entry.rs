@@ -5,7 +5,7 @@
 //! implementation.
 
 use super::{Context, Draft};
-use crate::spec::{Entry, Status, Unanswered};
+use crate::spec::{Status, Unanswered, where_to_fill};
 use crate::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
@@ -15,7 +15,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             let Some(first) = why.first() else {
                 continue;
             };
-            let (range, help) = place(entry, first);
+            let (range, help) = where_to_fill(entry, first);
             let reasons: Vec<String> = why.iter().map(Unanswered::describe).collect();
             let state = if accepted {
                 "; the spec is accepted, and unanswered entries block implementation"
@@ -33,38 +33,5 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 .blocking(accepted),
             );
         }
-    }
-}
-
-/// Where to fill what `reason` says is missing, and how.
-fn place(entry: &Entry, reason: &Unanswered) -> (std::ops::Range<usize>, String) {
-    let answer = entry
-        .answer
-        .as_ref()
-        .map_or(entry.range.clone(), |a| a.label.clone());
-    match reason {
-        Unanswered::NoAnswerLine => (
-            entry.range.clone(),
-            "copy the entry's `**Answer:**` and `**Evidence:**` lines from the template, then answer them".to_owned(),
-        ),
-        Unanswered::NoAnswer => (
-            answer,
-            "write the answer after `**Answer:**` (with `{{#profile CODE PROFILE}}` for each axis the entry asks), or \"not applicable\" and why".to_owned(),
-        ),
-        Unanswered::NoClaim(axis) => (
-            answer,
-            format!("answer with `{{{{#profile {axis} PROFILE}}}}`, one of the profiles listed in the entry"),
-        ),
-        Unanswered::Unknown(axis, claim) => (
-            claim.clone(),
-            format!("replace `unknown` with the profile of `{axis}` the backend has, once it is known"),
-        ),
-        Unanswered::NoEvidence => (
-            entry
-                .evidence
-                .as_ref()
-                .map_or(entry.range.clone(), |e| e.label.clone()),
-            "say what the answer rests on after `**Evidence:**`: the API reference, a documented limit, an experiment".to_owned(),
-        ),
     }
 }

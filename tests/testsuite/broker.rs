@@ -490,3 +490,17 @@ fn a_mistyped_anchor_is_suggested_by_its_words_as_well_as_its_letters() {
         "{messages:?}"
     );
 }
+
+#[test]
+fn status_and_check_name_one_place_for_an_open_entry() {
+    let book = broker(&[]);
+    let (_, stdout, _) = check(&book);
+    let (_, status, _) = run_in(book.root(), &["status"]);
+    for place in json_positions(&stdout, "unanswered-entry") {
+        let (file_line, _) = place.rsplit_once(':').unwrap();
+        assert!(
+            status.contains(&format!("  {file_line}: ")),
+            "{file_line} in\n{status}"
+        );
+    }
+}
