@@ -653,14 +653,17 @@ impl<'r> Writer<'r> {
         );
         let mut bound = Vec::new();
         let mut pending = Vec::new();
+        let mut optional = Vec::new();
         for rule in &rendered.rules.rules {
             match &rule.applies {
                 Some((axis, profile)) if !rule.binds(model, provider) => {
                     let answered = model.claims_of(provider, axis).any(|c| !c.is_unknown());
-                    if !answered {
+                    if !answered && rule.obliges() {
                         pending.push((rule, axis, profile));
                     }
                 }
+                // A MAY permits: nothing to verify, listed apart.
+                _ if !rule.obliges() => optional.push(rule),
                 _ => bound.push(rule),
             }
         }
@@ -686,6 +689,19 @@ impl<'r> Writer<'r> {
             events.push(Event::End(TagEnd::Item));
         }
         events.push(Event::End(TagEnd::List(false)));
+        if !optional.is_empty() {
+            let mut line = vec![text(
+                "Permitted, with nothing to verify (a MAY, or no RFC 2119 keyword): ",
+            )];
+            for (i, rule) in optional.iter().enumerate() {
+                if i > 0 {
+                    line.push(text(", "));
+                }
+                line.push(Event::Code(CowStr::from(rule.id.clone())));
+            }
+            line.push(text("."));
+            paragraph(events, line);
+        }
         if !pending.is_empty() {
             paragraph(
                 events,

@@ -245,6 +245,7 @@ impl Outline {
                         Status::Uncovered => "bound",
                         Status::NotBound => "not bound",
                         Status::Undecided => "bound if its profile is the rule's",
+                        Status::Optional => "optional",
                     };
                     format!("`{}` {word}", model.providers[p].name)
                 })

@@ -127,7 +127,7 @@ pub(crate) struct PageSnap {
 #[derive(Debug, Clone)]
 pub(crate) struct CoverageCell {
     pub rule: String,
-    /// `verified`, `implemented`, `uncovered`, `not-bound` or `profile-unknown`.
+    /// `verified`, `implemented`, `uncovered`, `not-bound`, `profile-unknown` or `optional`.
     pub status: &'static str,
     /// The first citation that counts (a test for `verified`), as a path under
     /// `source-root` and a line.
@@ -346,6 +346,7 @@ impl Snapshot {
                         Status::Uncovered => ("uncovered", None),
                         Status::NotBound => ("not-bound", None),
                         Status::Undecided => ("profile-unknown", None),
+                        Status::Optional => ("optional", None),
                     };
                     CoverageCell {
                         rule: rule.id.clone(),

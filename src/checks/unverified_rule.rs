@@ -4,7 +4,6 @@
 //! has nothing to verify. It runs only with `source-root`: without the tree nothing is known.
 
 use super::{Context, Draft};
-use crate::rules::Level;
 use crate::rules::coverage::Status;
 use crate::vocab::Check;
 
@@ -16,11 +15,10 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for (column, &p) in coverage.providers.iter().enumerate() {
         let provider = &cx.model.providers[p];
         for (rule, row) in cx.rules.rules.iter().zip(&coverage.cells) {
-            if rule.level.is_none_or(|level| level == Level::May) {
-                continue;
-            }
             let what = match row[column] {
-                Status::Verified(_) | Status::NotBound | Status::Undecided => continue,
+                Status::Verified(_) | Status::NotBound | Status::Undecided | Status::Optional => {
+                    continue;
+                }
                 Status::Implemented(_) => "is implemented but no test verifies it",
                 Status::Uncovered => "is cited by no test or code",
             };

@@ -137,6 +137,8 @@ impl<'a> Renderer<'a> {
     fn coverage_cell(&self, status: Status, known: bool) -> Events<'a> {
         match status {
             Status::NotBound => vec![text("not bound")],
+            // A MAY permits: nothing to verify.
+            Status::Optional => vec![text("optional")],
             // The provider's profile on the rule's axis is `unknown`: it may bind.
             Status::Undecided => emphasis("profile unknown"),
             Status::Uncovered if !known => emphasis("unknown"),

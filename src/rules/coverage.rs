@@ -31,6 +31,9 @@ pub(crate) enum Status {
     /// `applies=` names a profile of an axis whose profile the provider has not stated yet
     /// (`unknown`, or no claim): whether the rule binds it is not known.
     Undecided,
+    /// A MAY, or a rule with no RFC 2119 keyword, that binds the provider: it permits and
+    /// obliges nothing, so there is nothing to verify and it is not counted.
+    Optional,
 }
 
 /// The coverage of every rule for every built provider.
@@ -96,6 +99,9 @@ impl Coverage {
                                 Status::Undecided
                             };
                         }
+                        if !rule.obliges() {
+                            return Status::Optional;
+                        }
                         let counts = |verb: Verb| {
                             citations.iter().zip(&owners).position(|(c, owner)| {
                                 c.verb == verb
@@ -131,7 +137,7 @@ impl Coverage {
                     bound += 1;
                 }
                 Status::Implemented(_) | Status::Uncovered => bound += 1,
-                Status::NotBound | Status::Undecided => {}
+                Status::NotBound | Status::Undecided | Status::Optional => {}
             }
         }
         (verified, bound)

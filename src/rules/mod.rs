@@ -96,6 +96,12 @@ impl Rule {
         anchor_of(&self.id)
     }
 
+    /// Whether the rule obliges whom it binds to anything: a MUST or a SHOULD. A MAY permits,
+    /// and a rule without a keyword states no obligation: neither has anything to verify.
+    pub(crate) fn obliges(&self) -> bool {
+        self.level.is_some_and(|level| level >= Level::Should)
+    }
+
     /// Whether the rule binds `provider` (an index into the model's providers): every rule
     /// does, but one that `applies=` to a profile binds the providers that claim it.
     pub(crate) fn binds(&self, model: &Model, provider: usize) -> bool {

@@ -409,7 +409,7 @@ fn a_marker_with_wrong_metadata_still_defines_its_rule() {
     // Whom it binds is unknown until it is fixed: the matrix counts it for nobody.
     let (_, status, _) = run_in(book.root(), &["status"]);
     assert!(
-        status.contains("`kafka`, 5 of 6 rules verified"),
+        status.contains("`kafka`, 5 of 5 rules verified"),
         "{status}"
     );
 }
@@ -503,4 +503,46 @@ fn status_and_check_name_one_place_for_an_open_entry() {
             "{file_line} in\n{status}"
         );
     }
+}
+
+#[test]
+fn a_may_rule_permits_and_every_output_says_the_same() {
+    let book = broker(&[]);
+    // `status`: the MAY is not counted.
+    let (_, status, _) = run_in(book.root(), &["status"]);
+    assert!(
+        status.contains("`kafka`, 6 of 6 rules verified, 0 implemented only, 0 uncovered"),
+        "{status}"
+    );
+    // The matrix: optional, not uncovered.
+    let adapters = book.chapter("adapters.md");
+    let row = adapters
+        .lines()
+        .find(|l| l.contains("publish.batch"))
+        .expect("a row for the MAY rule");
+    assert_eq!(row.matches("|optional").count(), 3, "{row}");
+    assert!(!row.contains("uncovered"), "{row}");
+    // `export`: optional in every cell.
+    let (_, export, _) = run_in(book.root(), &["export"]);
+    let export: Value = serde_json::from_str(&export).unwrap();
+    let cells: Vec<&str> = export["coverage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["rules"].as_array().unwrap())
+        .filter(|c| c["rule"] == "publish.batch")
+        .map(|c| c["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(cells, ["optional"; 3], "{export}");
+    // The brief: nothing to verify.
+    let (_, brief, _) = run_in(book.root(), &["brief", "redis-streams"]);
+    assert!(!brief.contains("r[verify publish.batch]"), "{brief}");
+    assert!(
+        brief.contains("Permitted, with nothing to verify (a MAY, or no RFC 2119 keyword): `publish.batch`."),
+        "{brief}"
+    );
+    // `unverified-rule` stays silent on it (the book has no finding but its open entries).
+    let (code, stdout, findings) = check(&book);
+    assert_eq!(code, 0);
+    assert_eq!(checks_of(&findings), Vec::<&str>::new(), "{stdout}");
 }
