@@ -27,7 +27,8 @@ pub struct NewSpec {
 }
 
 /// Writes the spec of provider `provider_type` for the book at `dir` (see the module docs), as
-/// `path` (relative to `src`) or beside the template as `<type>-provider-spec.md`.
+/// `path` (relative to `src`) or beside the template as `<type>-<noun>-spec.md`, the noun the
+/// book's template title gives (`provider` for a "Provider spec template").
 pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<NewSpec> {
     if !is_dns_label(provider_type) {
         bail!(
@@ -43,11 +44,17 @@ pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<N
         );
     };
     let src = md.root.join(&md.config.book.src);
+    let template_text = std::fs::read_to_string(src.join(template))
+        .with_context(|| format!("cannot read the template `{template}`"))?;
+    let kind = crate::spec::spec_kind(&template_text);
+    // The file is named in the book's own word: an "Adapter spec template" gives
+    // `<type>-adapter-spec.md`.
+    let default_name = format!("{provider_type}-{}-spec.md", file_word(&kind));
     let folder = template.rsplit_once('/').map_or("", |(f, _)| f);
     let chapter = match path {
         Some(path) => crate::config::normalise(path),
-        None if folder.is_empty() => format!("{provider_type}-provider-spec.md"),
-        None => format!("{folder}/{provider_type}-provider-spec.md"),
+        None if folder.is_empty() => default_name.clone(),
+        None => format!("{folder}/{default_name}"),
     };
     let (spec_folder, file_name) = chapter.rsplit_once('/').unwrap_or(("", &chapter));
     let src_shown = md.config.book.src.display();
@@ -63,7 +70,7 @@ pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<N
     if !chapter.ends_with(".md") {
         bail!(
             "`{chapter}` is not a `.md` file: a spec is a chapter of the book; try `--path {}`",
-            beside(&format!("{provider_type}-provider-spec.md"))
+            beside(&default_name)
         );
     }
     if spec_folder != folder {
@@ -81,9 +88,6 @@ pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<N
             relative(&md.root, &spec_file).display()
         );
     }
-    let template_text = std::fs::read_to_string(src.join(template))
-        .with_context(|| format!("cannot read the template `{template}`"))?;
-    let kind = crate::spec::spec_kind(&template_text);
     let spec_text = spec_from_template(&template_text, provider_type, &kind)
         .with_context(|| format!("the template `{template}` cannot be copied"))?;
 
@@ -112,6 +116,18 @@ pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<N
         written.push(PathBuf::from("book.toml"));
     }
     Ok(NewSpec { chapter, written })
+}
+
+/// The book's noun for a provider as a file name's word: "Adapter" gives `adapter`,
+/// "Storage backend" `storage-backend`; `provider` when the noun has other characters.
+fn file_word(kind: &str) -> String {
+    let noun = crate::spec::provider_noun(kind).to_lowercase();
+    let word = noun.split_whitespace().collect::<Vec<_>>().join("-");
+    if crate::shortcode::is_code(&word) {
+        word
+    } else {
+        "provider".to_owned()
+    }
 }
 
 fn relative(root: &Path, path: &Path) -> PathBuf {

@@ -40,7 +40,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             Draft::in_config(
                 Check::MissingRole,
                 "contract",
-                "no chapter has the `contract` role: axes are read from every chapter, and no chapter is kept free of provider names (`forbidden-term`) or checked for a MUST that names no caller (`must-cite`)",
+                "no chapter has the `contract` role: axes are read from every chapter, and no chapter is kept free of provider names (`forbidden-term`) or checked for a MUST that cites no code (`must-cite`)",
             )
             .help(format!(
                 "name the chapter that defines the axes: `contract = [\"{}\"]` (paths relative to `src`)",

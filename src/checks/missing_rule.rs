@@ -37,6 +37,16 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                     continue;
                 }
                 reported.push(unit);
+                // The example is the book's own: the nearest rule above, else the first.
+                let example = cx
+                    .rules
+                    .rules
+                    .iter()
+                    .rfind(|r| r.chapter == number && r.marker.end <= at)
+                    .or_else(|| cx.rules.rules.first())
+                    .map_or_else(String::new, |r| {
+                        format!(", as `r[{}]` labels its own", r.id)
+                    });
                 out.push(
                     Draft::new(
                         Check::MissingRule,
@@ -44,7 +54,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                         at..at + 4,
                         "this MUST is labelled by no rule marker, so no code or test can cite it",
                     )
-                    .help("write a line `r[ID]` (such as `r[create.idempotent-by-name]`) directly before its paragraph or list item, with a blank line before the marker"),
+                    .help(format!("write a line `r[ID]` directly before its paragraph or list item, with a blank line before the marker{example}")),
                 );
             }
         }

@@ -58,12 +58,12 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                         number,
                         at..at + 4,
                         if cx.config.shared_layer.is_empty() {
-                            "this MUST names no caller: its sentence cites no path or symbol".to_owned()
+                            "this MUST cites no code: its sentence names no path or symbol".to_owned()
                         } else {
-                            format!("this MUST names no caller: its sentence cites no path or symbol of the shared layer{roots}")
+                            format!("this MUST cites no code: its sentence names no path or symbol of the shared layer{roots}")
                         },
                     )
-                    .help("name the caller that relies on it (the function, type or file of the code that breaks without it) as a code span, and say what breaks"),
+                    .help("name, as a code span, the code it is about: the interface or type it constrains, or the caller that breaks without it (and say what breaks)"),
                 );
             }
         }

@@ -156,16 +156,16 @@ pub(super) fn rules(base: &Snapshot, head: &Snapshot, renames: &Renames, out: &m
     }
 }
 
-/// The callers a rule's text names, told at `at` to stop relying on it (none when it names
-/// none).
+/// The code a rule's text names (the interfaces it constrains, the callers that rely on it),
+/// told at `at` that the guarantee is gone (none when it names none).
 fn callers_act(text: &str, at: &Place) -> Vec<Act> {
     let who = callers(text);
     if who.is_empty() {
         return Vec::new();
     }
     vec![act(
-        format!("callers: {}", who.join(", ")),
+        format!("the code it names: {}", who.join(", ")),
         at,
-        "stop relying on it".to_owned(),
+        "no longer count on what it guaranteed".to_owned(),
     )]
 }

@@ -65,7 +65,7 @@ pub(crate) fn parse_versioned(text: &str) -> Result<Versioned, String> {
     };
     if !is_id(id) {
         return Err(format!(
-            "`{id}` is not a rule ID{}: dot-separated segments of lowercase letters, digits and single hyphens, as in `create.idempotent-by-name`",
+            "`{id}` is not a rule ID{}: dot-separated segments of lowercase letters, digits and single hyphens, as in `section.rule-name`",
             crate::unicode::hidden_in(id)
         ));
     }
@@ -89,8 +89,7 @@ pub(crate) fn parse_marker(inner: &str) -> Result<Marker, (String, Range<usize>)
     let mut words = words(inner);
     let Some((first, first_range)) = words.next() else {
         return Err((
-            "an empty rule marker: write the rule's ID, as in `r[create.idempotent-by-name]`"
-                .to_owned(),
+            "an empty rule marker: write the rule's ID, as in `r[section.rule-name]`".to_owned(),
             0..inner.len(),
         ));
     };

@@ -538,11 +538,57 @@ fn a_may_rule_permits_and_every_output_says_the_same() {
     let (_, brief, _) = run_in(book.root(), &["brief", "redis-streams"]);
     assert!(!brief.contains("r[verify publish.batch]"), "{brief}");
     assert!(
-        brief.contains("Permitted, with nothing to verify (a MAY, or no RFC 2119 keyword): `publish.batch`."),
+        brief.contains(
+            "Permitted, with nothing to verify (a MAY, or no RFC 2119 keyword): `publish.batch`."
+        ),
         "{brief}"
     );
     // `unverified-rule` stays silent on it (the book has no finding but its open entries).
     let (code, stdout, findings) = check(&book);
     assert_eq!(code, 0);
     assert_eq!(checks_of(&findings), Vec::<&str>::new(), "{stdout}");
+}
+
+#[test]
+fn messages_speak_this_books_words_not_another_projects() {
+    // An unlabelled MUST, a marker without an ID, a MUST that cites no code.
+    let book = broker(&[("src/contract.md", &|t: &str| {
+        t.replace(
+            "An adapter MAY batch publishes.",
+            "An adapter MAY batch publishes.\n\nAn adapter MUST close its connection on shutdown.\n\nr[]\nAn adapter SHOULD log.",
+        )
+    })]);
+    let (_, stdout, findings) = check(&book);
+    for word in [
+        "idempotent-by-name",
+        "create.",
+        "reconcileManaged",
+        "names no caller",
+    ] {
+        assert!(!stdout.contains(word), "`{word}` in {stdout}");
+    }
+    let help = |check: &str| of(&findings, check)[0]["help"].as_str().unwrap().to_owned();
+    assert!(
+        help("missing-rule").ends_with(", as `r[publish.batch]` labels its own"),
+        "{stdout}"
+    );
+    assert!(
+        help("must-cite").contains("the interface or type it constrains"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("as in `r[section.rule-name]`"), "{stdout}");
+
+    // new-spec names the file in the book's word.
+    let book = broker(&[]);
+    let (code, _, stderr) = run_in(book.root(), &["new-spec", "pulsar"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(book.root().join("src/pulsar-adapter-spec.md").exists());
+    let summary = std::fs::read_to_string(book.root().join("src/SUMMARY.md")).unwrap();
+    assert!(
+        summary.contains("[Adapter spec: pulsar](pulsar-adapter-spec.md)"),
+        "{summary}"
+    );
+    // It matches the book's `specs` glob, so book.toml is left as it was.
+    let toml = std::fs::read_to_string(book.root().join("book.toml")).unwrap();
+    assert!(!toml.contains("pulsar"), "{toml}");
 }

@@ -347,7 +347,10 @@ fn rules_added_removed_tightened_loosened_revised_and_reworded() {
         .iter()
         .find(|c| c["kind"] == "rule-loosened")
         .unwrap();
-    assert_eq!(loosened["acts"][0]["who"], "callers: `reconcileManaged`");
+    assert_eq!(
+        loosened["acts"][0]["who"],
+        "the code it names: `reconcileManaged`"
+    );
     let added = changes.iter().find(|c| c["kind"] == "rule-added").unwrap();
     assert!(
         added["acts"][0]["what"]

@@ -238,10 +238,10 @@ fn new_spec_names_the_spec_as_the_books_template_does() {
     assert_eq!(code, 0, "{stdout}{stderr}");
     let summary = std::fs::read_to_string(book.root().join("src/SUMMARY.md")).unwrap();
     assert!(
-        summary.contains("- [Backend spec: gcs](gcs-provider-spec.md)"),
+        summary.contains("- [Backend spec: gcs](gcs-backend-spec.md)"),
         "{summary}"
     );
-    let spec = std::fs::read_to_string(book.root().join("src/gcs-provider-spec.md")).unwrap();
+    let spec = std::fs::read_to_string(book.root().join("src/gcs-backend-spec.md")).unwrap();
     assert!(
         spec.starts_with("# `gcs` backend spec {.provider .proposed}\n"),
         "{spec}"
@@ -355,7 +355,7 @@ fn the_brief_says_what_it_looked_for_and_did_not_find_and_book_toml_names_it() {
     .unwrap();
     let (code, _, stderr) = run_in(book.root(), &["new-spec", "gcs"]);
     assert_eq!(code, 0, "{stderr}");
-    let spec_path = book.root().join("src/gcs-provider-spec.md");
+    let spec_path = book.root().join("src/gcs-backend-spec.md");
     let spec = std::fs::read_to_string(&spec_path).unwrap().replacen(
         "**Answer:**\n",
         "**Answer:** Reads see writes: {{#profile consistency strong}}.\n",
@@ -383,7 +383,7 @@ fn the_brief_says_what_it_looked_for_and_did_not_find_and_book_toml_names_it() {
     // The book's own words for both, in book.toml.
     let toml = BOOK_TOML.replace(
         "after = [\"links\"]",
-        "after = [\"links\"]\nbrief-checklist = \"before you start\"\nbrief-known-gaps = \"Limits\"\nspecs = [\"gcs-provider-spec.md\"]",
+        "after = [\"links\"]\nbrief-checklist = \"before you start\"\nbrief-known-gaps = \"Limits\"\nspecs = [\"gcs-backend-spec.md\"]",
     );
     std::fs::write(book.root().join("book.toml"), toml).unwrap();
     let contract = CONTRACT.replace(
