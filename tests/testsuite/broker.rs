@@ -592,3 +592,24 @@ fn messages_speak_this_books_words_not_another_projects() {
     let toml = std::fs::read_to_string(book.root().join("book.toml")).unwrap();
     assert!(!toml.contains("pulsar"), "{toml}");
 }
+
+#[test]
+fn mdbooks_own_admonitions_are_checked_as_the_text_they_are() {
+    let book = broker(&[("src/contract.md", &|t: &str| {
+        t.replace(
+            "> An adapter is built when its package is in `bus.Adapters`; until then it is a spec.",
+            "> An adapter is built when its package is in `bus.Adapters` \u{2014} until then a spec.\n> An adapter MUST register itself.",
+        )
+    })]);
+    let (_, stdout, _) = check(&book);
+    // Places in the file as written, inside the quote.
+    assert_eq!(json_positions(&stdout, "em-dash"), ["src/contract.md:13:61"], "{stdout}");
+    assert_eq!(json_positions(&stdout, "must-cite"), ["src/contract.md:14:14"], "{stdout}");
+    assert_eq!(json_positions(&stdout, "missing-rule"), ["src/contract.md:14:14"], "{stdout}");
+    // mdBook renders it as its admonition, and the page keeps it.
+    let book = broker(&[]);
+    let (built, out) = book.build();
+    built.unwrap();
+    let page = book.html(&out, "contract.html");
+    assert!(page.contains("blockquote-tag-note"), "{page}");
+}
