@@ -92,10 +92,11 @@ pub mod internals {
     };
     pub use crate::shortcode::{Foreign, Kind, Malformed, Name, Scan, Shortcode, Spanned, scan};
 
-    /// The byte ranges of the shortcodes of every chapter the pipeline reads (see [`is_read`]),
-    /// in document order, as the pipeline finds them: it alone knows which escaping
-    /// backslashes mdBook's `links` removed.
-    pub fn shortcode_ranges(
+    /// The byte ranges that rendering may change in every chapter the pipeline reads (see
+    /// [`is_read`]), in document order: its shortcodes, as the pipeline finds them (it alone
+    /// knows which escaping backslashes mdBook's `links` removed), and the marker lines of the
+    /// rules it defines, sorted.
+    pub fn patched_ranges(
         ctx: &PreprocessorContext,
         book: &Book,
     ) -> anyhow::Result<Vec<Vec<Range<usize>>>> {
@@ -103,9 +104,24 @@ pub mod internals {
         let files = crate::chapter::BookFiles::new(ctx, PathBuf::new());
         let options = parse_options(&ctx.config);
         let chapters = crate::chapter::read_chapters(book, &files, &options, &config);
+        let model = crate::model::Model::collect(&chapters, &config);
+        let rules = crate::rules::Rules::collect(&chapters, &model, &config);
         Ok(chapters
             .iter()
-            .map(|c| c.scan.shortcodes.iter().map(|s| s.range.clone()).collect())
+            .enumerate()
+            .map(|(number, c)| {
+                let mut ranges: Vec<Range<usize>> =
+                    c.scan.shortcodes.iter().map(|s| s.range.clone()).collect();
+                ranges.extend(
+                    rules
+                        .rules
+                        .iter()
+                        .filter(|r| r.chapter == number)
+                        .map(|r| r.marker.clone()),
+                );
+                ranges.sort_by_key(|r| r.start);
+                ranges
+            })
             .collect())
     }
 }

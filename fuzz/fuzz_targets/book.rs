@@ -8,7 +8,8 @@
 //! preprocessor does. Bits 6 and 7 of the first chapter's flags are for the whole book: serve
 //! (the live-reload endpoint is set) and on disk (the chapters are written to files and passed
 //! through mdBook's own `links` preprocessor first, so the source map, escapes and includes
-//! are exercised).
+//! are exercised). A chapter whose path is `rules.md` has the contract role, so its rule
+//! markers define rules.
 
 #![no_main]
 
@@ -166,7 +167,8 @@ fn through_disk(
 
 fuzz_target!(|data: &[u8]| {
     let (serve, on_disk, pieces) = pieces(data);
-    let config = harness::config(&["contract.md"], &["template.md"], serve);
+    // A fuzzed chapter at `rules.md` is a contract chapter too: its markers define rules.
+    let config = harness::config(&["contract.md", "rules.md"], &["template.md"], serve);
     let book = harness::book_with(items(&pieces));
     if on_disk && safe_on_disk(&pieces) {
         let root = book_dir();

@@ -8,13 +8,14 @@
 //! - every finding has a line and a column of at least 1, and (in these debug-assertion
 //!   builds) every range a check reports is on character boundaries;
 //! - the book keeps its chapters, in order, with their names and paths;
-//! - a chapter without `{{` comes back byte for byte;
-//! - a chapter with shortcodes differs only inside the byte ranges of its shortcodes
-//!   (under `mdbook serve`, after the findings panel at offset 0). The ranges are those the
-//!   pipeline's own reading finds ([`internals::shortcode_ranges`]), since only it knows which
-//!   backslashes mdBook's `links` removed: an escape runs to the last `}}` of its line there,
-//!   so a scan that does not know them can miss a real shortcode on that line. [`scan`] runs
-//!   the scanner on its own, without that knowledge, and checks its ranges;
+//! - a chapter without shortcodes or rule markers comes back byte for byte;
+//! - a chapter with some differs only inside the byte ranges of its shortcodes and its rules'
+//!   marker lines (under `mdbook serve`, after the findings panel at offset 0). The ranges are
+//!   those the pipeline's own reading finds ([`internals::patched_ranges`]), since only it
+//!   knows which backslashes mdBook's `links` removed (an escape runs to the last `}}` of its
+//!   line there, so a scan that does not know them can miss a real shortcode on that line) and
+//!   which markers define a rule. [`scan`] runs the scanner on its own, without that
+//!   knowledge, and checks its ranges;
 //! - [`mdbook_contract::check`] finds what [`mdbook_contract::process`] finds, without
 //!   rendering.
 
@@ -117,7 +118,7 @@ pub fn run_and_check(ctx: &PreprocessorContext, book: Book) -> usize {
         .into_iter()
         .map(|c| (c.name.clone(), c.path.clone(), c.content.clone()))
         .collect();
-    let ranges = shortcode_ranges(ctx, &book);
+    let ranges = patched_ranges(ctx, &book);
     let checked = mdbook_contract::check(ctx, &book, PathBuf::new())
         .unwrap_or_else(|e| panic!("the checks fail on a valid configuration: {e:#}"));
     let outcome = mdbook_contract::process(ctx, book, PathBuf::new())
@@ -187,10 +188,11 @@ fn all_chapters(book: &Book) -> Vec<&Chapter> {
         .collect()
 }
 
-/// The byte ranges of the shortcodes of every chapter of `book` (in [`all_chapters`] order),
-/// as the pipeline reads them; empty for a draft without content, which it does not read.
-fn shortcode_ranges(ctx: &PreprocessorContext, book: &Book) -> Vec<Vec<Range<usize>>> {
-    let read = internals::shortcode_ranges(ctx, book).expect("the chapters are read");
+/// The byte ranges rendering may change in every chapter of `book` (in [`all_chapters`]
+/// order), as the pipeline reads them; empty for a draft without content, which it does not
+/// read.
+fn patched_ranges(ctx: &PreprocessorContext, book: &Book) -> Vec<Vec<Range<usize>>> {
+    let read = internals::patched_ranges(ctx, book).expect("the chapters are read");
     let mut read = read.into_iter();
     all_chapters(book)
         .into_iter()
@@ -232,15 +234,15 @@ pub fn scan(text: &str, options: &MarkdownOptions) -> internals::Scan {
 }
 
 /// Whether `output` equals `input` outside `ranges` (sorted, not overlapping): a chapter
-/// without `{{` must be returned unchanged; otherwise the text between the ranges must appear
+/// without any must be returned unchanged; otherwise the text between the ranges must appear
 /// in order, the text before the first as a prefix and after the last as a suffix.
 pub fn changed_only_in(input: &str, output: &str, ranges: &[Range<usize>]) -> Result<(), String> {
     let fail = |message: &str| Err(message.to_owned());
-    if !input.contains("{{") || ranges.is_empty() {
+    if ranges.is_empty() {
         return if input == output {
             Ok(())
         } else {
-            fail("a chapter without shortcodes changed")
+            fail("a chapter without shortcodes or rule markers changed")
         };
     }
     let mut pieces = Vec::new();
