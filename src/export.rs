@@ -31,7 +31,7 @@ use serde::Serialize;
 use crate::snapshot::{Place, Snapshot};
 
 /// The version of the document's shape (see the module docs).
-pub const SCHEMA_VERSION: &str = "1.0.0";
+pub const SCHEMA_VERSION: &str = "1.1.0";
 
 /// The JSON Schema of the document.
 pub const SCHEMA: &str = include_str!("../schema/contract.schema.json");

@@ -73,7 +73,9 @@ pub use pipeline::{Outcome, check, overview, process, status};
 pub use preprocessor::ContractPreprocessor;
 pub use protocol::{SUPPORTED, run as run_protocol};
 pub use sourcemap::Location;
-pub use status::{OpenEntry, ProviderCoverage, SpecState, Status, StatusFormat, render_status};
+pub use status::{
+    OpenEntry, ProviderCoverage, SourceRead, SpecState, Status, StatusFormat, render_status,
+};
 pub use vocab::{Check, NAME, Severity};
 
 /// What the fuzz targets and the tests of the Markdown layer reach past the surface for. Not

@@ -38,7 +38,7 @@ use crate::serve;
 use crate::snapshot::Snapshot;
 use crate::source_tree::{Extra, Roots, SourceIndex, is_glob};
 use crate::spec::Specs;
-use crate::status::{OpenEntry, ProviderCoverage, SpecState, Status};
+use crate::status::{OpenEntry, ProviderCoverage, SourceRead, SpecState, Status};
 use crate::suggest;
 use crate::vocab::{Check, Severity};
 
@@ -260,6 +260,9 @@ pub fn status(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> 
         rules,
         coverage,
         files,
+        files_read,
+        citations,
+        config,
         ..
     } = Analysis::run(ctx, book, BookFiles::new(ctx, display_root))?;
     let mut states = Vec::new();
@@ -332,9 +335,18 @@ pub fn status(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> 
             })
             .collect()
     };
+    let source = match (&config.source_root, files_read) {
+        (Some(root), Some(files)) if !rules.rules.is_empty() => Some(SourceRead {
+            root: root.clone(),
+            files,
+            citations: citations.len(),
+        }),
+        _ => None,
+    };
     Ok(Status {
         specs: states,
         providers,
+        source,
     })
 }
 
@@ -406,6 +418,8 @@ struct Analysis<'b> {
     coverage: Coverage,
     /// The citations of rules in the source tree.
     citations: Vec<CodeCitation>,
+    /// How many files of the source tree were read, when it was.
+    files_read: Option<usize>,
     report: Report,
     pages: Pages,
     options: MarkdownOptions,
@@ -438,7 +452,11 @@ impl<'b> Analysis<'b> {
                 let wanted = Wanted {
                     chapters: &chapters,
                     excluded: &excluded,
-                    rules: !rules.rules.is_empty(),
+                    prefixes: if rules.rules.is_empty() {
+                        &[]
+                    } else {
+                        &rules.prefixes
+                    },
                 };
                 match index_source(ctx, &files, &config, &shared, &wanted, &root) {
                     Ok((source, citations)) => (Some(source), citations),
@@ -475,6 +493,7 @@ impl<'b> Analysis<'b> {
         };
         let drafts = checks::run_all(&cx);
         let (report, pages) = resolve(&chapters, &companions, &citations, &files, &config, drafts);
+        let files_read = source.as_ref().map(|s| s.files_read);
         Ok(Analysis {
             chapters,
             model,
@@ -482,6 +501,7 @@ impl<'b> Analysis<'b> {
             rules,
             coverage,
             citations,
+            files_read,
             report,
             pages,
             options,
@@ -571,7 +591,9 @@ fn check_chapter_keys(config: &mut Config, keys: &[String]) {
 struct Wanted<'w> {
     chapters: &'w [Chapter<'w>],
     excluded: &'w HashSet<String>,
-    rules: bool,
+    /// The prefixes of the rules' markers, whose citations are searched for (none when the
+    /// book has no rules).
+    prefixes: &'w [String],
 }
 
 /// A provider that `provider-paths` names and the book does not have is a `dangling-path`
@@ -632,9 +654,14 @@ fn index_source(
                 Citation::Path(_) => None,
             });
             let words = crate::source_tree::wanted_words(symbols);
-            let extra = wanted.rules.then_some(Extra {
-                patterns: &code::PATTERNS,
-                read: &code::read_matches,
+            let owned = code::patterns(wanted.prefixes);
+            let patterns: Vec<&str> = owned.iter().map(String::as_str).collect();
+            let read = |path: &str, data: &[u8], hits: &mut [(usize, usize)]| {
+                code::read_matches(wanted.prefixes, path, data, hits)
+            };
+            let extra = (!wanted.prefixes.is_empty()).then_some(Extra {
+                patterns: &patterns,
+                read: &read,
             });
             match SourceIndex::build(&path, &config.symbol_files, shared, &words, extra) {
                 Ok(index) => return Ok(index),

@@ -1,11 +1,12 @@
 //! The source tree the documents describe, read once per build.
 //!
-//! [`SourceIndex::build`] walks `source-root` once (respecting `.gitignore`), records every file
-//! and folder, and searches the files matched by `symbol-files` for all cited words at once
-//! with one Aho-Corasick automaton, keeping whole-word matches only. A caller may add patterns
-//! of its own ([`Extra`]: the citations of rules, `r[impl `, `r[verify `) to the same
-//! automaton, and read what they find in the same pass. Lookups afterwards are hash lookups:
-//! no file is read twice and no symbol costs a walk.
+//! [`SourceIndex::build`] walks `source-root` once (respecting `.gitignore` and `.ignore`),
+//! records every file and folder, and searches the files matched by `symbol-files` for all
+//! cited words at once with one Aho-Corasick automaton, keeping whole-word matches only. A
+//! caller may add patterns of its own ([`Extra`]: the citations of rules, `r[impl `,
+//! `r[verify `), searched in the same pass in every text file of the tree, whatever its
+//! language (comments look alike across languages), and read what they find. Lookups
+//! afterwards are hash lookups: no file is read twice and no symbol costs a walk.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -24,6 +25,9 @@ pub(crate) struct SourceIndex {
     found: HashSet<String>,
     /// Words found in a symbol file under the shared-layer roots.
     found_in_shared: HashSet<String>,
+    /// How many files were read: every text file for the extra patterns, else the symbol
+    /// files alone.
+    pub(crate) files_read: usize,
 }
 
 /// Patterns searched for beside the words, in the same pass, and what to make of a file's
@@ -31,11 +35,12 @@ pub(crate) struct SourceIndex {
 /// and each match as its start and the index of its pattern.
 pub(crate) struct Extra<'e, T> {
     pub(crate) patterns: &'e [&'e str],
-    pub(crate) read: &'e ReadMatches<T>,
+    pub(crate) read: &'e ReadMatches<'e, T>,
 }
 
 /// What [`Extra::read`] is: a file's path, its bytes and its matches to what they mean.
-pub(crate) type ReadMatches<T> = dyn Fn(&str, &[u8], &mut [(usize, usize)]) -> Vec<T> + Sync;
+pub(crate) type ReadMatches<'e, T> =
+    dyn Fn(&str, &[u8], &mut [(usize, usize)]) -> Vec<T> + Sync + 'e;
 
 /// The shared-layer roots: folders (a path and everything under it) or globs.
 #[derive(Debug, Clone)]
@@ -154,13 +159,19 @@ impl SourceIndex {
             }
             let relative = relative.to_string_lossy().replace('\\', "/");
             let is_file = entry.file_type().is_some_and(|t| t.is_file());
-            if is_file && patterns.is_match(&relative) {
+            let symbols = is_file && patterns.is_match(&relative);
+            // Markdown is documentation, not code: a citation in it is an example (the book
+            // itself may lie under `source-root`), as tracey reads it.
+            let citing = is_file && extra.is_some() && !is_markdown(&relative);
+            if symbols || citing {
                 let size = entry.metadata().map_or(0, |m| m.len());
                 to_scan.push(Scanned {
                     path: entry.path().to_path_buf(),
                     relative: relative.clone(),
                     size,
                     in_shared: shared.contains(&relative),
+                    symbols,
+                    citing,
                 });
             }
             paths.push(relative);
@@ -168,12 +179,13 @@ impl SourceIndex {
         let path_set = paths.iter().cloned().collect();
 
         let words: Vec<&String> = words.iter().collect();
-        let (found, found_in_shared, extra) = search(&to_scan, &words, extra)?;
+        let (found, found_in_shared, extra, files_read) = search(&to_scan, &words, extra)?;
         let index = SourceIndex {
             paths,
             path_set,
             found,
             found_in_shared,
+            files_read,
         };
         Ok((index, extra))
     }
@@ -223,6 +235,11 @@ fn expand_braces(pattern: &str) -> Vec<String> {
         .collect()
 }
 
+fn is_markdown(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower.ends_with(".md") || lower.ends_with(".markdown")
+}
+
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
 }
@@ -235,14 +252,23 @@ struct Scanned {
     size: u64,
     /// Whether it lies under the shared-layer roots.
     in_shared: bool,
+    /// Whether `symbol-files` matches it: cited words are looked up in it.
+    symbols: bool,
+    /// Whether the extra patterns are searched in it: a text file that is not Markdown.
+    citing: bool,
 }
 
 /// The wanted words found in any symbol file, those found in one under the shared-layer
-/// roots, and what the extra patterns' reader made of their matches.
-type Found<T> = (HashSet<String>, HashSet<String>, Vec<T>);
+/// roots, what the extra patterns' reader made of their matches, and how many files were read.
+type Found<T> = (HashSet<String>, HashSet<String>, Vec<T>, usize);
 
-/// Searches `files` for whole-word occurrences of `words` and for the `extra` patterns, one
-/// file at a time on the thread pool: one automaton, one pass a file.
+/// A file not matched by `symbol-files` larger than this is data, not source: its citations are
+/// not looked for.
+const LARGEST_SOURCE: u64 = 8 << 20;
+
+/// Searches `files` for whole-word occurrences of `words` (in symbol files) and for the
+/// `extra` patterns (in every text file), one file at a time on the thread pool: one automaton,
+/// one pass a file.
 fn search<T: Send>(
     files: &[Scanned],
     words: &[&String],
@@ -250,7 +276,7 @@ fn search<T: Send>(
 ) -> Result<Found<T>> {
     let patterns: &[&str] = extra.as_ref().map_or(&[], |e| e.patterns);
     if (words.is_empty() && patterns.is_empty()) || files.is_empty() {
-        return Ok((HashSet::new(), HashSet::new(), Vec::new()));
+        return Ok((HashSet::new(), HashSet::new(), Vec::new(), 0));
     }
     let automaton = AhoCorasick::builder()
         .match_kind(MatchKind::Standard)
@@ -261,19 +287,37 @@ fn search<T: Send>(
                 .chain(patterns.iter().map(|p| p.as_bytes())),
         )
         .context("cannot build the symbol search")?;
+    // The other files are searched for the extra patterns alone (a much smaller automaton,
+    // which Aho-Corasick's prefilter skips through).
+    let citations_only = AhoCorasick::builder()
+        .match_kind(MatchKind::Standard)
+        .build(patterns)
+        .context("cannot build the citation search")?;
     let bytes = files.iter().map(|f| f.size).sum::<u64>();
     let per_file = crate::parallel::map(
         files,
         usize::try_from(bytes).unwrap_or(usize::MAX),
         |_, file| {
+            if !file.symbols && file.size > LARGEST_SOURCE {
+                return (Vec::new(), Vec::new(), false);
+            }
             // Unreadable files are skipped: they cannot hold a symbol we could show.
             let Ok(data) = std::fs::read(&file.path) else {
-                return (Vec::new(), Vec::new());
+                return (Vec::new(), Vec::new(), false);
+            };
+            // A file with a NUL byte in its first 8 KB is binary, as git decides it.
+            if !file.symbols && memchr::memchr(0, &data[..data.len().min(8000)]).is_some() {
+                return (Vec::new(), Vec::new(), false);
+            }
+            let (searcher, offset) = if file.symbols {
+                (&automaton, 0)
+            } else {
+                (&citations_only, words.len())
             };
             let mut ids = Vec::new();
             let mut hits = Vec::new();
-            for m in automaton.find_overlapping_iter(&data) {
-                let pattern = m.pattern().as_usize();
+            for m in searcher.find_overlapping_iter(&data) {
+                let pattern = m.pattern().as_usize() + offset;
                 if let Some(extra) = pattern.checked_sub(words.len()) {
                     hits.push((m.start(), extra));
                     continue;
@@ -287,16 +331,20 @@ fn search<T: Send>(
             ids.sort_unstable();
             ids.dedup();
             let made = match &extra {
-                Some(extra) if !hits.is_empty() => (extra.read)(&file.relative, &data, &mut hits),
+                Some(extra) if file.citing && !hits.is_empty() => {
+                    (extra.read)(&file.relative, &data, &mut hits)
+                }
                 _ => Vec::new(),
             };
-            (ids, made)
+            (ids, made, true)
         },
     );
     let mut found = HashSet::new();
     let mut found_in_shared = HashSet::new();
     let mut made = Vec::new();
-    for (file, (ids, extra)) in files.iter().zip(per_file) {
+    let mut read = 0;
+    for (file, (ids, extra, was_read)) in files.iter().zip(per_file) {
+        read += usize::from(was_read);
         for id in ids {
             found.insert(words[id].clone());
             if file.in_shared {
@@ -305,7 +353,7 @@ fn search<T: Send>(
         }
         made.extend(extra);
     }
-    Ok((found, found_in_shared, made))
+    Ok((found, found_in_shared, made, read))
 }
 
 /// Every part of every symbol, for [`SourceIndex::build`].

@@ -54,6 +54,22 @@ pub struct Status {
     /// Each built provider's coverage of the rules, in the book's order (none when the
     /// contract has no rules).
     pub providers: Vec<ProviderCoverage>,
+    /// What was read of the source tree for the rules' citations, when the contract has rules
+    /// and `source-root` is read: so that a coverage of zero is never silent.
+    pub source: Option<SourceRead>,
+}
+
+/// What the search for citations of rules read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct SourceRead {
+    /// `source-root` as book.toml gives it.
+    pub root: String,
+    /// How many files were read (text files, Markdown aside, that git or `.ignore` does not
+    /// exclude).
+    pub files: usize,
+    /// How many citations of rules they hold.
+    pub citations: usize,
 }
 
 /// How many of the rules that bind a built provider its code and tests cite.
@@ -147,6 +163,20 @@ pub fn render_status(status: &Status, format: StatusFormat) -> String {
                         provider.bound
                     )
                 };
+            }
+            if let Some(source) = &status.source {
+                let _ = writeln!(
+                    out,
+                    "the source tree (`{}`): {} files read, {} citations of rules found{}",
+                    source.root,
+                    source.files,
+                    source.citations,
+                    if source.citations == 0 {
+                        "; a test cites a rule in a comment, `// r[verify ID]`"
+                    } else {
+                        ""
+                    }
+                );
             }
             out
         }

@@ -25,9 +25,8 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 Place::Code(i),
                 0..0,
                 format!(
-                    "`r[{} {}]` cites version {} of the rule `{}`, which is at version {}{}",
-                    citation.verb.as_str(),
-                    citation.written,
+                    "`{}` cites version {} of the rule `{}`, which is at version {}{}",
+                    citation.text,
                     cited.version,
                     rule.id,
                     rule.version,

@@ -41,9 +41,8 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         };
         out.push(
             Draft::at(Check::UnknownRule, Place::Code(i), 0..0, format!(
-                "`r[{} {}]`: {message}",
-                citation.verb.as_str(),
-                citation.written
+                "`{}`: {message}",
+                citation.text
             ))
             .help("cite a rule as the contract defines it; a rule that was renamed is cited by its new ID"),
         );

@@ -156,6 +156,8 @@ pub struct ChapterIndex {
     /// Link reference definitions (`[label]: target`) that no link of the chapter uses, in
     /// document order (the links that use one are in `links`).
     pub unused_definitions: Vec<Link>,
+    /// Blockquotes (admonitions among them), outer before inner.
+    pub quotes: Vec<Range<usize>>,
 }
 
 /// An element that takes an id from the shared per-page set.
@@ -295,6 +297,15 @@ impl ChapterIndex {
             .cloned()
     }
 
+    /// The innermost blockquote that contains `offset`, if any.
+    pub fn quote_at(&self, offset: usize) -> Option<Range<usize>> {
+        self.quotes
+            .iter()
+            .filter(|r| r.contains(&offset))
+            .max_by_key(|r| r.start)
+            .cloned()
+    }
+
     /// The paragraph that contains `offset`, if any.
     pub fn paragraph_at(&self, offset: usize) -> Option<Range<usize>> {
         let i = self.paragraphs.partition_point(|r| r.start <= offset);
@@ -319,6 +330,7 @@ impl ChapterIndex {
             items,
             blocks,
             unused_definitions,
+            quotes,
         } = self;
         *anchors = HashSet::new();
         *links = Vec::new();
@@ -331,6 +343,7 @@ impl ChapterIndex {
         *items = Vec::new();
         *blocks = Vec::new();
         *unused_definitions = Vec::new();
+        *quotes = Vec::new();
     }
 }
 
@@ -476,6 +489,9 @@ impl Builder {
     fn start(&mut self, source: &str, tag: Tag<'_>, range: Range<usize>) {
         if is_block(&tag) {
             self.index.blocks.push(range.clone());
+        }
+        if matches!(tag, Tag::BlockQuote(_)) {
+            self.index.quotes.push(range.clone());
         }
         match tag {
             Tag::Heading {
@@ -714,6 +730,7 @@ impl Builder {
         index.items.shrink_to_fit();
         index.tables.shrink_to_fit();
         index.blocks.shrink_to_fit();
+        index.quotes.shrink_to_fit();
         self.index
     }
 }

@@ -16,7 +16,7 @@ use mdbook_markdown::pulldown_cmark::{Alignment, CowStr, Event, LinkType, Tag, T
 
 use crate::chapter::Chapter;
 use crate::markdown::splice::Patch;
-use crate::markdown::{ChapterIndex, MarkdownOptions};
+use crate::markdown::{ChapterIndex, MarkdownOptions, after_last};
 use crate::model::{Axis, Model, Provider};
 use crate::paths;
 use crate::shortcode::{Kind, Shortcode};
@@ -156,9 +156,17 @@ impl<'a> Renderer<'a> {
             .rules
             .iter()
             .filter(|rule| rule.chapter == number)
-            .map(|rule| Patch {
-                range: rule.marker.clone(),
-                text: to_markdown(&rules::marker(rule)) + "\n",
+            .map(|rule| {
+                // In a blockquote the anchor's line ends the quote's HTML block with a line of
+                // the quote's own `>`, so the quote goes on.
+                let line = after_last(&chapter.content[..rule.marker.start], |c| c == '\n');
+                let quote = chapter.content[line..rule.marker.start].trim_end();
+                let mut text = to_markdown(&rules::marker(rule)) + "\n";
+                text.push_str(quote);
+                Patch {
+                    range: rule.marker.clone(),
+                    text,
+                }
             })
             .collect();
         if !markers.is_empty() {

@@ -1,36 +1,38 @@
-//! Citations of rules in the source tree: `r[impl ID]` and `r[verify ID]` (tracey's verbs) in
-//! a comment, `ID+N` for a version past the first.
+//! Citations of rules in the source tree, in tracey's syntax: `r[impl ID]` and `r[verify ID]`
+//! in a comment, `ID+N` for a version past the first; `define` is `impl`, `depends` and
+//! `related` are read (an ID they name must exist) and count for nothing, and a citation with
+//! no verb (`r[ID]`, the ID with a dot) is an `impl`. A contract whose markers use another
+//! prefix (`req[...]`) is cited with that prefix (`req[impl ID]`).
 //!
-//! The source index finds where each verb starts in its one pass over a file (its
-//! Aho-Corasick automaton has [`VERBS`] beside the cited symbols); [`read`] turns those
+//! The source index finds where each prefix's `PREFIX[` starts in its one pass over a file
+//! (its Aho-Corasick automaton has [`patterns`] beside the cited symbols); [`read`] turns those
 //! offsets into citations with the line and column of the ID. A citation is one only in a
 //! comment: the text before it on its line has `//`, `/*`, `#` or `--`, or starts with `*`
-//! (a block comment's continuation), which covers Go, Rust, C, shell, YAML, SQL and Markdown
-//! comments without parsing any language.
+//! (a block comment's continuation), which covers Go, Rust, TypeScript, C, shell, YAML, SQL,
+//! Python and HTML comments without parsing any language; and not inside backticks there (an
+//! example in a doc comment, as tracey reads it).
 
 use super::marker::{Versioned, parse_versioned};
 
 /// What a citation says the code does for the rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Verb {
-    /// `r[impl ID]`: this code meets the rule.
+    /// `r[impl ID]` (or `r[define ID]`, or `r[ID]`): this code meets the rule.
     Impl,
     /// `r[verify ID]`: this test verifies it.
     Verify,
+    /// `r[depends ID]` or `r[related ID]`: this code names the rule and meets nothing of it.
+    Mentions,
 }
 
-impl Verb {
-    /// The verb as written.
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Verb::Impl => "impl",
-            Verb::Verify => "verify",
-        }
-    }
-}
-
-/// The text that starts a citation, for each verb.
-pub(crate) const VERBS: [(&str, Verb); 2] = [("r[impl ", Verb::Impl), ("r[verify ", Verb::Verify)];
+/// The verbs a citation may start with, and what each says.
+const VERBS: [(&str, Verb); 5] = [
+    ("impl", Verb::Impl),
+    ("verify", Verb::Verify),
+    ("define", Verb::Impl),
+    ("depends", Verb::Mentions),
+    ("related", Verb::Mentions),
+];
 
 /// One citation of a rule in a file of the source tree.
 #[derive(Debug, Clone)]
@@ -45,34 +47,44 @@ pub(crate) struct CodeCitation {
     pub verb: Verb,
     /// The ID as written, with its `+N`.
     pub written: String,
+    /// The whole citation as written (`r[verify a.b]`, `req[a.b]`), for messages.
+    pub text: String,
     /// The text of its line, for snippets.
     pub line_text: String,
     /// The rule and version it cites, or why the text is no rule ID.
     pub cited: Result<Versioned, String>,
 }
 
-/// The patterns the source index searches for: each verb's text, in the order of [`VERBS`].
-pub(crate) const PATTERNS: [&str; 2] = [VERBS[0].0, VERBS[1].0];
+/// The patterns the source index searches for: `PREFIX[` for each prefix of the contract's
+/// markers.
+pub(crate) fn patterns(prefixes: &[String]) -> Vec<String> {
+    prefixes.iter().map(|p| format!("{p}[")).collect()
+}
 
-/// [`read`] for the source index's matches: each a start and an index into [`PATTERNS`].
+/// [`read`] for the source index's matches: each a start and an index into the `patterns` of
+/// `prefixes`.
 pub(crate) fn read_matches(
+    prefixes: &[String],
     path: &str,
     data: &[u8],
     hits: &mut [(usize, usize)],
 ) -> Vec<CodeCitation> {
-    let mut found: Vec<(usize, Verb)> = hits.iter().map(|&(at, p)| (at, VERBS[p].1)).collect();
+    let mut found: Vec<(usize, usize)> = hits
+        .iter()
+        .map(|&(at, p)| (at, prefixes[p].len() + 1))
+        .collect();
     read(path, data, &mut found)
 }
 
-/// The citations in `data`, the file at `path`, given where each verb's text was found
-/// (`found`, in any order).
-pub(crate) fn read(path: &str, data: &[u8], found: &mut [(usize, Verb)]) -> Vec<CodeCitation> {
+/// The citations in `data`, the file at `path`, given where each `PREFIX[` was found and its
+/// length (`found`, in any order).
+pub(crate) fn read(path: &str, data: &[u8], found: &mut [(usize, usize)]) -> Vec<CodeCitation> {
     found.sort_unstable();
     let mut out = Vec::new();
     let mut line = 1;
     let mut line_start = 0;
     let mut scanned = 0;
-    for &(at, verb) in found.iter() {
+    for &(at, opener) in found.iter() {
         for newline in memchr::memchr_iter(b'\n', &data[scanned..at]) {
             line += 1;
             line_start = scanned + newline + 1;
@@ -81,28 +93,32 @@ pub(crate) fn read(path: &str, data: &[u8], found: &mut [(usize, Verb)]) -> Vec<
         if at > 0 && is_word_byte(data[at - 1]) {
             continue;
         }
-        if !in_comment(&data[line_start..at]) {
+        let before = &data[line_start..at];
+        if !in_comment(before) || before.iter().filter(|&&b| b == b'`').count() % 2 == 1 {
             continue;
         }
-        let after_verb = at + VERBS[verb as usize].0.len();
-        // The ID starts after any more spaces: its column is where a rename writes.
-        let id_start = after_verb
-            + data[after_verb..]
-                .iter()
-                .take_while(|b| **b == b' ' || **b == b'\t')
-                .count();
-        let rest = &data[id_start..];
+        let inside = at + opener;
+        let rest = &data[inside..];
         let line_end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
         let Some(close) = memchr::memchr(b']', &rest[..line_end]) else {
             continue;
         };
-        let written = String::from_utf8_lossy(&rest[..close]).trim().to_owned();
+        let Some((verb, skip)) = verb_of(&rest[..close]) else {
+            continue;
+        };
+        // The ID starts after the verb and any more spaces: its column is where a rename
+        // writes.
+        let id_start = inside + skip;
+        let written = String::from_utf8_lossy(&data[id_start..inside + close])
+            .trim()
+            .to_owned();
         let column = String::from_utf8_lossy(&data[line_start..id_start])
             .chars()
             .count()
             + 1;
         let cited = parse_versioned(&written);
-        let line_text = String::from_utf8_lossy(&data[line_start..id_start + line_end])
+        let text = String::from_utf8_lossy(&data[at..=inside + close]).into_owned();
+        let line_text = String::from_utf8_lossy(&data[line_start..inside + line_end])
             .trim_end_matches('\r')
             .to_owned();
         out.push(CodeCitation {
@@ -111,11 +127,33 @@ pub(crate) fn read(path: &str, data: &[u8], found: &mut [(usize, Verb)]) -> Vec<
             column,
             verb,
             written,
+            text,
             line_text,
             cited,
         });
     }
     out
+}
+
+/// The verb of a citation whose text between the brackets is `inside`, and where its ID
+/// starts; `None` when it is no citation. A citation without a verb is an `impl` when its ID
+/// has a dot (`r[i]` in a comment is an index, not a rule).
+fn verb_of(inside: &[u8]) -> Option<(Verb, usize)> {
+    for (word, verb) in VERBS {
+        if let Some(rest) = inside.strip_prefix(word.as_bytes())
+            && rest.first().is_some_and(|b| *b == b' ' || *b == b'\t')
+        {
+            let spaces = rest
+                .iter()
+                .take_while(|b| **b == b' ' || **b == b'\t')
+                .count();
+            return Some((verb, word.len() + spaces));
+        }
+    }
+    let bare = !inside.is_empty()
+        && inside.contains(&b'.')
+        && !inside.iter().any(|b| b.is_ascii_whitespace());
+    bare.then_some((Verb::Impl, 0))
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -136,14 +174,19 @@ fn in_comment(before: &[u8]) -> bool {
 mod tests {
     use super::*;
 
-    fn citations(text: &str) -> Vec<CodeCitation> {
+    fn citations_with(prefixes: &[&str], text: &str) -> Vec<CodeCitation> {
+        let prefixes: Vec<String> = prefixes.iter().map(|p| (*p).to_owned()).collect();
         let mut found = Vec::new();
-        for (pattern, verb) in VERBS {
-            for (at, _) in text.match_indices(pattern) {
-                found.push((at, verb));
+        for (i, pattern) in patterns(&prefixes).iter().enumerate() {
+            for (at, _) in text.match_indices(pattern.as_str()) {
+                found.push((at, i));
             }
         }
-        read("x_test.go", text.as_bytes(), &mut found)
+        read_matches(&prefixes, "x_test.go", text.as_bytes(), &mut found)
+    }
+
+    fn citations(text: &str) -> Vec<CodeCitation> {
+        citations_with(&["r"], text)
     }
 
     #[test]
@@ -161,16 +204,41 @@ mod tests {
     }
 
     #[test]
-    fn not_in_code_strings_or_words() {
-        let text = "s := \"r[verify a.b]\"\nattr[impl a.b]\n// r[verify a.b\n";
+    fn tracey_verbs_and_prefixes() {
+        let found = citations(
+            "// r[define a.b]\n// r[depends a.c]\n// r[related a.d]\n# r[a.e]\n// r[i] and r[impl]\n",
+        );
+        let read: Vec<(Verb, &str)> = found.iter().map(|c| (c.verb, c.written.as_str())).collect();
+        assert_eq!(
+            read,
+            [
+                (Verb::Impl, "a.b"),
+                (Verb::Mentions, "a.c"),
+                (Verb::Mentions, "a.d"),
+                (Verb::Impl, "a.e"),
+            ]
+        );
+        assert_eq!(found[3].column, 5);
+        let found = citations_with(&["r", "req"], "// req[impl config.impl.test_include]\n");
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            found[0].cited.as_ref().unwrap().id,
+            "config.impl.test_include"
+        );
+        assert!(citations("// req[impl a.b]\n").is_empty());
+    }
+
+    #[test]
+    fn not_in_code_strings_words_or_backticks() {
+        let text = "s := \"r[verify a.b]\"\nattr[impl a.b]\n// r[verify a.b\n/// Write `r[impl a.b]` in a test.\n";
         assert!(citations(text).is_empty());
     }
 
     #[test]
     fn a_bad_id_is_kept_with_why() {
-        let found = citations("# r[verify Not.An.Id]\n");
+        let found = citations("# r[verify Not..An.Id]\n");
         assert_eq!(found.len(), 1);
         assert!(found[0].cited.is_err());
-        assert_eq!(found[0].written, "Not.An.Id");
+        assert_eq!(found[0].written, "Not..An.Id");
     }
 }

@@ -82,7 +82,7 @@ pub(crate) struct Rule {
     pub applies_unread: bool,
     /// The chapter.
     pub chapter: usize,
-    /// The marker line, without its line ending.
+    /// The marker, `PREFIX[...]`, after any blockquote prefix, without its line ending.
     pub marker: Range<usize>,
     /// The ID as written in the marker (with its `+N`).
     pub id_range: Range<usize>,
@@ -151,6 +151,9 @@ pub(crate) struct Rules {
     by_id: HashMap<String, usize>,
     /// What could not be taken in.
     pub problems: Vec<Problem>,
+    /// The prefixes of the markers (`r`, and any other the contract uses, as tracey's `req`):
+    /// citations in code are written with the same.
+    pub prefixes: Vec<String>,
 }
 
 impl Rules {
@@ -166,8 +169,16 @@ impl Rules {
             return rules;
         }
         for (number, chapter) in chapters.iter().enumerate() {
-            for (line, inner, inner_at) in markers(chapter) {
-                if !config.is_contract(&chapter.key) {
+            for found in markers(chapter) {
+                let contract = config.is_contract(&chapter.key);
+                // Another prefix than `r` makes a marker only where it reads as one: in a
+                // contract chapter, with an ID (`a[1]` alone on a line elsewhere is text).
+                if found.prefix != "r" && (!contract || marker::parse_marker(found.inner).is_err())
+                {
+                    continue;
+                }
+                if !contract {
+                    let line = found.line;
                     rules.problems.push(Problem {
                         check: Check::MalformedRule,
                         chapter: number,
@@ -182,23 +193,24 @@ impl Rules {
                     });
                     continue;
                 }
-                rules.take(number, chapter, model, line, inner, inner_at);
+                if !rules.prefixes.iter().any(|p| p == found.prefix) {
+                    rules.prefixes.push(found.prefix.to_owned());
+                }
+                rules.take(number, chapter, model, &found);
             }
         }
         rules
     }
 
-    /// Takes in the marker on `line` of chapter `number`, whose inside `inner` starts at
-    /// `inner_at`.
+    /// Takes in the marker `found` of chapter `number`.
     fn take(
         &mut self,
         number: usize,
         chapter: &Chapter<'_>,
         model: &Model,
-        line: Range<usize>,
-        inner: &str,
-        inner_at: usize,
+        found: &MarkerLine<'_>,
     ) {
+        let (line, inner, inner_at) = (found.line.clone(), found.inner, found.inner_at);
         let problem = |range: Range<usize>, message: String, help: Option<&str>| Problem {
             check: Check::MalformedRule,
             chapter: number,
@@ -228,7 +240,17 @@ impl Rules {
                 .len();
         let id_len = inner.split_ascii_whitespace().next().map_or(0, str::len);
         let id_range = inner_at + lead..inner_at + lead + id_len;
-        let Some(text) = labelled(chapter, &line) else {
+        let text = match &found.quote {
+            // tracey's form: a marker on a quote's first line labels the rest of the quote.
+            Some(quote) => Some(after_line(chapter.content, &line)..quote.end).filter(|rest| {
+                !chapter.content[rest.clone()]
+                    .replace('>', "")
+                    .trim()
+                    .is_empty()
+            }),
+            None => labelled(chapter, &line),
+        };
+        let Some(text) = text else {
             self.problems.push(problem(
                 line,
                 format!("the marker `r[{}]` labels nothing", marker.rule.id),
@@ -347,24 +369,79 @@ impl Rules {
     }
 }
 
-/// The marker lines of `chapter` outside code and HTML: each line's range (without its line
-/// ending), its inside, and where the inside starts.
-pub(crate) fn markers<'c>(
-    chapter: &'c Chapter<'_>,
-) -> impl Iterator<Item = (Range<usize>, &'c str, usize)> + 'c {
+/// A marker line of a chapter.
+pub(crate) struct MarkerLine<'c> {
+    /// The marker, `PREFIX[...]`, after any blockquote prefix and without its line ending.
+    pub line: Range<usize>,
+    /// Its prefix (`r`, or `req` as tracey lets a spec choose).
+    pub prefix: &'c str,
+    /// The text between the brackets.
+    pub inner: &'c str,
+    /// Where `inner` starts.
+    pub inner_at: usize,
+    /// The blockquote whose first line it is (tracey's form for a rule of several paragraphs):
+    /// the rule's text is the rest of the quote.
+    pub quote: Option<Range<usize>>,
+}
+
+/// The marker lines of `chapter` outside code and HTML, at the start of a line or of a
+/// blockquote's line (`> r[ID]`, as in an admonition or tracey's multi-paragraph rules).
+pub(crate) fn markers<'c>(chapter: &'c Chapter<'_>) -> impl Iterator<Item = MarkerLine<'c>> + 'c {
     let content = chapter.content;
     let mut at = 0;
     content.split_inclusive('\n').filter_map(move |line| {
         let start = at;
         at += line.len();
-        // Cheap test first: most lines do not start with `r[`.
-        if !line.starts_with("r[") || chapter.index.is_verbatim(start) {
+        // Cheap test first: most lines start with neither a letter nor a quote.
+        let first = *line.as_bytes().first()?;
+        if !first.is_ascii_lowercase() && !matches!(first, b'>' | b' ') {
             return None;
         }
-        let (inner, offset) = marker::marker_line(line)?;
+        let quoted = quote_prefix(line);
+        let begin = start + quoted;
+        if chapter.index.is_verbatim(begin) {
+            return None;
+        }
+        let (prefix, inner, offset) = marker::marker_line(&line[quoted..])?;
         let end = start + line.trim_end().len();
-        Some((start..end, inner, start + offset))
+        let quote = (quoted > 0)
+            .then(|| chapter.index.quote_at(begin))
+            .flatten()
+            .filter(|q| content[q.start..begin].find('\n').is_none());
+        Some(MarkerLine {
+            line: begin..end,
+            prefix,
+            inner,
+            inner_at: begin + offset,
+            quote,
+        })
     })
+}
+
+/// The length of the blockquote prefix of `line` (`> `, `> > `, up to three spaces before
+/// each `>`); 0 when it has none.
+fn quote_prefix(line: &str) -> usize {
+    let bytes = line.as_bytes();
+    let mut at = 0;
+    let mut quoted = 0;
+    loop {
+        let spaces = bytes[at..].iter().take_while(|&&b| b == b' ').count();
+        if spaces > 3 || bytes.get(at + spaces) != Some(&b'>') {
+            return quoted;
+        }
+        at += spaces + 1;
+        if bytes.get(at) == Some(&b' ') {
+            at += 1;
+        }
+        quoted = at;
+    }
+}
+
+/// The offset just after the line that `line` (a range within one line) is on.
+fn after_line(content: &str, line: &Range<usize>) -> usize {
+    content[line.end..]
+        .find('\n')
+        .map_or(content.len(), |i| line.end + i + 1)
 }
 
 /// What the marker on `line` labels: the rest of its paragraph, or the paragraph, list item,
@@ -372,9 +449,7 @@ pub(crate) fn markers<'c>(
 fn labelled(chapter: &Chapter<'_>, line: &Range<usize>) -> Option<Range<usize>> {
     let content = chapter.content;
     let index = &chapter.index;
-    let after = content[line.end..]
-        .find('\n')
-        .map_or(content.len(), |i| line.end + i + 1);
+    let after = after_line(content, line);
     if let Some(paragraph) = index.paragraph_at(line.start)
         && paragraph.end > after
         && !content[after..paragraph.end].trim().is_empty()
@@ -389,8 +464,9 @@ fn labelled(chapter: &Chapter<'_>, line: &Range<usize>) -> Option<Range<usize>> 
         .chain(index.tables.iter().map(|t| &t.range))
         .filter(|r| r.start >= after)
         .min_by_key(|r| (r.start, std::cmp::Reverse(r.end)))?;
+    // Between them: blank lines, in a quote blank but for its `>`.
     content[after..starts.start]
-        .trim()
+        .trim_matches(|c: char| c.is_whitespace() || c == '>')
         .is_empty()
         .then(|| starts.clone())
 }

@@ -603,9 +603,21 @@ fn mdbooks_own_admonitions_are_checked_as_the_text_they_are() {
     })]);
     let (_, stdout, _) = check(&book);
     // Places in the file as written, inside the quote.
-    assert_eq!(json_positions(&stdout, "em-dash"), ["src/contract.md:13:61"], "{stdout}");
-    assert_eq!(json_positions(&stdout, "must-cite"), ["src/contract.md:14:14"], "{stdout}");
-    assert_eq!(json_positions(&stdout, "missing-rule"), ["src/contract.md:14:14"], "{stdout}");
+    assert_eq!(
+        json_positions(&stdout, "em-dash"),
+        ["src/contract.md:13:61"],
+        "{stdout}"
+    );
+    assert_eq!(
+        json_positions(&stdout, "must-cite"),
+        ["src/contract.md:14:14"],
+        "{stdout}"
+    );
+    assert_eq!(
+        json_positions(&stdout, "missing-rule"),
+        ["src/contract.md:14:14"],
+        "{stdout}"
+    );
     // mdBook renders it as its admonition, and the page keeps it.
     let book = broker(&[]);
     let (built, out) = book.build();

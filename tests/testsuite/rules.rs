@@ -31,7 +31,7 @@ r[get.not-found+2]
 
 A provider MUST log nothing secret, because `logs.Write` is public.
 
-r[Bad.Id]
+r[Bad..Id]
 Something.
 
 r[create.idempotent]
@@ -201,7 +201,7 @@ fn every_rule_check_fires_at_its_cause() {
 /// The rules book with every mistake mended and every binding rule verified.
 fn clean_book() -> (Fixture, String, String) {
     let contract = CONTRACT
-        .replace("r[Bad.Id]\n", "")
+        .replace("r[Bad..Id]\n", "")
         .replace(
             "r[create.idempotent]\nThe same ID again.",
             "The same ID again.",
@@ -282,7 +282,7 @@ fn markers_belong_to_another_preprocessor_without_contract_chapters() {
 
 #[test]
 fn the_rendered_book_has_anchors_links_and_the_matrix() {
-    let contract = CONTRACT.replace("r[Bad.Id]\n", "");
+    let contract = CONTRACT.replace("r[Bad..Id]\n", "");
     let fixture = Fixture::new(&[
         ("book.toml", TOML),
         ("src/contract.md", &contract),
