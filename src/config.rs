@@ -52,6 +52,10 @@ pub(crate) const KNOWN_KEYS: &[(&str, &str)] = &[
         "the title of the sub-heading of a provider's section that the brief copies as its known gaps",
     ),
     ("source-root", "a path relative to the book root"),
+    (
+        "baseline",
+        "a file path relative to the book root, written by `mdbook-contract check --write-baseline FILE`",
+    ),
     ("shared-layer", "a list of repository paths or globs"),
     ("symbol-files", "a list of file name globs"),
     ("symbol-ignore", "a list of words"),
@@ -97,6 +101,8 @@ pub(crate) struct Config {
     /// The revision whose merge base with `HEAD` limits findings in companions to the lines
     /// changed since.
     pub changed_since: Option<String>,
+    /// `baseline`: the file of known findings, relative to the book root (empty: none).
+    pub baseline: Option<String>,
     /// The contract's version, which `diff` holds against the level of a change.
     pub version: Option<semver::Version>,
     /// What the brief looks for in a contract heading to copy its section as the checklist
@@ -270,6 +276,7 @@ impl Default for Config {
             spec_globs: globset::GlobSet::empty(),
             companions: Vec::new(),
             changed_since: None,
+            baseline: None,
             version: None,
             brief_checklist: "checklist".to_owned(),
             brief_known_gaps: "Known gaps".to_owned(),
@@ -394,6 +401,11 @@ impl Config {
                 }
             }
             "source-root" => self.source_root = string(&at, value, problems),
+            "baseline" => {
+                if let Some(file) = string(&at, value, problems) {
+                    self.baseline = (!file.trim().is_empty()).then(|| file.trim().to_owned());
+                }
+            }
             "brief-checklist" => {
                 if let Some(words) = string(&at, value, problems) {
                     self.brief_checklist = words;

@@ -62,6 +62,11 @@ pub enum Format {
 pub struct Report {
     /// The findings.
     pub findings: Vec<Finding>,
+    /// The findings that the baseline records (`baseline` in book.toml): known, they do not
+    /// fail the build and are counted, not listed (`--format json` lists them, marked).
+    pub known: Vec<Finding>,
+    /// The baseline file as shown, when one was read.
+    pub baseline: Option<std::path::PathBuf>,
 }
 
 impl Report {
@@ -86,15 +91,54 @@ impl Report {
         self.errors() > 0
     }
 
-    /// "2 errors and 1 warning", "no findings".
+    /// "2 errors and 1 warning", "no findings"; and the known ones, "; 400 known findings
+    /// from baseline.txt".
     pub fn summary(&self) -> String {
         let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-        match (self.errors(), self.warnings()) {
+        let mut summary = match (self.errors(), self.warnings()) {
             (0, 0) => "no findings".to_owned(),
             (e, 0) => plural(e, "error"),
             (0, w) => plural(w, "warning"),
             (e, w) => format!("{} and {}", plural(e, "error"), plural(w, "warning")),
+        };
+        if let Some(file) = &self.baseline {
+            let _ = write!(
+                summary,
+                "; {} from {}",
+                plural(self.known.len(), "known finding"),
+                file.display()
+            );
         }
+        summary
+    }
+
+    /// For a book that fails on many findings of a check and has no baseline, the two ways to
+    /// adopt the checks on an existing book, with the lines to write; said once, after the
+    /// count. Warnings do not fail a build: however many, they need no way in.
+    pub fn adoption_hint(&self) -> Option<String> {
+        const MANY: usize = 30;
+        if self.baseline.is_some() {
+            return None;
+        }
+        let mut per_check: Vec<(Check, usize)> = Vec::new();
+        for finding in self.findings.iter().filter(|f| f.severity == Severity::Error) {
+            match per_check.iter_mut().find(|(c, _)| *c == finding.check) {
+                Some((_, n)) => *n += 1,
+                None => per_check.push((finding.check, 1)),
+            }
+        }
+        per_check.retain(|(_, n)| *n > MANY);
+        per_check.sort_by_key(|(c, n)| (std::cmp::Reverse(*n), *c));
+        let (first, _) = per_check.first()?;
+        let lower = format!("`{first} = \"warning\"` (or `\"off\"`)");
+        let many: Vec<String> = per_check
+            .iter()
+            .map(|(c, n)| format!("{n} `{c}`"))
+            .collect();
+        Some(format!(
+            "{} errors: to adopt the checks on an existing book, record today's findings so that only new ones fail, with `mdbook-contract check --write-baseline contract-baseline.txt` and `baseline = \"contract-baseline.txt\"` under `[preprocessor.contract]` in book.toml; or lower a check, with {lower} under `[preprocessor.contract.checks]`",
+            many.join(", ")
+        ))
     }
 
     /// The report as a build prints it (`mdbook build`, `mdbook serve`): a check's warnings
@@ -147,6 +191,7 @@ impl Report {
                 })
                 .cloned()
                 .collect(),
+            ..Report::default()
         };
         // Warnings first, so that the errors come last, next to the count.
         let shown =
@@ -161,7 +206,14 @@ impl Report {
             "; `mdbook-contract check` lists each warning with its place"
         };
         let _ = writeln!(out, "mdbook-contract: {}{hint}", self.summary());
+        self.push_adoption_hint(&mut out);
         out
+    }
+
+    fn push_adoption_hint(&self, out: &mut String) {
+        if let Some(hint) = self.adoption_hint() {
+            let _ = writeln!(out, "mdbook-contract: {hint}");
+        }
     }
 
     /// The report in `format`; `color` applies to `human` only.
@@ -251,6 +303,7 @@ impl Report {
     fn human(&self, color: bool) -> String {
         let mut out = self.snippets(color);
         let _ = writeln!(out, "mdbook-contract: {}", self.summary());
+        self.push_adoption_hint(&mut out);
         out
     }
 
@@ -285,11 +338,32 @@ impl Report {
             );
         }
         let _ = writeln!(out, "mdbook-contract: {}", self.summary());
+        self.push_adoption_hint(&mut out);
         out
     }
 
+    /// The findings, then the known ones marked `"baselined": true`.
     fn json(&self) -> String {
-        let mut out = serde_json::to_string_pretty(&self.findings).expect("findings serialise");
+        #[derive(Serialize)]
+        #[serde(untagged)]
+        enum Listed<'f> {
+            New(&'f Finding),
+            Known {
+                #[serde(flatten)]
+                finding: &'f Finding,
+                baselined: bool,
+            },
+        }
+        let all: Vec<Listed<'_>> = self
+            .findings
+            .iter()
+            .map(Listed::New)
+            .chain(self.known.iter().map(|finding| Listed::Known {
+                finding,
+                baselined: true,
+            }))
+            .collect();
+        let mut out = serde_json::to_string_pretty(&all).expect("findings serialise");
         out.push('\n');
         out
     }
@@ -378,6 +452,8 @@ mod tests {
 
     fn sample() -> Report {
         Report {
+            known: Vec::new(),
+            baseline: None,
             findings: vec![Finding {
                 check: Check::UnknownAxis,
                 severity: Severity::Error,

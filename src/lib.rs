@@ -8,6 +8,7 @@
 //! one function per command of the binary ([`install`], [`new_spec`], [`status`], [`brief`],
 //! [`carried_over`], [`run_language_server`]). The pipeline is described in `ARCHITECTURE.md`.
 
+mod baseline;
 mod brief;
 mod carried_over;
 mod chapter;
@@ -49,6 +50,7 @@ mod suppress;
 mod unicode;
 mod vocab;
 
+pub use baseline::write as write_baseline;
 pub use brief::{Brief, BriefError, brief};
 pub use carried_over::{CarriedOver, LostItem, carried_over};
 pub use diagnostic::{Finding, Format, Report};

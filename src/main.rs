@@ -38,6 +38,14 @@ enum Command {
         /// of REV and HEAD (the `changed-since` key). Chapters are always checked whole.
         #[arg(long, value_name = "REV")]
         changed_since: Option<String>,
+        /// Findings this baseline file records do not fail the build (the `baseline` key; the
+        /// path is relative to where the command runs).
+        #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+        baseline: Option<PathBuf>,
+        /// Records every current finding in FILE, a baseline for `baseline = "FILE"` or
+        /// `--baseline FILE`, and exits 0.
+        #[arg(long, value_name = "FILE")]
+        write_baseline: Option<PathBuf>,
     },
     /// Writes the spec chapter of a new provider from the template, lists it in SUMMARY.md
     /// after the template and adds it to `specs` in book.toml.
@@ -50,8 +58,8 @@ enum Command {
         /// The book's root folder, where book.toml is.
         #[arg(default_value = ".")]
         book_dir: PathBuf,
-        /// The chapter's path relative to `src` (default: `<type>-provider-spec.md` beside the
-        /// template).
+        /// The chapter's path relative to `src` (default: `<type>-<noun>-spec.md` beside the
+        /// template, the noun from its title).
         #[arg(long)]
         path: Option<String>,
     },
@@ -221,7 +229,17 @@ fn main() -> ExitCode {
             book_dir,
             format,
             changed_since,
-        }) => check(&book_dir, format, changed_since.as_deref()),
+            baseline,
+            write_baseline,
+        }) => match write_baseline {
+            Some(file) => record_baseline(&book_dir, &file, changed_since.as_deref()),
+            None => check(
+                &book_dir,
+                format,
+                changed_since.as_deref(),
+                baseline.as_deref(),
+            ),
+        },
         Some(Command::Install { book_dir }) => install(&book_dir),
         Some(Command::Lsp) => match mdbook_contract::run_language_server(
             std::io::BufReader::new(std::io::stdin()),
@@ -562,14 +580,73 @@ fn install(book_dir: &std::path::Path) -> ExitCode {
     }
 }
 
-fn check(
+/// `file`, given from the working folder, from the book root at `book_dir`: relative when it
+/// lies under it, else absolute.
+fn from_book(book_dir: &std::path::Path, file: &std::path::Path) -> PathBuf {
+    let absolute = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
+    std::path::absolute(book_dir)
+        .ok()
+        .and_then(|book| absolute.strip_prefix(book).ok().map(PathBuf::from))
+        .unwrap_or(absolute)
+}
+
+/// Records every finding of the book at `book_dir` in `file`, paths from the book root.
+fn record_baseline(
     book_dir: &std::path::Path,
-    format: OutputFormat,
+    file: &std::path::Path,
     changed_since: Option<&str>,
 ) -> ExitCode {
     let checked = mdbook_contract::load(book_dir, "html").and_then(|(mut ctx, book)| {
         if let Some(rev) = changed_since {
             ctx.config.set("preprocessor.contract.changed-since", rev)?;
+        }
+        mdbook_contract::check(&ctx, &book, PathBuf::new())
+    });
+    let report = match checked {
+        Ok(report) => report,
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
+            return ExitCode::from(2);
+        }
+    };
+    let text = mdbook_contract::write_baseline(&report);
+    let recorded = text.lines().filter(|l| !l.starts_with('#')).count();
+    if let Err(error) = std::fs::write(file, text) {
+        let _ = writeln!(
+            std::io::stderr(),
+            "mdbook-contract: cannot write `{}`: {error}",
+            file.display()
+        );
+        return ExitCode::from(2);
+    }
+    let relative = from_book(book_dir, file);
+    let _ = writeln!(
+        std::io::stdout(),
+        "wrote {recorded} findings to {}; from now on they do not fail the build and new ones do, with `baseline = \"{}\"` under `[preprocessor.contract]` in book.toml (or `check --baseline {}`)",
+        file.display(),
+        relative.display(),
+        file.display()
+    );
+    ExitCode::SUCCESS
+}
+
+fn check(
+    book_dir: &std::path::Path,
+    format: OutputFormat,
+    changed_since: Option<&str>,
+    baseline: Option<&std::path::Path>,
+) -> ExitCode {
+    let checked = mdbook_contract::load(book_dir, "html").and_then(|(mut ctx, book)| {
+        if let Some(rev) = changed_since {
+            ctx.config.set("preprocessor.contract.changed-since", rev)?;
+        }
+        if let Some(file) = baseline {
+            // Given from here; the key is relative to the book root.
+            let file = from_book(book_dir, file);
+            ctx.config.set(
+                "preprocessor.contract.baseline",
+                file.to_string_lossy().as_ref(),
+            )?;
         }
         let shown = match format {
             OutputFormat::Github | OutputFormat::Sarif => repository_root(book_dir),

@@ -492,7 +492,9 @@ impl<'b> Analysis<'b> {
             excluded: &excluded,
         };
         let drafts = checks::run_all(&cx);
-        let (report, pages) = resolve(&chapters, &companions, &citations, &files, &config, drafts);
+        let (mut report, pages) =
+            resolve(&chapters, &companions, &citations, &files, &config, drafts);
+        crate::baseline::apply(&mut report, &config, &files);
         let files_read = source.as_ref().map(|s| s.files_read);
         Ok(Analysis {
             chapters,

@@ -158,7 +158,13 @@ pub(crate) fn resolve(
         }
         findings.push(finding);
     }
-    (Report { findings }, pages)
+    (
+        Report {
+            findings,
+            ..Report::default()
+        },
+        pages,
+    )
 }
 
 /// Where a citation of a rule in the source tree is: its ID, in the file under `source-root`.

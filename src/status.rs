@@ -114,7 +114,7 @@ pub fn render_status(status: &Status, format: StatusFormat) -> String {
         }
         StatusFormat::Human => {
             let mut out = String::new();
-            if states.is_empty() {
+            if states.is_empty() && status.providers.is_empty() {
                 out.push_str(
                     "no filled specs (`specs` in book.toml names none; `mdbook-contract new-spec TYPE` writes one)\n",
                 );

@@ -142,6 +142,8 @@ checks! {
         "a built provider bound by a rule that no `r[verify ID]` in its tests (or the shared ones) cites, when `source-root` is set",
     MissingRule "missing-rule" Warning
         "a sentence or list item with MUST in a contract chapter that no rule marker labels, once the contract has a rule marker",
+    OutdatedBaseline "outdated-baseline" Warning
+        "a finding the baseline records that no longer occurs: the baseline can shrink",
     MalformedConfig "malformed-config" Error
         "a value of `[preprocessor.contract]` that cannot be used: not a key, the wrong type, a glob or regular expression that does not compile; it is left out and the rest is checked",
     DanglingPath "dangling-path" Error

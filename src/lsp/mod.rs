@@ -435,7 +435,10 @@ impl Server {
                         external::Held::Lines(path, range) => lines.push((src.join(path), range)),
                     }
                 }
-                for finding in &report.findings {
+                // What the baseline records is shown as a hint: known, not failing the build.
+                let known = report.known.iter().map(|f| (f, true));
+                for (finding, baselined) in report.findings.iter().map(|f| (f, false)).chain(known)
+                {
                     let path = if finding.location.path.is_absolute() {
                         finding.location.path.clone()
                     } else {
@@ -450,7 +453,13 @@ impl Server {
                         continue;
                     }
                     if let Ok(uri) = Url::from_file_path(&path) {
-                        let diagnostic = self.diagnostic(finding, &uri);
+                        let mut diagnostic = self.diagnostic(finding, &uri);
+                        if baselined {
+                            diagnostic.severity = Some(DiagnosticSeverity::HINT);
+                            diagnostic
+                                .message
+                                .push_str("\nnote: known: the baseline records it");
+                        }
                         diagnostics.entry(uri).or_default().push(diagnostic);
                     }
                 }

@@ -112,9 +112,14 @@ impl Fixture {
     /// Builds the book with mdbook-driver and this crate's preprocessor in-process; returns the
     /// build's result and the output folder.
     pub fn build(&self) -> (anyhow::Result<()>, PathBuf) {
-        let mut md = MDBook::load(self.root()).expect("book loads");
+        Fixture::build_at(self.root())
+    }
+
+    /// Builds the book at `root` as [`Fixture::build`] does.
+    pub fn build_at(root: &Path) -> (anyhow::Result<()>, PathBuf) {
+        let mut md = MDBook::load(root).expect("book loads");
         md.with_preprocessor(mdbook_contract::ContractPreprocessor::new());
-        let out = self.root().join("out");
+        let out = root.join("out");
         md.config.build.build_dir = out.clone();
         (md.build(), out)
     }

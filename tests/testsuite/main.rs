@@ -2,6 +2,7 @@
 //! the dependency tree is linked once. `common` holds the fixture books and the helpers that run
 //! them through real mdBook code and the real binary.
 
+mod adoption;
 mod architecture;
 mod bad_input;
 mod beyond;
