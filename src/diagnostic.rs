@@ -121,7 +121,11 @@ impl Report {
             return None;
         }
         let mut per_check: Vec<(Check, usize)> = Vec::new();
-        for finding in self.findings.iter().filter(|f| f.severity == Severity::Error) {
+        for finding in self
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+        {
             match per_check.iter_mut().find(|(c, _)| *c == finding.check) {
                 Some((_, n)) => *n += 1,
                 None => per_check.push((finding.check, 1)),

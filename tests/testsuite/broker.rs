@@ -624,4 +624,34 @@ fn mdbooks_own_admonitions_are_checked_as_the_text_they_are() {
     built.unwrap();
     let page = book.html(&out, "contract.html");
     assert!(page.contains("blockquote-tag-note"), "{page}");
+
+    // A rule marker in one defines a rule, rendered inside the admonition, which stays one.
+    let book = broker(&[("src/contract.md", &|t: &str| {
+        t.replace(
+            "## Publishing\n",
+            "## Publishing\n\n> [!WARNING]\n> r[publish.no_silent_drop]\n> An adapter MUST NOT drop a message silently, because `bus.Publisher` callers count on it.\n",
+        )
+    })]);
+    let (code, stdout, findings) = check(&book);
+    assert_eq!(code, 0, "{stdout}");
+    // Bound, and no test verifies it: the one new finding names it.
+    assert_eq!(checks_of(&findings), ["unverified-rule"; 3], "{stdout}");
+    assert!(
+        stdout.contains("the rule `publish.no_silent_drop`"),
+        "{stdout}"
+    );
+    let (built, out) = book.build();
+    built.unwrap();
+    let page = book.html(&out, "contract.html");
+    let warning = page.find("blockquote-tag-warning").expect("the admonition");
+    let end = warning + page[warning..].find("</blockquote>").unwrap();
+    let admonition = &page[warning..end];
+    assert!(
+        admonition.contains("id=\"r-publish.no_silent_drop\""),
+        "{admonition}"
+    );
+    assert!(
+        admonition.contains("MUST NOT drop a message silently"),
+        "{admonition}"
+    );
 }
