@@ -61,7 +61,7 @@ impl Name {
         }
     }
 
-    fn from_str(name: &str) -> Option<Name> {
+    pub(crate) fn from_str(name: &str) -> Option<Name> {
         Name::ALL.into_iter().find(|k| k.as_str() == name)
     }
 

@@ -27,6 +27,7 @@ use crossbeam_channel::{Receiver, Sender};
 use mdbook_preprocessor::book::{Book, BookItem};
 use serde::{Deserialize, Serialize};
 
+use super::rewrites::Rewrites;
 use crate::chapter::Overlays;
 use crate::load::{Preprocessors, load_for_editor};
 use crate::sourcemap::Pieces;
@@ -40,6 +41,8 @@ struct RunOutput {
     arrived: Book,
     /// Each chapter's file as the run read it, by source path.
     files: BTreeMap<PathBuf, String>,
+    /// What the preprocessors rewrote, learned over every chapter.
+    rewrites: Rewrites,
 }
 
 /// The child's side: loads the book at `dir` with the overlays read from `input` (a JSON map
@@ -52,6 +55,18 @@ pub fn arrival(dir: &Path, input: impl Read, output: impl Write) -> Result<()> {
     let (_, arrived) = load_for_editor(dir, &overlays, Preprocessors::All)?;
     let src = ctx.root.join(&ctx.config.book.src);
     let mut files = BTreeMap::new();
+    let mut rewrites = Rewrites::default();
+    let arrived_by_path: HashMap<&Path, &str> = arrived
+        .chapters()
+        .filter_map(|c| Some((c.source_path.as_deref()?, c.content.as_str())))
+        .collect();
+    for chapter in links.chapters() {
+        if let Some(path) = &chapter.source_path
+            && let Some(content) = arrived_by_path.get(path.as_path())
+        {
+            rewrites.learn(&chapter.content, content);
+        }
+    }
     for chapter in links.chapters() {
         if let Some(path) = &chapter.source_path {
             let absolute = crate::paths::lexical(&src.join(path));
@@ -68,6 +83,7 @@ pub fn arrival(dir: &Path, input: impl Read, output: impl Write) -> Result<()> {
             links,
             arrived,
             files,
+            rewrites,
         },
     )?;
     Ok(())
@@ -217,6 +233,7 @@ fn kill_group(pid: u32) {
 pub(super) struct Arrival {
     arrived: Book,
     chapters: HashMap<PathBuf, Snapshot>,
+    rewrites: Rewrites,
 }
 
 /// One chapter as the run saw it.
@@ -231,8 +248,9 @@ struct Snapshot {
 
 /// What of an edited chapter's findings waits for the next run.
 pub(super) enum Held {
-    /// Those on these lines (from 1) of the chapter file, by source path.
-    Lines(PathBuf, RangeInclusive<usize>),
+    /// Those on these lines (from 1) of the chapter file, by source path: typed lines that a
+    /// preprocessor could rewrite (see `rewrites.rs`).
+    Lines(PathBuf, Vec<usize>),
     /// All of them: the edit touched generated text; the last diagnostics stay.
     All(PathBuf),
 }
@@ -243,6 +261,7 @@ impl Arrival {
             links,
             arrived,
             mut files,
+            rewrites,
         } = output;
         let arrived_by_path: HashMap<&Path, &str> = arrived
             .chapters()
@@ -266,7 +285,11 @@ impl Arrival {
                 },
             );
         }
-        Arrival { arrived, chapters }
+        Arrival {
+            arrived,
+            chapters,
+            rewrites,
+        }
     }
 
     /// The book as the run's result makes it of `links_now` (the book after mdBook's own
@@ -307,10 +330,13 @@ impl Arrival {
             match snapshot.patched(links_now) {
                 Some(content) => {
                     chapter.content = content;
-                    held.push(Held::Lines(
-                        path.clone(),
-                        edited_lines(&snapshot.file, &file_now(&path)),
-                    ));
+                    let file = file_now(&path);
+                    let lines = self
+                        .rewrites
+                        .held(&file, edited_lines(&snapshot.file, &file));
+                    if !lines.is_empty() {
+                        held.push(Held::Lines(path.clone(), lines));
+                    }
                 }
                 None => held.push(Held::All(path.clone())),
             }

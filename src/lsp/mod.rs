@@ -17,6 +17,7 @@
 
 mod external;
 mod features;
+mod rewrites;
 mod rules;
 mod text;
 mod transport;

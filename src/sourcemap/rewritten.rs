@@ -171,6 +171,32 @@ impl Pieces {
         })
     }
 
+    /// The stretches of `expected` (of `len` bytes) that the content does not copy, each with
+    /// the content generated in its place (empty for text taken out), in order.
+    pub(crate) fn rewritten(&self, len: usize) -> Vec<(Range<usize>, Range<usize>)> {
+        let mut gaps = Vec::new();
+        let mut at = 0;
+        for piece in self.0.iter().filter(|p| p.same && !p.expected.is_empty()) {
+            if piece.expected.start > at {
+                gaps.push(at..piece.expected.start);
+            }
+            at = at.max(piece.expected.end);
+        }
+        if at < len {
+            gaps.push(at..len);
+        }
+        gaps.into_iter()
+            .map(|gap| {
+                let generated = self
+                    .0
+                    .iter()
+                    .find(|p| !p.same && p.expected == gap)
+                    .map_or(0..0, |p| p.content.clone());
+                (gap, generated)
+            })
+            .collect()
+    }
+
     fn piece(&self, offset: usize) -> Option<&Piece> {
         let i = self.0.partition_point(|p| p.content.start <= offset);
         let piece = self.0.get(i.checked_sub(1)?)?;
