@@ -49,66 +49,98 @@ struct Line<'t> {
 
 impl Rewrites {
     /// Learns what turned the chapter text `links` into `arrived`: line by line (a character
-    /// diff would find the letters of `r[a.b]` again in `<div id="r-a.b">`); where a stretch
-    /// of lines was replaced line for line, each line from where it and its replacement part.
+    /// diff of the whole would find the letters of `r[a.b]` again in `<div id="r-a.b">`). A
+    /// changed line is compared, character by character, with its nearest line in what
+    /// replaced it, else in the whole arrived text (a line diff may place a line that was only
+    /// touched elsewhere), to find where on it each rewrite began; a line with no near line at
+    /// all was rewritten whole.
     pub(crate) fn learn(&mut self, links: &str, arrived: &str) {
         if links == arrived {
             return;
         }
         let pieces = Pieces::between_lines(links, arrived);
         let lines = lines(links);
+        let everywhere: Vec<&str> = arrived.lines().collect();
         for (then, now) in pieces.rewritten(links.len()) {
-            let old: Vec<&Line<'_>> = lines
+            let replaced: Vec<&str> = arrived[now].lines().collect();
+            for line in lines
                 .iter()
                 .filter(|l| then.start <= l.start && l.start < then.end)
-                .collect();
-            let new: Vec<&str> = arrived[now].lines().collect();
-            for (i, line) in old.iter().enumerate() {
+            {
                 if let Some(info) = line.fence {
                     self.fences.insert(info.to_owned());
                     continue;
                 }
-                let from = match new.get(i).filter(|_| new.len() == old.len()) {
-                    Some(replacement) => common_prefix(line.text, replacement),
-                    None => 0,
-                };
-                self.learn_line(line.text, from);
+                let near =
+                    nearest(line.text, &replaced).or_else(|| nearest(line.text, &everywhere));
+                match near {
+                    Some(changes) => {
+                        for (start, end) in changes {
+                            self.learn_change(line.text, start, end);
+                        }
+                    }
+                    // Rewritten whole: its shape; a line of prose, only when it was taken out
+                    // (by a word it holds), since one rewritten in many places teaches those
+                    // places, found on other lines, not its first word.
+                    None if replaced.is_empty() || !starts_with_word(line.text) => {
+                        self.learn_change(line.text, 0, line.text.len());
+                    }
+                    None => {}
+                }
             }
         }
     }
 
-    /// Learns from a line whose text was changed from byte `from` on.
-    fn learn_line(&mut self, text: &str, from: usize) {
+    /// Learns from a line of which the bytes `start..end` were rewritten (an empty range: text
+    /// was put in there).
+    fn learn_change(&mut self, text: &str, start: usize, end: usize) {
         let content = content_start(text);
-        if from >= text.trim_end().len() {
+        if text.trim_end().len() <= content {
             return;
         }
         let first = text[content..].chars().next();
         let shape = shape(text);
         // Rewritten from its start: its shape, when that is syntax (a marker, punctuation), not
         // a word of prose.
-        if from <= content
-            && (shape.contains(":marker:") || first.is_some_and(|c| !c.is_alphanumeric()))
-        {
+        // A link definition is all syntax: rewritten anywhere, its kind of line is.
+        let from_start = start <= content
+            && end > content
+            && (shape.contains(":marker:") || first.is_some_and(|c| !c.is_alphanumeric()));
+        if from_start || shape.ends_with(":definition") {
             self.shapes.insert(shape);
             return;
         }
-        let from = from.max(content);
-        let Some(c) = text[from..].chars().next() else {
+        // Text put in after something (a link's target after `]`): what it follows is the
+        // trigger.
+        let at = if start == end {
+            match text[..start].char_indices().next_back() {
+                Some((i, _)) => i,
+                None => return,
+            }
+        } else {
+            start.max(content)
+        };
+        let Some(c) = text[at..].chars().next() else {
             return;
         };
+        // A rewrite inside a link's target (mdbook-spec resolving `](core::ops::Drop)`): the
+        // link's syntax is the trigger, not a word of the target.
+        if text[..at].ends_with("](") {
+            self.triggers.insert("](".to_owned());
+            return;
+        }
         if c.is_alphanumeric() {
-            let start = text[..from]
+            let from = text[..at]
                 .char_indices()
                 .rev()
                 .take_while(|(_, c)| c.is_alphanumeric())
                 .last()
-                .map_or(from, |(i, _)| i);
-            let end = text[from..]
+                .map_or(at, |(i, _)| i);
+            let to = text[at..]
                 .char_indices()
                 .find(|(_, c)| !c.is_alphanumeric())
-                .map_or(text.len(), |(i, _)| from + i);
-            self.triggers.insert(text[start..end].to_owned());
+                .map_or(text.len(), |(i, _)| at + i);
+            self.triggers.insert(text[from..to].to_owned());
         } else if !c.is_whitespace() {
             self.triggers.insert(c.to_string());
         }
@@ -135,10 +167,10 @@ impl Rewrites {
             return true;
         }
         self.triggers.iter().any(|trigger| {
-            let mut chars = trigger.chars();
-            match (chars.next(), chars.next()) {
-                (Some(c), None) if !c.is_alphanumeric() => line.text.contains(c),
-                _ => has_word(line.text, trigger),
+            if trigger.starts_with(char::is_alphanumeric) {
+                has_word(line.text, trigger)
+            } else {
+                line.text.contains(trigger.as_str())
             }
         })
     }
@@ -237,6 +269,12 @@ fn shape(text: &str) -> String {
     if content.starts_with('#') {
         return format!("{container}:heading");
     }
+    if content.starts_with('[')
+        && let Some(close) = content.find("]:")
+        && !content[1..close].contains(']')
+    {
+        return format!("{container}:definition");
+    }
     let token: String = content
         .chars()
         .take_while(|c| !c.is_whitespace() && !c.is_alphanumeric())
@@ -259,12 +297,105 @@ fn has_foreign_directive(line: &str) -> bool {
     })
 }
 
+/// Where `text` was changed to become its nearest line of `candidates`: the line, other than
+/// `text` itself, that keeps the most of its text, at least half (a prefix or suffix in
+/// common picks the lines worth comparing). Each change is a byte range of `text`, empty
+/// where text was put in.
+fn nearest(text: &str, candidates: &[&str]) -> Option<Vec<(usize, usize)>> {
+    let mut best: Option<(usize, Vec<(usize, usize)>)> = None;
+    for candidate in candidates.iter().filter(|c| **c != text) {
+        let prefix = common_prefix(text, candidate);
+        let suffix = common_suffix(&text[prefix..], &candidate[prefix.min(candidate.len())..]);
+        if prefix + suffix < 4.min(text.len()) {
+            continue;
+        }
+        let changes = changes(text, candidate);
+        let lost: usize = changes.iter().map(|(s, e)| e - s).sum();
+        let kept = text.len() - lost;
+        if kept * 2 >= text.len() && best.as_ref().is_none_or(|(b, _)| kept > *b) {
+            best = Some((kept, changes));
+        }
+    }
+    best.map(|(_, changes)| changes)
+}
+
+/// The changes that make `other` of `text`, found greedily: after the common text, text put
+/// in when `text`'s next few characters come again further on in `other` (a link's target put
+/// in after its `]`), text taken out when `other`'s next few come further on in `text`, else
+/// the rest of `text` replaced. Each a byte range of `text`, empty where text was put in. A
+/// character diff would align stray letters of a put-in address with the author's words.
+fn changes(text: &str, other: &str) -> Vec<(usize, usize)> {
+    const ANCHOR: usize = 8;
+    let cut = |s: &str, at: usize| {
+        let mut end = (at + ANCHOR).min(s.len());
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        end
+    };
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::new();
+    loop {
+        let same = common_prefix(&text[i..], &other[j..]);
+        i += same;
+        j += same;
+        if i >= text.len() {
+            if j < other.len() {
+                out.push((i, i));
+            }
+            return out;
+        }
+        if j >= other.len() {
+            out.push((i, text.len()));
+            return out;
+        }
+        // Text put in, and the rest alike (the commonest case: a link's target put in).
+        if other[j..].ends_with(&text[i..]) {
+            out.push((i, i));
+            return out;
+        }
+        let anchor = &text[i..cut(text, i)];
+        if let Some(put_in) = other[j..].find(anchor) {
+            out.push((i, i));
+            j += put_in;
+            continue;
+        }
+        let anchor = &other[j..cut(other, j)];
+        if let Some(taken) = text[i..].find(anchor) {
+            out.push((i, i + taken));
+            i += taken;
+            continue;
+        }
+        // Replaced: up to what both end with.
+        let tail = common_suffix(&text[i..], &other[j..]);
+        out.push((i, text.len() - tail));
+        return out;
+    }
+}
+
 /// How many bytes `a` and `b` share at their start, on a character boundary.
 fn common_prefix(a: &str, b: &str) -> usize {
     a.char_indices()
         .zip(b.chars())
         .find(|((_, x), y)| x != y)
         .map_or(a.len().min(b.len()), |((i, _), _)| i)
+}
+
+/// How many bytes `a` and `b` share at their end, on a character boundary.
+fn common_suffix(a: &str, b: &str) -> usize {
+    a.chars()
+        .rev()
+        .zip(b.chars().rev())
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| x.len_utf8())
+        .sum()
+}
+
+/// Whether the content of line `text` starts with a letter or digit and is no rule marker:
+/// prose.
+fn starts_with_word(text: &str) -> bool {
+    text[content_start(text)..].starts_with(char::is_alphanumeric)
+        && !shape(text).contains(":marker:")
 }
 
 /// Whether `word` occurs in `text` as a whole word.
@@ -338,6 +469,16 @@ mod tests {
     }
 
     #[test]
+    fn a_link_target_put_in_after_a_bracket() {
+        let rewrites = learnt(
+            "r[a.b]\nSee the [standard library] here.\n",
+            "<div id=\"r-a.b\"></div>\nSee the [standard library](../std/index.html) here.\n",
+        );
+        assert_eq!(rewrites.triggers, BTreeSet::from(["]".to_owned()]));
+        assert_eq!(rewrites.held("A line.\nSee [x] too.\n", 1..=2), [2]);
+    }
+
+    #[test]
     fn shapes() {
         assert_eq!(shape("r[a.b]"), "line:marker:r");
         assert_eq!(shape("> [!NOTE]"), "quote:[!");
@@ -345,5 +486,6 @@ mod tests {
         assert_eq!(shape("<!-- toc -->"), "line:<!--");
         assert_eq!(shape("$$"), "line:$$");
         assert_eq!(shape("### `x` {.axis}"), "line:heading");
+        assert_eq!(shape("[a link]: target.md"), "line:definition");
     }
 }

@@ -260,6 +260,13 @@ fn typing(server: &mut Server, original: &str, runs: usize) -> String {
         if shown && !dash_on(&last, line) {
             vanished += 1;
         }
+        if std::env::var_os("VERBOSE").is_some() {
+            eprintln!(
+                "edit {run}: typed {present}, reflected {}, shown before the save {shown}, after {}",
+                times.len() + never == run + 1 && never == 0,
+                dash_on(&last, line)
+            );
+        }
     }
     let mut line = if times.is_empty() {
         "no edit was reflected".to_owned()
