@@ -14,6 +14,10 @@
 # first run builds it there, which takes minutes. RUNS (default 20) edits per book; with
 # RUNS=1000 the line also gives the server's resident memory after 50 edits and at the end.
 # MDBOOK_CONTRACT=BINARY measures another build of the server (an older one, say).
+# Each book is also run with MODE=typing (an em-dash line typed at the chapter's end and taken
+# away again, each edit saved after it: never-reflected edits and findings that vanish at the
+# save are counted), and BENCH_BROKER=1 adds the broker fixture with mdbook-mermaid (on the
+# PATH) in place of its stand-in.
 # Writes target/bench/lsp.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +32,7 @@ say() { printf '%s\n' "$*" | tee -a "$results"; }
 
 run() { # NAME DIR CHAPTER
   say "- $1: $(MDBOOK_CONTRACT=${MDBOOK_CONTRACT:-$bin/mdbook-contract} RUNS=${RUNS:-20} "$bin/lsp_latency" "$2" "$3")"
+  say "- $1, typing: $(MODE=typing MDBOOK_CONTRACT=${MDBOOK_CONTRACT:-$bin/mdbook-contract} RUNS=${TYPING_RUNS:-12} "$bin/lsp_latency" "$2" "$3")"
 }
 
 say "## Language server: diagnostics after an edit"
@@ -49,6 +54,12 @@ if [ -n "${BENCH_REFERENCE:-}" ]; then
   plain=$(copy_without "$BENCH_REFERENCE" reference-plain '^\\[preprocessor\\.spec\\]')
   run "the Rust Reference without mdbook-spec" "$plain" src/expressions.md
   run "the Rust Reference with mdbook-spec, as configured upstream" "$BENCH_REFERENCE" src/expressions.md
+fi
+if [ -n "${BENCH_BROKER:-}" ]; then
+  broker=$out/broker
+  rm -rf "$broker" && cp -r tests/fixtures/broker "$broker"
+  sed -i 's/command = "python3 mermaid.py"/command = "mdbook-mermaid"/' "$broker/book.toml"
+  run "the broker fixture with mdbook-mermaid and admonitions" "$broker" src/contract.md
 fi
 say ""
 say "load after the run: $(cut -d' ' -f1-3 /proc/loadavg)"
