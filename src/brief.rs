@@ -89,8 +89,10 @@ pub fn brief(
         pipeline::rendered(ctx, book)?
     } else {
         let report = pipeline::check(ctx, book, std::path::PathBuf::new())?;
-        let (ctx, as_written) = crate::load::load_as_written(&ctx.root)?;
-        (pipeline::rendered(&ctx, &as_written)?.0, report)
+        let (mut written_ctx, as_written) = crate::load::load_as_written(&ctx.root)?;
+        // The settings as given (the command line's among them), not as read again.
+        written_ctx.config = ctx.config.clone();
+        (pipeline::rendered(&written_ctx, &as_written)?.0, report)
     };
     if report.has_errors() {
         return Err(BriefError::Findings(report));
@@ -197,6 +199,54 @@ impl<'r> Writer<'r> {
             .headings
             .iter()
             .any(|h| h.id == *anchor && h.range.start == part.range.start)
+    }
+
+    /// With test results, how the built providers' tests of `rule` did in the last run
+    /// (`; the existing providers' tests: \`kafka\` passed, \`nats\` failed`).
+    fn results_of(&self, events: &mut Vec<Event<'static>>, rule: &crate::rules::Rule) {
+        use crate::rules::coverage::Status;
+        let rendered = self.rendered;
+        let coverage = &rendered.coverage;
+        if !coverage.results {
+            return;
+        }
+        let Some(row) = rendered
+            .rules
+            .rules
+            .iter()
+            .position(|r| r.id == rule.id)
+            .and_then(|i| coverage.cells.get(i))
+        else {
+            return;
+        };
+        let said: Vec<(usize, &str)> = coverage
+            .providers
+            .iter()
+            .zip(row)
+            .filter_map(|(&p, status)| {
+                let word = match status {
+                    Status::Verified(_) => "passed",
+                    Status::Failed(..) => "failed",
+                    Status::Skipped(..) => "skipped",
+                    Status::NotRun(_) => "not run",
+                    _ => return None,
+                };
+                Some((p, word))
+            })
+            .collect();
+        if said.is_empty() {
+            return;
+        }
+        events.push(text("; the existing providers' tests in the last run: "));
+        for (i, (p, word)) in said.iter().enumerate() {
+            if i > 0 {
+                events.push(text(", "));
+            }
+            events.push(Event::Code(CowStr::from(
+                rendered.model.providers[*p].name.clone(),
+            )));
+            events.push(text(&format!(" {word}")));
+        }
     }
 
     fn options(&self) -> &MarkdownOptions {
@@ -686,6 +736,7 @@ impl<'r> Writer<'r> {
             }
             events.push(text(": "));
             events.push(citation(rule));
+            self.results_of(events, rule);
             events.push(Event::End(TagEnd::Item));
         }
         events.push(Event::End(TagEnd::List(false)));

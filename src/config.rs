@@ -53,6 +53,10 @@ pub(crate) const KNOWN_KEYS: &[(&str, &str)] = &[
     ),
     ("source-root", "a path relative to the book root"),
     (
+        "test-results",
+        "a list of globs relative to the book root, of JUnit XML files or `go test -json` output",
+    ),
+    (
         "baseline",
         "a file path relative to the book root, written by `mdbook-contract check --write-baseline FILE`",
     ),
@@ -103,6 +107,9 @@ pub(crate) struct Config {
     pub changed_since: Option<String>,
     /// `baseline`: the file of known findings, relative to the book root (empty: none).
     pub baseline: Option<String>,
+    /// `test-results`: globs of test results (JUnit XML, `go test -json`), relative to the
+    /// book root.
+    pub test_results: Vec<String>,
     /// The contract's version, which `diff` holds against the level of a change.
     pub version: Option<semver::Version>,
     /// What the brief looks for in a contract heading to copy its section as the checklist
@@ -277,6 +284,7 @@ impl Default for Config {
             companions: Vec::new(),
             changed_since: None,
             baseline: None,
+            test_results: Vec::new(),
             version: None,
             brief_checklist: "checklist".to_owned(),
             brief_known_gaps: "Known gaps".to_owned(),
@@ -429,6 +437,12 @@ impl Config {
                 if let Some(patterns) = strings(&at, value, problems) {
                     let patterns = globs(&at, patterns, problems, |p| Some(p.to_owned()));
                     self.symbol_files = self.keep(key, patterns);
+                }
+            }
+            "test-results" => {
+                if let Some(patterns) = strings(&at, value, problems) {
+                    let patterns = globs(&at, patterns, problems, |p| Some(p.to_owned()));
+                    self.test_results = self.keep(key, patterns);
                 }
             }
             "symbol-ignore" => {

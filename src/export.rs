@@ -31,7 +31,7 @@ use serde::Serialize;
 use crate::snapshot::{Place, Snapshot};
 
 /// The version of the document's shape (see the module docs).
-pub const SCHEMA_VERSION: &str = "1.1.0";
+pub const SCHEMA_VERSION: &str = "1.2.0";
 
 /// The JSON Schema of the document.
 pub const SCHEMA: &str = include_str!("../schema/contract.schema.json");
@@ -157,6 +157,22 @@ pub struct CoverageRuleOut {
     pub rule: String,
     pub status: &'static str,
     pub citation: Option<CitationOut>,
+    /// The test result that decided a `failed` or `skipped` cell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<ResultOut>,
+}
+
+/// A test case's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResultOut {
+    /// The case as its report names it (`TestPublish/kafka`).
+    pub case: String,
+    /// The first line of its failure, or of why it was skipped.
+    pub message: Option<String>,
+    /// The results file, relative to the book root.
+    pub run: String,
+    /// When the run was, as the report says.
+    pub at: Option<String>,
 }
 
 /// The coverage of the rules for one built provider.
@@ -165,6 +181,9 @@ pub struct CoverageOut {
     pub provider: String,
     /// Whether the source tree was read (`source-root`).
     pub known: bool,
+    /// Whether test results were read (`test-results`): then a rule is `passed`, `failed`,
+    /// `skipped` or `not-run` where it is cited, not `verified`.
+    pub results: bool,
     pub rules: Vec<CoverageRuleOut>,
 }
 
@@ -229,7 +248,16 @@ pub fn render(input: impl std::io::Read) -> Result<PathBuf> {
 /// The export of the book at `dir`.
 pub fn export(dir: &Path) -> Result<Export> {
     let (ctx, book) = crate::load::load(dir, "html")?;
-    let (snapshot, report) = crate::pipeline::snapshot(&ctx, &book, PathBuf::new())?;
+    export_book(&ctx, &book)
+}
+
+/// The export of `book`, loaded as [`crate::load`] loads it (with settings of its own, such as
+/// test results given on the command line).
+pub fn export_book(
+    ctx: &mdbook_preprocessor::PreprocessorContext,
+    book: &mdbook_preprocessor::book::Book,
+) -> Result<Export> {
+    let (snapshot, report) = crate::pipeline::snapshot(ctx, book, PathBuf::new())?;
     let findings: serde_json::Value =
         serde_json::from_str(&report.render(crate::diagnostic::Format::Json, false))?;
     Ok(of(&snapshot, ctx.config.book.title.clone(), findings))
@@ -327,6 +355,7 @@ fn of(snapshot: &Snapshot, title: Option<String>, findings: serde_json::Value) -
         .map(|c| CoverageOut {
             provider: c.provider.clone(),
             known: c.known,
+            results: c.results,
             rules: c
                 .rules
                 .iter()
@@ -336,6 +365,12 @@ fn of(snapshot: &Snapshot, title: Option<String>, findings: serde_json::Value) -
                     citation: cell.citation.as_ref().map(|(path, line)| CitationOut {
                         path: path.clone(),
                         line: *line,
+                    }),
+                    result: cell.result.as_ref().map(|r| ResultOut {
+                        case: r.case.clone(),
+                        message: r.message.clone(),
+                        run: r.run.clone(),
+                        at: r.at.clone(),
                     }),
                 })
                 .collect(),

@@ -37,6 +37,7 @@ mod preprocessor;
 mod protocol;
 mod render;
 mod resolve;
+mod results;
 mod rules;
 mod serve;
 mod shortcode;
@@ -59,7 +60,8 @@ pub use diff::{
     Act, Annotated, CATALOGUE, Change, ContractDiff, Kind as ChangeKind, Level as ChangeLevel, diff,
 };
 pub use export::{
-    Export, SCHEMA as CONTRACT_SCHEMA, SCHEMA_VERSION, export, render as export_renderer,
+    Export, SCHEMA as CONTRACT_SCHEMA, SCHEMA_VERSION, export, export_book,
+    render as export_renderer,
 };
 pub use git::in_repository;
 pub use install::{CSS, CSS_FILE, Installed, install};
@@ -95,6 +97,12 @@ pub mod internals {
         ChapterIndex, Heading, MarkdownOptions, parse_options, pulldown_cmark,
     };
     pub use crate::shortcode::{Foreign, Kind, Malformed, Name, Scan, Shortcode, Spanned, scan};
+
+    /// How many test cases the test results that `patterns` (relative to `root`) name hold, read
+    /// as a book's `test-results` are: for the benchmark of reading them.
+    pub fn read_test_results(root: &std::path::Path, patterns: &[String]) -> usize {
+        crate::results::Results::read(root, patterns).cases.len()
+    }
 
     /// The byte ranges that rendering may change in every chapter the pipeline reads (see
     /// [`is_read`]), in document order: its shortcodes, as the pipeline finds them (it alone

@@ -46,6 +46,11 @@ enum Command {
         /// `--baseline FILE`, and exits 0.
         #[arg(long, value_name = "FILE")]
         write_baseline: Option<PathBuf>,
+        /// Test results to read (JUnit XML or `go test -json` output, globs allowed), relative
+        /// to where the command runs, in place of book.toml's `test-results`; may be given more
+        /// than once.
+        #[arg(long = "test-results", value_name = "GLOB")]
+        test_results: Vec<PathBuf>,
     },
     /// Writes the spec chapter of a new provider from the template, lists it in SUMMARY.md
     /// after the template and adds it to `specs` in book.toml.
@@ -79,6 +84,11 @@ enum Command {
         /// Where to write it (standard output when not given).
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// Test results to read (JUnit XML or `go test -json` output, globs allowed), relative
+        /// to where the command runs, in place of book.toml's `test-results`; may be given more
+        /// than once.
+        #[arg(long = "test-results", value_name = "GLOB")]
+        test_results: Vec<PathBuf>,
     },
     /// Reports every list item of an old document whose code spans do not all occur in the
     /// book: nothing of what a split replaced is lost.
@@ -143,6 +153,11 @@ enum Command {
         /// renderer's folder.
         #[arg(long, conflicts_with_all = ["out", "site", "schema"])]
         renderer: bool,
+        /// Test results to read (JUnit XML or `go test -json` output, globs allowed), relative
+        /// to where the command runs, in place of book.toml's `test-results`; may be given more
+        /// than once.
+        #[arg(long = "test-results", value_name = "GLOB")]
+        test_results: Vec<PathBuf>,
     },
     /// Prints where each filled spec stands: its status, the entries answered of all, and each
     /// open entry with its place.
@@ -153,6 +168,15 @@ enum Command {
         /// How to print it.
         #[arg(long, value_enum, default_value_t = StatusOutput::Human)]
         format: StatusOutput,
+        /// Test results to read (JUnit XML or `go test -json` output, globs allowed), relative
+        /// to where the command runs, in place of book.toml's `test-results`; may be given more
+        /// than once.
+        #[arg(long = "test-results", value_name = "GLOB")]
+        test_results: Vec<PathBuf>,
+        /// Exit 1 when a built provider has fewer than N percent of the MUST rules that bind it
+        /// verified (with test results: passed), naming the providers and rules that fall short.
+        #[arg(long, value_name = "N")]
+        min_verified: Option<f64>,
     },
     /// Runs the language server (LSP over standard input and output) for the book's Markdown:
     /// the findings as diagnostics while typing, completion of axis codes, profiles and check
@@ -231,15 +255,14 @@ fn main() -> ExitCode {
             changed_since,
             baseline,
             write_baseline,
-        }) => match write_baseline {
-            Some(file) => record_baseline(&book_dir, &file, changed_since.as_deref()),
-            None => check(
-                &book_dir,
-                format,
-                changed_since.as_deref(),
-                baseline.as_deref(),
-            ),
-        },
+            test_results,
+        }) => {
+            let loaded = load(&book_dir, &test_results, changed_since.as_deref());
+            match write_baseline {
+                Some(file) => record_baseline(loaded, &book_dir, &file),
+                None => check(loaded, &book_dir, format, baseline.as_deref()),
+            }
+        }
         Some(Command::Install { book_dir }) => install(&book_dir),
         Some(Command::Lsp) => match mdbook_contract::run_language_server(
             std::io::BufReader::new(std::io::stdin()),
@@ -266,13 +289,24 @@ fn main() -> ExitCode {
             book_dir,
             sections,
         }) => carried_over(&book_dir, &old, &sections),
-        Some(Command::Status { book_dir, format }) => status(&book_dir, format),
+        Some(Command::Status {
+            book_dir,
+            format,
+            test_results,
+            min_verified,
+        }) => status(
+            load(&book_dir, &test_results, None),
+            &book_dir,
+            format,
+            min_verified,
+        ),
         Some(Command::Export {
             book_dir,
             out,
             site,
             schema,
             renderer,
+            test_results,
         }) => {
             if renderer {
                 match mdbook_contract::export_renderer(std::io::stdin().lock()) {
@@ -283,7 +317,8 @@ fn main() -> ExitCode {
                     }
                 }
             } else {
-                export(&book_dir, out.as_deref(), site.as_deref(), schema)
+                let loaded = load(&book_dir, &test_results, None);
+                export(loaded, out.as_deref(), site.as_deref(), schema)
             }
         }
         Some(Command::Diff {
@@ -297,7 +332,13 @@ fn main() -> ExitCode {
             provider_type,
             book_dir,
             output,
-        }) => brief(&book_dir, &provider_type, output.as_deref()),
+            test_results,
+        }) => brief(
+            load(&book_dir, &test_results, None),
+            &book_dir,
+            &provider_type,
+            output.as_deref(),
+        ),
         Some(Command::NewSpec {
             provider_type,
             book_dir,
@@ -373,12 +414,41 @@ fn display_root(book_dir: &std::path::Path) -> PathBuf {
     }
 }
 
+/// The book as mdBook hands it over, loaded; or why it cannot be.
+type Loaded = anyhow::Result<(
+    mdbook_preprocessor::PreprocessorContext,
+    mdbook_preprocessor::book::Book,
+)>;
+
+/// Loads the book at `book_dir` as mdBook hands it over, with what the command line sets in
+/// place of book.toml: `--test-results` (given from the working folder, relative to the book
+/// root in the key) and `--changed-since`.
+fn load(
+    book_dir: &std::path::Path,
+    test_results: &[PathBuf],
+    changed_since: Option<&str>,
+) -> Loaded {
+    let (mut ctx, book) = mdbook_contract::load(book_dir, "html")?;
+    if !test_results.is_empty() {
+        let list: Vec<String> = test_results
+            .iter()
+            .map(|p| from_book(book_dir, p).to_string_lossy().into_owned())
+            .collect();
+        ctx.config.set("preprocessor.contract.test-results", list)?;
+    }
+    if let Some(rev) = changed_since {
+        ctx.config.set("preprocessor.contract.changed-since", rev)?;
+    }
+    Ok((ctx, book))
+}
+
 fn brief(
+    loaded: Loaded,
     book_dir: &std::path::Path,
     provider_type: &str,
     output: Option<&std::path::Path>,
 ) -> ExitCode {
-    let loaded = match mdbook_contract::load(book_dir, "html") {
+    let loaded = match loaded {
         Ok(loaded) => loaded,
         Err(error) => {
             let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
@@ -475,7 +545,7 @@ fn diff(
 }
 
 fn export(
-    book_dir: &std::path::Path,
+    loaded: Loaded,
     out: Option<&std::path::Path>,
     site: Option<&std::path::Path>,
     schema: bool,
@@ -486,7 +556,8 @@ fn export(
             .write_all(mdbook_contract::CONTRACT_SCHEMA.as_bytes());
         return ExitCode::SUCCESS;
     }
-    let written = mdbook_contract::export(book_dir).and_then(|export| {
+    let exported = loaded.and_then(|(ctx, book)| mdbook_contract::export_book(&ctx, &book));
+    let written = exported.and_then(|export| {
         let json = export.to_json();
         match (out, site) {
             (Some(path), _) => std::fs::write(path, json)
@@ -517,9 +588,14 @@ fn export(
     }
 }
 
-fn status(book_dir: &std::path::Path, format: StatusOutput) -> ExitCode {
-    let states = mdbook_contract::load(book_dir, "html")
-        .and_then(|(ctx, book)| mdbook_contract::status(&ctx, &book, display_root(book_dir)));
+fn status(
+    loaded: Loaded,
+    book_dir: &std::path::Path,
+    format: StatusOutput,
+    min_verified: Option<f64>,
+) -> ExitCode {
+    let states =
+        loaded.and_then(|(ctx, book)| mdbook_contract::status(&ctx, &book, display_root(book_dir)));
     match states {
         Ok(states) => {
             let format = match format {
@@ -528,7 +604,10 @@ fn status(book_dir: &std::path::Path, format: StatusOutput) -> ExitCode {
             };
             let text = mdbook_contract::render_status(&states, format);
             let _ = std::io::stdout().lock().write_all(text.as_bytes());
-            ExitCode::SUCCESS
+            match min_verified {
+                Some(percent) => gate(&states, percent),
+                None => ExitCode::SUCCESS,
+            }
         }
         Err(error) => {
             let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
@@ -591,17 +670,44 @@ fn from_book(book_dir: &std::path::Path, file: &std::path::Path) -> PathBuf {
 }
 
 /// Records every finding of the book at `book_dir` in `file`, paths from the book root.
-fn record_baseline(
-    book_dir: &std::path::Path,
-    file: &std::path::Path,
-    changed_since: Option<&str>,
-) -> ExitCode {
-    let checked = mdbook_contract::load(book_dir, "html").and_then(|(mut ctx, book)| {
-        if let Some(rev) = changed_since {
-            ctx.config.set("preprocessor.contract.changed-since", rev)?;
+/// `status --min-verified PERCENT`: exit 1 when a built provider has fewer of the MUST rules
+/// that bind it verified, naming it and the rules that fall short, on standard error.
+fn gate(status: &mdbook_contract::Status, percent: f64) -> ExitCode {
+    let mut short = false;
+    let mut stderr = std::io::stderr().lock();
+    for provider in &status.providers {
+        let share = if provider.must == 0 {
+            100.0
+        } else {
+            provider.must_verified as f64 * 100.0 / provider.must as f64
+        };
+        if share + 1e-9 < percent {
+            short = true;
+            let _ = writeln!(
+                stderr,
+                "mdbook-contract: `{}` has {} of {} MUST rules verified ({share:.1} %, below {percent} %); not verified: {}",
+                provider.provider,
+                provider.must_verified,
+                provider.must,
+                provider
+                    .must_short
+                    .iter()
+                    .map(|r| format!("`{r}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
         }
-        mdbook_contract::check(&ctx, &book, PathBuf::new())
-    });
+    }
+    if short {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn record_baseline(loaded: Loaded, book_dir: &std::path::Path, file: &std::path::Path) -> ExitCode {
+    let checked =
+        loaded.and_then(|(ctx, book)| mdbook_contract::check(&ctx, &book, PathBuf::new()));
     let report = match checked {
         Ok(report) => report,
         Err(error) => {
@@ -631,15 +737,12 @@ fn record_baseline(
 }
 
 fn check(
+    loaded: Loaded,
     book_dir: &std::path::Path,
     format: OutputFormat,
-    changed_since: Option<&str>,
     baseline: Option<&std::path::Path>,
 ) -> ExitCode {
-    let checked = mdbook_contract::load(book_dir, "html").and_then(|(mut ctx, book)| {
-        if let Some(rev) = changed_since {
-            ctx.config.set("preprocessor.contract.changed-since", rev)?;
-        }
+    let checked = loaded.and_then(|(mut ctx, book)| {
         if let Some(file) = baseline {
             // Given from here; the key is relative to the book root.
             let file = from_book(book_dir, file);

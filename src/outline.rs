@@ -239,7 +239,11 @@ impl Outline {
                 .zip(cells)
                 .map(|(&p, status)| {
                     let word = match status {
+                        Status::Verified(_) if read.coverage.results => "passed",
                         Status::Verified(_) => "verified",
+                        Status::Failed(..) => "failed",
+                        Status::Skipped(..) => "skipped",
+                        Status::NotRun(_) => "not run",
                         Status::Implemented(_) => "implemented",
                         Status::Uncovered if read.coverage.known => "uncovered",
                         Status::Uncovered => "bound",

@@ -57,6 +57,27 @@ where
     }
 }
 
+/// `a()` on the calling thread and `b()` at once on a thread of its own, when `work` bytes is
+/// large enough (see [`PARALLEL_FROM`]): two independent stages, such as reading the source
+/// tree (whose chapters stay on this thread) and the test results. A panic in `b` is `b`'s
+/// caller's, as on one thread.
+pub(crate) fn both<A, B>(work: usize, a: impl FnOnce() -> A, b: impl FnOnce() -> B + Send) -> (A, B)
+where
+    B: Send,
+{
+    if !in_parallel(work) {
+        return (a(), b());
+    }
+    std::thread::scope(|scope| {
+        let other = scope.spawn(b);
+        let first = a();
+        match other.join() {
+            Ok(second) => (first, second),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

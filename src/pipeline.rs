@@ -31,9 +31,11 @@ use crate::outline::Outline;
 use crate::overview::Overview;
 use crate::render;
 use crate::resolve::{Pages, resolve};
+use crate::results::Results;
+use crate::results::matching::Matcher;
 use crate::rules::Rules;
 use crate::rules::code::{self, CodeCitation};
-use crate::rules::coverage::Coverage;
+use crate::rules::coverage::{Coverage, Status as CellStatus, WithResults};
 use crate::serve;
 use crate::snapshot::Snapshot;
 use crate::source_tree::{Extra, Roots, SourceIndex, is_glob};
@@ -69,6 +71,7 @@ pub fn process(
             rules,
             coverage,
             citations,
+            results,
             mut report,
             mut pages,
             options,
@@ -82,7 +85,7 @@ pub fn process(
             chapter.release_checked();
         }
         let repository = repository(ctx, &config);
-        let view = rule_view(&rules, &coverage, &citations, repository.as_ref());
+        let view = rule_view(&rules, &coverage, &citations, &results, repository.as_ref());
         let (mut patches, failed) = render::patches(&chapters, &model, &specs, view);
         for failure in failed {
             let number = failure.chapter;
@@ -182,6 +185,7 @@ pub(crate) fn snapshot(
         &analysis.rules,
         &analysis.coverage,
         &analysis.citations,
+        &analysis.results,
     );
     snapshot.version = analysis.config.version.clone();
     Ok((snapshot, analysis.report))
@@ -203,6 +207,8 @@ pub(crate) struct Rendered {
     pub(crate) chapters: Vec<RenderedChapter>,
     pub(crate) model: Model,
     pub(crate) rules: Rules,
+    /// Where each rule stands for each built provider.
+    pub(crate) coverage: Coverage,
     pub(crate) specs: Specs,
     pub(crate) config: Config,
     pub(crate) options: MarkdownOptions,
@@ -217,6 +223,7 @@ pub(crate) fn rendered(ctx: &PreprocessorContext, book: &Book) -> Result<(Render
         rules,
         coverage,
         citations,
+        results,
         options,
         config,
         files,
@@ -224,7 +231,7 @@ pub(crate) fn rendered(ctx: &PreprocessorContext, book: &Book) -> Result<(Render
         ..
     } = Analysis::run(ctx, book, BookFiles::new(ctx, PathBuf::new()))?;
     let repository = repository(ctx, &config);
-    let view = rule_view(&rules, &coverage, &citations, repository.as_ref());
+    let view = rule_view(&rules, &coverage, &citations, &results, repository.as_ref());
     let (patches, failed) = render::patches(&chapters, &model, &specs, view);
     for failure in failed {
         let finding = render_failed(&chapters[failure.chapter], &files, failure);
@@ -243,6 +250,7 @@ pub(crate) fn rendered(ctx: &PreprocessorContext, book: &Book) -> Result<(Render
         chapters,
         model,
         rules,
+        coverage,
         specs,
         config,
         options,
@@ -263,6 +271,7 @@ pub fn status(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> 
         files_read,
         citations,
         config,
+        results,
         ..
     } = Analysis::run(ctx, book, BookFiles::new(ctx, display_root))?;
     let mut states = Vec::new();
@@ -323,6 +332,34 @@ pub fn status(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> 
                 let provider = &model.providers[p];
                 let at = chapters[provider.chapter].locate(&files, provider.range.clone());
                 let (verified, bound) = coverage.verified_of_bound(column);
+                let must_short: Vec<String> = rules
+                    .rules
+                    .iter()
+                    .zip(&coverage.cells)
+                    .filter(|(rule, row)| {
+                        rule.level == Some(crate::rules::Level::Must)
+                            && !matches!(
+                                row[column],
+                                CellStatus::Verified(_)
+                                    | CellStatus::NotBound
+                                    | CellStatus::Undecided
+                                    | CellStatus::Optional
+                            )
+                    })
+                    .map(|(rule, _)| rule.id.clone())
+                    .collect();
+                let must = rules
+                    .rules
+                    .iter()
+                    .zip(&coverage.cells)
+                    .filter(|(rule, row)| {
+                        rule.level == Some(crate::rules::Level::Must)
+                            && !matches!(
+                                row[column],
+                                CellStatus::NotBound | CellStatus::Undecided | CellStatus::Optional
+                            )
+                    })
+                    .count();
                 ProviderCoverage {
                     provider: provider.name.clone(),
                     path: at.path,
@@ -330,6 +367,12 @@ pub fn status(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> 
                     bound,
                     verified,
                     implemented: coverage.implemented_only(column),
+                    failed: coverage.count(column, |s| matches!(s, CellStatus::Failed(..))),
+                    skipped: coverage.count(column, |s| matches!(s, CellStatus::Skipped(..))),
+                    not_run: coverage.count(column, |s| matches!(s, CellStatus::NotRun(_))),
+                    must_verified: must - must_short.len(),
+                    must,
+                    must_short,
                     known: coverage.known,
                 }
             })
@@ -343,10 +386,18 @@ pub fn status(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> 
         }),
         _ => None,
     };
+    let results = results.asked.then(|| {
+        results
+            .files
+            .iter()
+            .map(|f| f.shown.clone())
+            .collect::<Vec<_>>()
+    });
     Ok(Status {
         specs: states,
         providers,
         source,
+        results,
     })
 }
 
@@ -374,12 +425,14 @@ fn rule_view<'a>(
     rules: &'a Rules,
     coverage: &'a Coverage,
     citations: &'a [CodeCitation],
+    results: &'a Results,
     repository: Option<&'a render::Repository>,
 ) -> render::RuleView<'a> {
     render::RuleView {
         rules,
         coverage,
         citations,
+        results,
         repository,
     }
 }
@@ -420,6 +473,8 @@ struct Analysis<'b> {
     citations: Vec<CodeCitation>,
     /// How many files of the source tree were read, when it was.
     files_read: Option<usize>,
+    /// The test results read (none without `test-results`).
+    results: Results,
     report: Report,
     pages: Pages,
     options: MarkdownOptions,
@@ -447,8 +502,21 @@ impl<'b> Analysis<'b> {
         let rules = Rules::collect(&chapters, &model, &config);
         check_provider_paths(&mut config, &model);
         let excluded = checks::excluded_words(&model, &config);
-        let (source, citations) = match config.source_root.clone() {
-            Some(root) => {
+        // The source tree and the test results are read at once: a large report (JUnit of a
+        // whole suite, tens of megabytes) costs no more than the slower of the two.
+        let wants_results = config.source_root.is_some()
+            && !rules.rules.is_empty()
+            && !config.test_results.is_empty();
+        let work = if wants_results {
+            crate::parallel::PARALLEL_FROM
+        } else {
+            0
+        };
+        let (book_root, patterns) = (ctx.root.clone(), config.test_results.clone());
+        let (indexed, results) = crate::parallel::both(
+            work,
+            || {
+                let root = config.source_root.clone()?;
                 let wanted = Wanted {
                     chapters: &chapters,
                     excluded: &excluded,
@@ -458,16 +526,37 @@ impl<'b> Analysis<'b> {
                         &rules.prefixes
                     },
                 };
-                match index_source(ctx, &files, &config, &shared, &wanted, &root) {
-                    Ok((source, citations)) => (Some(source), citations),
-                    // Without the tree, `cited-path` and `cited-symbol` cannot run; the rest can.
-                    Err(problem) => {
-                        config.add_problem(*problem);
-                        (None, Vec::new())
-                    }
+                Some(index_source(ctx, &files, &config, &shared, &wanted, &root))
+            },
+            move || {
+                if wants_results {
+                    Results::read(&book_root, &patterns)
+                } else {
+                    Results::default()
                 }
+            },
+        );
+        let (source, citations) = match indexed {
+            Some(Ok((source, citations))) => (Some(source), citations),
+            // Without the tree, `cited-path` and `cited-symbol` cannot run; the rest can.
+            Some(Err(problem)) => {
+                config.add_problem(*problem);
+                (None, Vec::new())
             }
             None => (None, Vec::new()),
+        };
+        // Test results count only for a tree whose tests they can be of.
+        let results = if source.is_some() {
+            results
+        } else {
+            Results::default()
+        };
+        let matcher = Matcher::new(&results);
+        let source_root = ctx.root.join(config.source_root.as_deref().unwrap_or("."));
+        let with_results = WithResults {
+            results: &results,
+            matcher: &matcher,
+            source_root: &source_root,
         };
         let coverage = Coverage::of(
             &rules,
@@ -476,7 +565,9 @@ impl<'b> Analysis<'b> {
             source.is_some().then_some(citations.as_slice()),
             &shared,
             &excluded,
+            results.asked.then_some(&with_results),
         );
+        drop(matcher);
         let cx = checks::Context {
             chapters: &chapters,
             companions: &companions,
@@ -490,6 +581,7 @@ impl<'b> Analysis<'b> {
             source: source.as_ref(),
             shared: &shared,
             excluded: &excluded,
+            results: &results,
         };
         let drafts = checks::run_all(&cx);
         let (mut report, pages) =
@@ -504,6 +596,7 @@ impl<'b> Analysis<'b> {
             coverage,
             citations,
             files_read,
+            results,
             report,
             pages,
             options,

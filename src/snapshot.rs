@@ -127,11 +127,27 @@ pub(crate) struct PageSnap {
 #[derive(Debug, Clone)]
 pub(crate) struct CoverageCell {
     pub rule: String,
-    /// `verified`, `implemented`, `uncovered`, `not-bound`, `profile-unknown` or `optional`.
+    /// `verified`, `implemented`, `uncovered`, `not-bound`, `profile-unknown` or `optional`;
+    /// with test results, `passed`, `failed`, `skipped` or `not-run` in place of `verified`.
     pub status: &'static str,
     /// The first citation that counts (a test for `verified`), as a path under
     /// `source-root` and a line.
     pub citation: Option<(String, usize)>,
+    /// The result that decided a failed or skipped cell.
+    pub result: Option<ResultSnap>,
+}
+
+/// A test case's result, as a cell shows it.
+#[derive(Debug, Clone)]
+pub(crate) struct ResultSnap {
+    /// The case as its report names it.
+    pub case: String,
+    /// The first line of its failure, or of why it was skipped.
+    pub message: Option<String>,
+    /// The results file, relative to the book root.
+    pub run: String,
+    /// When the run was, as the report says.
+    pub at: Option<String>,
 }
 
 /// The coverage of the rules for one built provider.
@@ -140,6 +156,8 @@ pub(crate) struct CoverageSnap {
     pub provider: String,
     /// Whether the source tree was read.
     pub known: bool,
+    /// Whether test results were read: then a cell is passed, failed, skipped or not run.
+    pub results: bool,
     pub rules: Vec<CoverageCell>,
 }
 
@@ -329,6 +347,7 @@ impl Snapshot {
         rules: &Rules,
         coverage: &crate::rules::coverage::Coverage,
         citations: &[crate::rules::code::CodeCitation],
+        results: &crate::results::Results,
     ) -> Snapshot {
         use crate::rules::coverage::Status;
         if rules.rules.is_empty() {
@@ -341,12 +360,27 @@ impl Snapshot {
                 .zip(&coverage.cells)
                 .map(|(rule, row)| {
                     let (status, at) = match row[column] {
+                        Status::Verified(i) if coverage.results => ("passed", Some(i)),
                         Status::Verified(i) => ("verified", Some(i)),
+                        Status::Failed(i, _) => ("failed", Some(i)),
+                        Status::Skipped(i, _) => ("skipped", Some(i)),
+                        Status::NotRun(i) => ("not-run", Some(i)),
                         Status::Implemented(i) => ("implemented", Some(i)),
                         Status::Uncovered => ("uncovered", None),
                         Status::NotBound => ("not-bound", None),
                         Status::Undecided => ("profile-unknown", None),
                         Status::Optional => ("optional", None),
+                    };
+                    let result = match row[column] {
+                        Status::Failed(_, case) | Status::Skipped(_, case) => {
+                            results.cases.get(case).map(|case| ResultSnap {
+                                case: case.name.clone(),
+                                message: case.message.clone(),
+                                run: results.files[case.report].shown.clone(),
+                                at: results.files[case.report].timestamp.clone(),
+                            })
+                        }
+                        _ => None,
                     };
                     CoverageCell {
                         rule: rule.id.clone(),
@@ -354,12 +388,14 @@ impl Snapshot {
                         citation: at
                             .and_then(|i| citations.get(i))
                             .map(|c| (c.path.clone(), c.line)),
+                        result,
                     }
                 })
                 .collect();
             self.coverage.push(CoverageSnap {
                 provider: model.providers[p].name.clone(),
                 known: coverage.known,
+                results: coverage.results,
                 rules: cells,
             });
         }

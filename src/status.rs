@@ -57,6 +57,9 @@ pub struct Status {
     /// What was read of the source tree for the rules' citations, when the contract has rules
     /// and `source-root` is read: so that a coverage of zero is never silent.
     pub source: Option<SourceRead>,
+    /// The test results files read (relative to the book root), when `test-results` names
+    /// some: with them, verified means passed.
+    pub results: Option<Vec<String>>,
 }
 
 /// What the search for citations of rules read.
@@ -88,6 +91,17 @@ pub struct ProviderCoverage {
     pub verified: usize,
     /// The ones only an `impl` cites.
     pub implemented: usize,
+    /// With test results: the ones a test citing them failed for the provider.
+    pub failed: usize,
+    /// With test results: the ones whose tests were skipped (none failed).
+    pub skipped: usize,
+    /// With test results: the ones cited by a test that has no result.
+    pub not_run: usize,
+    /// The bound MUST rules, and of those the verified ones (for `--min-verified`).
+    pub must: usize,
+    pub must_verified: usize,
+    /// The bound MUST rules not verified, by ID.
+    pub must_short: Vec<String>,
     /// Whether the source tree was read (`source-root`): without it nothing is known of the
     /// code, and only `bound` means anything.
     pub known: bool,
@@ -141,7 +155,27 @@ pub fn render_status(status: &Status, format: StatusFormat) -> String {
                 }
             }
             for provider in &status.providers {
-                let _ = if provider.known {
+                let _ = if provider.known && status.results.is_some() {
+                    writeln!(
+                        out,
+                        "{}:{}: `{}`, {} of {} rules passed, {} failed, {} skipped, {} not run, {} implemented only, {} uncovered",
+                        provider.path.display(),
+                        provider.line,
+                        provider.provider,
+                        provider.verified,
+                        provider.bound,
+                        provider.failed,
+                        provider.skipped,
+                        provider.not_run,
+                        provider.implemented,
+                        provider.bound
+                            - provider.verified
+                            - provider.implemented
+                            - provider.failed
+                            - provider.skipped
+                            - provider.not_run
+                    )
+                } else if provider.known {
                     writeln!(
                         out,
                         "{}:{}: `{}`, {} of {} rules verified, {} implemented only, {} uncovered",
@@ -163,6 +197,23 @@ pub fn render_status(status: &Status, format: StatusFormat) -> String {
                         provider.bound
                     )
                 };
+            }
+            match &status.results {
+                Some(files) => {
+                    let _ = writeln!(
+                        out,
+                        "test results read from {}: a rule is verified for a provider when every test citing it for that provider passed",
+                        files
+                            .iter()
+                            .map(|f| format!("`{f}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    );
+                }
+                None if status.providers.iter().any(|p| p.known) => {
+                    out.push_str("no test results were read (`test-results` in book.toml): a rule counts as verified where a test cites it\n");
+                }
+                None => {}
             }
             if let Some(source) = &status.source {
                 let _ = writeln!(

@@ -140,6 +140,12 @@ checks! {
         "a citation in code of an older version of a rule than the book's (`r[verify ID]` of a rule now `r[ID+2]`)",
     UnverifiedRule "unverified-rule" Warning
         "a built provider bound by a rule that no `r[verify ID]` in its tests (or the shared ones) cites, when `source-root` is set",
+    FailingRule "failing-rule" Error
+        "a built provider bound by a MUST rule whose test failed for it in the test results (a warning for a SHOULD)",
+    StaleResults "stale-results" Warning
+        "test results older than a change to the tests they report on, or naming a Go test that no longer exists",
+    MalformedResults "malformed-results" Error
+        "a `test-results` file that is missing, empty, or neither JUnit XML nor `go test -json` output",
     MissingRule "missing-rule" Warning
         "a sentence or list item with MUST in a contract chapter that no rule marker labels, once the contract has a rule marker",
     OutdatedBaseline "outdated-baseline" Warning

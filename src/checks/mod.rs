@@ -34,10 +34,12 @@ mod duplicate_axis;
 mod duplicate_claim;
 mod duplicate_rule;
 mod em_dash;
+mod failing_rule;
 mod forbidden_term;
 mod invisible_character;
 mod leftover_directive;
 mod line_reference;
+mod malformed_results;
 mod malformed_rule;
 mod malformed_section;
 mod malformed_shortcode;
@@ -51,6 +53,7 @@ mod must_cite;
 mod readme_link;
 mod spec_drift;
 mod spec_mismatch;
+mod stale_results;
 mod stale_rule;
 mod unanswered_entry;
 mod unknown_axis;
@@ -85,6 +88,8 @@ pub(crate) struct Context<'a> {
     pub shared: &'a Roots,
     /// Words that are never symbols: axis codes, profile names, provider names, `symbol-ignore`.
     pub excluded: &'a HashSet<String>,
+    /// The test results read (none without `test-results`).
+    pub results: &'a crate::results::Results,
 }
 
 /// A text that the prose checks read: a chapter, or a companion.
@@ -328,6 +333,9 @@ fn run(check: Check, cx: &Context<'_>, out: &mut Vec<Draft>) {
         Check::StaleRule => stale_rule::run(cx, out),
         Check::UnverifiedRule => unverified_rule::run(cx, out),
         Check::MissingRule => missing_rule::run(cx, out),
+        Check::FailingRule => failing_rule::run(cx, out),
+        Check::StaleResults => stale_results::run(cx, out),
+        Check::MalformedResults => malformed_results::run(cx, out),
         Check::MalformedConfig | Check::DanglingPath => config_problems(cx, check, out),
         // Found by `crate::baseline` once the findings are resolved.
         Check::OutdatedBaseline => {}

@@ -16,8 +16,17 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         let provider = &cx.model.providers[p];
         for (rule, row) in cx.rules.rules.iter().zip(&coverage.cells) {
             let what = match row[column] {
-                Status::Verified(_) | Status::NotBound | Status::Undecided | Status::Optional => {
+                // A failed test is `failing-rule`'s.
+                Status::Verified(_)
+                | Status::Failed(..)
+                | Status::NotBound
+                | Status::Undecided
+                | Status::Optional => {
                     continue;
+                }
+                Status::Skipped(..) => "is verified only by a test the last run skipped",
+                Status::NotRun(_) => {
+                    "is cited by a test that no result of the test run names (not run)"
                 }
                 Status::Implemented(_) => "is implemented but no test verifies it",
                 Status::Uncovered => "is cited by no test or code",

@@ -31,8 +31,16 @@ pub(super) fn claims(base: &Snapshot, head: &Snapshot, renames: &Renames, out: &
                 Vec::new(),
             ));
         }
-        for c in &new.claims {
-            let Some(was) = old.claims.iter().find(|o| renames.axis(&o.axis) == c.axis) else {
+        for (i, c) in new.claims.iter().enumerate() {
+            // A provider may claim an axis twice (`duplicate-claim` says so): the k-th claim
+            // on an axis is compared with the k-th it had, never two of one side with one.
+            let k = new.claims[..i].iter().filter(|o| o.axis == c.axis).count();
+            let Some(was) = old
+                .claims
+                .iter()
+                .filter(|o| renames.axis(&o.axis) == c.axis)
+                .nth(k)
+            else {
                 continue;
             };
             if renames.profile(&c.axis, &was.profile) != c.profile {

@@ -17,6 +17,7 @@ pub(crate) struct RuleView<'a> {
     pub(crate) rules: &'a Rules,
     pub(crate) coverage: &'a Coverage,
     pub(crate) citations: &'a [CodeCitation],
+    pub(crate) results: &'a crate::results::Results,
     pub(crate) repository: Option<&'a Repository>,
 }
 
@@ -85,6 +86,9 @@ impl<'a> Renderer<'a> {
     pub(super) fn rule_matrix(&self, from: usize) -> Events<'a> {
         let coverage = self.rules.coverage;
         let mut events = Vec::new();
+        if coverage.results {
+            events.extend(self.results_read());
+        }
         if !coverage.known {
             events.push(Event::Start(Tag::Paragraph));
             events.extend(strong("Coverage unknown here:"));
@@ -117,7 +121,14 @@ impl<'a> Renderer<'a> {
             }
             rows.push(row);
         }
-        let mut last = vec![strong("verified"), vec![]];
+        let mut last = vec![
+            strong(if coverage.results {
+                "passed"
+            } else {
+                "verified"
+            }),
+            vec![],
+        ];
         for column in 0..coverage.providers.len() {
             let (verified, bound) = coverage.verified_of_bound(column);
             last.push(vec![Event::Text(CowStr::from(if coverage.known {
@@ -134,8 +145,92 @@ impl<'a> Renderer<'a> {
         events
     }
 
+    /// The line above the matrix that says which runs its results come from.
+    fn results_read(&self) -> Events<'a> {
+        let files = &self.rules.results.files;
+        let mut events = vec![Event::Start(Tag::Paragraph)];
+        events.push(text(if files.len() == 1 {
+            "Results of the test run in "
+        } else {
+            "Results of the test runs in "
+        }));
+        for (i, file) in files.iter().enumerate() {
+            if i > 0 {
+                events.push(text(", "));
+            }
+            events.push(Event::Code(CowStr::from(file.shown.clone())));
+            if let Some(at) = &file.timestamp {
+                events.push(Event::Text(CowStr::from(format!(" ({at})"))));
+            }
+        }
+        if files.is_empty() {
+            events.push(text("no file (see the build's findings)"));
+        }
+        events.push(text(
+            ": a rule is verified for a provider when every test citing it for that provider passed.",
+        ));
+        events.push(Event::End(TagEnd::Paragraph));
+        events
+    }
+
+    /// A cell of a run's result: the outcome, then the test (linked where the repository is
+    /// browsed). The case and the first line of a failure or skip are the outcome's tooltip
+    /// (and `failing-rule`'s message): the matrix stays narrow.
+    fn result_cell(&self, word: &'static str, citation: usize, case: Option<usize>) -> Events<'a> {
+        let why = case
+            .and_then(|i| self.rules.results.cases.get(i))
+            .map(|case| match &case.message {
+                Some(message) => format!("{}: {message}", case.name),
+                None => case.name.clone(),
+            });
+        let title = why.map_or_else(String::new, |why| {
+            format!(
+                " title=\"{}\"",
+                crate::serve::escape(&why).replace('"', "&quot;")
+            )
+        });
+        let mut events = match word {
+            // As plain as an error: bold, marked, and a class the stylesheet colours.
+            "failed" => vec![Event::InlineHtml(CowStr::from(format!(
+                "<strong class=\"contract-failed\"{title}>\u{2717} failed</strong>"
+            )))],
+            "passed" => vec![text("\u{2713} passed")],
+            other => vec![Event::InlineHtml(CowStr::from(format!(
+                "<em{title}>{other}</em>"
+            )))],
+        };
+        let Some(citation) = self.rules.citations.get(citation) else {
+            return events;
+        };
+        events.push(Event::InlineHtml(CowStr::Borrowed("<br>")));
+        let test = citation.test.clone().unwrap_or_else(|| {
+            let file = citation.path.rsplit('/').next().unwrap_or(&citation.path);
+            format!("{file}:{}", citation.line)
+        });
+        match self.rules.repository {
+            Some(repository) => events.extend(link(
+                repository.blob(&citation.path, citation.line),
+                vec![Event::Code(CowStr::from(test))],
+            )),
+            None => events.push(Event::Code(CowStr::from(test))),
+        }
+        events
+    }
+
     fn coverage_cell(&self, status: Status, known: bool) -> Events<'a> {
+        if self.rules.coverage.results {
+            match status {
+                Status::Verified(i) => return self.result_cell("passed", i, None),
+                Status::Failed(i, case) => return self.result_cell("failed", i, Some(case)),
+                Status::Skipped(i, case) => return self.result_cell("skipped", i, Some(case)),
+                Status::NotRun(i) => return self.result_cell("not run", i, None),
+                _ => {}
+            }
+        }
         match status {
+            Status::Failed(i, _) | Status::Skipped(i, _) | Status::NotRun(i) => {
+                self.coverage_cell(Status::Verified(i), known)
+            }
             Status::NotBound => vec![text("not bound")],
             // A MAY permits: nothing to verify.
             Status::Optional => vec![text("optional")],

@@ -53,6 +53,9 @@ pub(crate) struct CodeCitation {
     pub line_text: String,
     /// The rule and version it cites, or why the text is no rule ID.
     pub cited: Result<Versioned, String>,
+    /// For a `verify`, the test function it stands in (the one directly under it, else the
+    /// one around it), to find its results by.
+    pub test: Option<String>,
 }
 
 /// The patterns the source index searches for: `PREFIX[` for each prefix of the contract's
@@ -81,6 +84,7 @@ pub(crate) fn read_matches(
 pub(crate) fn read(path: &str, data: &[u8], found: &mut [(usize, usize)]) -> Vec<CodeCitation> {
     found.sort_unstable();
     let mut out = Vec::new();
+    let mut text: Option<String> = None;
     let mut line = 1;
     let mut line_start = 0;
     let mut scanned = 0;
@@ -117,19 +121,26 @@ pub(crate) fn read(path: &str, data: &[u8], found: &mut [(usize, usize)]) -> Vec
             .count()
             + 1;
         let cited = parse_versioned(&written);
-        let text = String::from_utf8_lossy(&data[at..=inside + close]).into_owned();
+        let written_as = String::from_utf8_lossy(&data[at..=inside + close]).into_owned();
         let line_text = String::from_utf8_lossy(&data[line_start..inside + line_end])
             .trim_end_matches('\r')
             .to_owned();
+        let test = (verb == Verb::Verify)
+            .then(|| {
+                let text = text.get_or_insert_with(|| String::from_utf8_lossy(data).into_owned());
+                crate::results::matching::test_function(text, line)
+            })
+            .flatten();
         out.push(CodeCitation {
             path: path.to_owned(),
             line,
             column,
             verb,
             written,
-            text,
+            text: written_as,
             line_text,
             cited,
+            test,
         });
     }
     out

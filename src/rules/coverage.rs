@@ -20,8 +20,16 @@ use crate::source_tree::{Roots, is_glob};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Status {
     /// A `verify` counts for it: the first such citation (an index into the source index's
-    /// citations).
+    /// citations). With test results, every test citing it for the provider passed.
     Verified(usize),
+    /// With test results: a test citing it for the provider failed (the citation, and the
+    /// case, an index into the results' cases).
+    Failed(usize, usize),
+    /// With test results: none failed, and one was skipped.
+    Skipped(usize, usize),
+    /// With test results: none failed or was skipped, and one has no result (cited, but no
+    /// case of the results is its test).
+    NotRun(usize),
     /// Only an `impl` counts for it: the first one.
     Implemented(usize),
     /// It binds the provider and nothing cites it.
@@ -47,6 +55,15 @@ pub(crate) struct Coverage {
     /// Whether the source tree was read: without it every bound rule is `Uncovered` and
     /// nothing is known.
     pub known: bool,
+    /// Whether test results were read: with them, verified means passed.
+    pub results: bool,
+}
+
+/// The test results and what finds their cases, with the source tree's root.
+pub(crate) struct WithResults<'r> {
+    pub results: &'r crate::results::Results,
+    pub matcher: &'r crate::results::matching::Matcher<'r>,
+    pub source_root: &'r std::path::Path,
 }
 
 impl Coverage {
@@ -58,6 +75,7 @@ impl Coverage {
         citations: Option<&[CodeCitation]>,
         shared: &Roots,
         excluded: &HashSet<String>,
+        results: Option<&WithResults<'_>>,
     ) -> Coverage {
         let mut names = HashSet::new();
         let providers: Vec<usize> = model
@@ -102,15 +120,26 @@ impl Coverage {
                         if !rule.obliges() {
                             return Status::Optional;
                         }
-                        let counts = |verb: Verb| {
-                            citations.iter().zip(&owners).position(|(c, owner)| {
-                                c.verb == verb
-                                    && cites(c, rule)
-                                    && (owner.is_empty() || owner.contains(&p))
-                            })
+                        let counting = |verb: Verb| {
+                            citations
+                                .iter()
+                                .zip(&owners)
+                                .enumerate()
+                                .filter(move |(_, (c, owner))| {
+                                    c.verb == verb
+                                        && cites(c, rule)
+                                        && (owner.is_empty() || owner.contains(&p))
+                                })
+                                .map(|(i, _)| i)
                         };
-                        match (counts(Verb::Verify), counts(Verb::Impl)) {
-                            (Some(i), _) => Status::Verified(i),
+                        let verify: Vec<usize> = counting(Verb::Verify).collect();
+                        match (verify.first(), counting(Verb::Impl).next()) {
+                            (Some(&i), _) => match results {
+                                Some(with) => {
+                                    tested(with, citations, &verify, model, &providers, p)
+                                }
+                                None => Status::Verified(i),
+                            },
                             (None, Some(i)) => Status::Implemented(i),
                             (None, None) => Status::Uncovered,
                         }
@@ -122,6 +151,7 @@ impl Coverage {
             providers,
             cells,
             known,
+            results: results.is_some(),
         }
     }
 
@@ -136,7 +166,11 @@ impl Coverage {
                     verified += 1;
                     bound += 1;
                 }
-                Status::Implemented(_) | Status::Uncovered => bound += 1,
+                Status::Implemented(_)
+                | Status::Uncovered
+                | Status::Failed(..)
+                | Status::Skipped(..)
+                | Status::NotRun(_) => bound += 1,
                 Status::NotBound | Status::Undecided | Status::Optional => {}
             }
         }
@@ -145,6 +179,12 @@ impl Coverage {
 }
 
 impl Coverage {
+    /// How many of the rules that bind the provider in column `column` are left as `status`
+    /// says (compared by kind, not by citation).
+    pub(crate) fn count(&self, column: usize, kind: fn(&Status) -> bool) -> usize {
+        self.cells.iter().filter(|row| kind(&row[column])).count()
+    }
+
     /// How many of the rules that bind the provider in column `column` only an `impl` cites.
     pub(crate) fn implemented_only(&self, column: usize) -> usize {
         self.cells
@@ -152,6 +192,73 @@ impl Coverage {
             .filter(|row| matches!(row[column], Status::Implemented(_)))
             .count()
     }
+}
+
+/// Where the tests `verify` (citations counting for provider `p`) leave a rule, by their
+/// results: a case naming `p` (a subtest, a parameter) is `p`'s alone; else the cases naming
+/// no built provider are the test's own. Failed before skipped before not run; passed only
+/// when every one passed.
+fn tested(
+    with: &WithResults<'_>,
+    citations: &[CodeCitation],
+    verify: &[usize],
+    model: &Model,
+    providers: &[usize],
+    p: usize,
+) -> Status {
+    use crate::results::Outcome;
+    use crate::results::matching::names_provider;
+    let name = &model.providers[p].name;
+    let mut worst: Option<Status> = None;
+    let rank = |status: &Status| match status {
+        Status::Failed(..) => 3,
+        Status::Skipped(..) => 2,
+        Status::NotRun(_) => 1,
+        _ => 0,
+    };
+    for &c in verify {
+        let citation = &citations[c];
+        let cases = citation.test.as_deref().map_or_else(Vec::new, |function| {
+            with.matcher
+                .cases(with.source_root, &citation.path, function)
+        });
+        let of_provider: Vec<usize> = cases
+            .iter()
+            .copied()
+            .filter(|&i| names_provider(&with.results.cases[i], name))
+            .collect();
+        let own: Vec<usize> = if of_provider.is_empty() {
+            cases
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    !providers
+                        .iter()
+                        .any(|&q| names_provider(&with.results.cases[i], &model.providers[q].name))
+                })
+                .collect()
+        } else {
+            of_provider
+        };
+        let status = if own.is_empty() {
+            Status::NotRun(c)
+        } else {
+            let worst_case = own
+                .iter()
+                .copied()
+                .max_by_key(|&i| with.results.cases[i].outcome)
+                .expect("not empty");
+            match with.results.cases[worst_case].outcome {
+                Outcome::Failed => Status::Failed(c, worst_case),
+                Outcome::Skipped => Status::Skipped(c, worst_case),
+                Outcome::Passed => Status::Verified(c),
+            }
+        };
+        if worst.as_ref().is_none_or(|w| rank(&status) > rank(w)) {
+            worst = Some(status);
+        }
+    }
+    worst.unwrap_or(Status::Uncovered)
 }
 
 /// Whether `citation` cites `rule` at its version or a later one.

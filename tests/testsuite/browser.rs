@@ -320,3 +320,55 @@ fn the_storage_books_tables_read_at_a_glance() {
         assert_eq!(m["broken"], "", "{page}: codes broken across lines: {m:?}");
     }
 }
+
+#[test]
+#[ignore = "needs Chromium: run by .ci/run, or with `cargo test -- --ignored`"]
+fn a_failed_obligation_is_seen_at_a_glance() {
+    // The broker book with its test results, set up as a newcomer does (`install` writes the
+    // stylesheet), built by mdBook's code.
+    let book = super::broker::broker(&[("book.toml", &|t: &str| {
+        // A published contract shows its failing obligations: they are warnings for the build.
+        t.to_owned()
+            + "test-results = [\"results/conformance.xml\", \"results/adapters.json\"]\n\n[preprocessor.contract.checks]\nfailing-rule = \"warning\"\n"
+    })]);
+    let (code, out, err) = super::common::run_in(book.root(), &["install"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let out = build(book.root());
+    let script = r#"
+<script>
+window.addEventListener('load', () => {
+  const table = document.querySelector('.contract-rules table');
+  const failed = [...table.querySelectorAll('.contract-failed')];
+  const passed = [...table.querySelectorAll('td')].find(td => td.textContent.startsWith('\u2713 passed'));
+  const style = e => { if (!e) return 'none'; const s = getComputedStyle(e); return [s.color, s.fontWeight].join('/'); };
+  const wrapper = table.closest('.table-wrapper') || table.parentElement;
+  document.title = [
+    'codes=' + table.querySelectorAll('code').length,
+    'failed=' + failed.length,
+    'text=' + failed.map(f => f.textContent).join(','),
+    'failedstyle=' + style(failed[0]),
+    'passedstyle=' + style(passed),
+    'scroll=' + wrapper.scrollWidth,
+    'client=' + wrapper.clientWidth,
+  ].join(';');
+});
+</script>
+"#;
+    let m = measure_with(&out, "adapters.html", script);
+    #[allow(clippy::print_stderr)]
+    {
+        eprintln!("rule matrix with results measured at 1280 px: {m:?}");
+    }
+    assert_eq!(m["failed"], "2", "{m:?}");
+    // Without colour, the cross and the word say it.
+    assert_eq!(m["text"], "\u{2717} failed,\u{2717} failed", "{m:?}");
+    let (color, weight) = m["failedstyle"].split_once('/').unwrap();
+    assert!(weight.parse::<u32>().unwrap() >= 700, "{m:?}");
+    assert_ne!(m["failedstyle"], m["passedstyle"], "{m:?}");
+    assert!(color.starts_with("rgb(198, 40, 40)"), "{m:?}");
+    let number = |k: &str| m[k].parse::<u32>().unwrap();
+    assert!(
+        number("scroll") <= number("client"),
+        "the matrix scrolls sideways: {m:?}"
+    );
+}

@@ -749,3 +749,20 @@ fn axes_without_a_question_are_not_taken_for_a_rename() {
     );
     assert!(!kinds.contains(&"axis-renamed"), "{kinds:?}");
 }
+
+/// Found by the `rules` fuzz target: a provider that claims an axis twice (which
+/// `duplicate-claim` reports) was compared claim by claim with its first claim alone, so an
+/// unchanged working tree showed a `claim-changed`.
+#[test]
+fn an_axis_claimed_twice_is_compared_claim_by_claim() {
+    let twice = APPENDIX.replace(
+        "{{#profile create-return submit internal/provider/pods Create}}",
+        "{{#profile create-return blocking `pods.go`}}\n{{#profile create-return submit internal/provider/pods Create}}",
+    );
+    assert_ne!(twice, APPENDIX);
+    let dir = repo(&[("src/appendix/existing.md", "", &twice)]);
+    let (code, stdout, stderr) = run_in(dir.path(), &["diff", "HEAD", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let diff: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(diff["changes"], serde_json::json!([]), "{stdout}");
+}

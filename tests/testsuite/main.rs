@@ -27,6 +27,7 @@ mod prose_checks;
 mod protocol;
 mod regressions;
 mod rendering;
+mod results;
 mod rewritten;
 mod rules;
 mod scripts;

@@ -1,0 +1,20 @@
+//! `malformed-results`: a `test-results` pattern or file that gives no results: it matches no
+//! file, or the file is empty, unreadable, or neither JUnit XML nor `go test -json` output. A
+//! zero read from it would look like tests that never ran.
+
+use super::{Context, Draft, Place};
+use crate::vocab::Check;
+
+pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    for problem in &cx.results.problems {
+        out.push(
+            Draft::at(
+                Check::MalformedResults,
+                Place::Config(cx.config.item_at("test-results", problem.item)),
+                0..0,
+                problem.message.clone(),
+            )
+            .help("point `test-results` at the files the test run writes (`gotestsum --junitfile`, `go test -json`, `cargo nextest run` with JUnit, `pytest --junitxml`), relative to the folder of book.toml"),
+        );
+    }
+}

@@ -1,0 +1,156 @@
+//! `stale-results`: test results that no longer say what the tests do: a results file older
+//! than a change to a test it reports on (the file of a citing test, changed since the run),
+//! or naming a Go test that no longer exists (its package's folder holds no `func` of that
+//! name). Other runners' names are not looked up in the tree: a result they name is only
+//! matched, or not, to a citation.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use super::{Context, Draft, Place};
+use crate::vocab::Check;
+
+pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
+    let Some(root) = cx.config.source_root.as_deref() else {
+        return;
+    };
+    let source_root = cx.files.root().join(root);
+    let results = cx.results;
+    for (index, file) in results.files.iter().enumerate() {
+        let at = Place::Config(cx.config.item_at("test-results", file.item));
+        if let Some(newer) = newer_test(cx, &source_root, index) {
+            out.push(
+                Draft::at(
+                    Check::StaleResults,
+                    at.clone(),
+                    0..0,
+                    format!(
+                        "the test results `{}` are older than `{newer}`, a test they report on, which changed since the run",
+                        file.shown
+                    ),
+                )
+                .help("run the tests again, so that the results say what the tests do now"),
+            );
+        }
+        let (gone, all) = gone_go_tests(&source_root, results, index);
+        if !gone.is_empty() {
+            let shown: Vec<String> = gone.iter().map(|n| format!("`{n}`")).collect();
+            let more = if all > gone.len() {
+                format!(" and {} more", all - gone.len())
+            } else {
+                String::new()
+            };
+            out.push(
+                Draft::at(
+                    Check::StaleResults,
+                    at,
+                    0..0,
+                    format!(
+                        "the test results `{}` name tests that no longer exist: {}{more}",
+                        file.shown,
+                        shown.join(", ")
+                    ),
+                )
+                .help("run the tests again: the results are of an older tree"),
+            );
+        }
+    }
+}
+
+/// The first file of a test citing a rule, with a case in results file `index`, changed after
+/// that file was written.
+fn newer_test(cx: &Context<'_>, source_root: &Path, index: usize) -> Option<String> {
+    let written = cx.results.files[index].modified?;
+    // The cited tests are few; the cases may be hundreds of thousands: one pass over them, no
+    // copy of a name.
+    let cited: HashSet<&str> = cx
+        .citations
+        .iter()
+        .filter_map(|c| c.test.as_deref())
+        .collect();
+    let mut reported: HashSet<&str> = HashSet::new();
+    for case in cx.results.cases.iter().filter(|c| c.report == index) {
+        let name = case.name.split(['/', '[']).next().unwrap_or(&case.name);
+        let name = name.rsplit("::").next().unwrap_or(name);
+        if let Some(test) = cited.get(name) {
+            reported.insert(test);
+        }
+    }
+    cx.citations
+        .iter()
+        .filter(|c| c.test.as_deref().is_some_and(|t| reported.contains(t)))
+        .find(|c| {
+            std::fs::metadata(source_root.join(&c.path))
+                .and_then(|m| m.modified())
+                .is_ok_and(|changed| changed > written)
+        })
+        .map(|c| c.path.clone())
+}
+
+/// The Go tests results file `index` names whose package folder (under `source_root`, by the
+/// module path of its `go.mod`) holds no test function of that name: the first few, and how
+/// many in all.
+fn gone_go_tests(
+    source_root: &Path,
+    results: &crate::results::Results,
+    index: usize,
+) -> (Vec<String>, usize) {
+    let Some(module) = std::fs::read_to_string(source_root.join("go.mod"))
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.trim().strip_prefix("module "))
+                .map(|m| m.trim().trim_matches('"').to_owned())
+        })
+    else {
+        return (Vec::new(), 0);
+    };
+    let mut declared: HashMap<&str, HashSet<String>> = HashMap::new();
+    let mut gone = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    for case in results.cases.iter().filter(|c| c.report == index) {
+        let Some(folder) = case
+            .classname
+            .strip_prefix(&module)
+            .map(|rest| rest.trim_start_matches('/'))
+        else {
+            continue;
+        };
+        let function = case.name.split('/').next().unwrap_or(&case.name);
+        let tests = declared
+            .entry(folder)
+            .or_insert_with(|| go_tests_in(&source_root.join(folder)));
+        if !tests.contains(function) && seen.insert(function) && gone.len() < 5 {
+            gone.push(function.to_owned());
+        }
+    }
+    (gone, seen.len())
+}
+
+/// The names of the functions the `_test.go` files of `folder` declare.
+fn go_tests_in(folder: &Path) -> HashSet<String> {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return HashSet::new();
+    };
+    let mut names = HashSet::new();
+    for entry in entries.flatten() {
+        if !entry.file_name().to_string_lossy().ends_with("_test.go") {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(entry.path()) else {
+            continue;
+        };
+        for line in text.lines() {
+            if let Some(rest) = line.strip_prefix("func ") {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() {
+                    names.insert(name);
+                }
+            }
+        }
+    }
+    names
+}

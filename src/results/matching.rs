@@ -1,0 +1,291 @@
+//! Which test case of the results is the test a citation stands in.
+//!
+//! A citation `r[verify ID]` stands in the function directly under it (past blank lines,
+//! comments, `#[test]` and decorators), else in the function around it (the nearest declaration
+//! above): [`test_function`], run when the citation is read. A case is that test when its name
+//! is the function's (the part a runner adds taken away: Go's `/subtest`, pytest's `[param]`,
+//! the `module::` path nextest writes) and its package, module or file is the citation's:
+//!
+//! - Go: the case's classname is the import path of the citation's package (the module path of
+//!   the nearest `go.mod` and the folder under it);
+//! - Rust under cargo-nextest: the module path before the name starts with the file's (`a::b`
+//!   for `src/a/b.rs`; a test in `tests/` is a binary of its own);
+//! - Python under pytest: the classname holds the file's module (`tests.test_store`);
+//! - Java and Kotlin under Surefire: the classname's last part is the file's name;
+//! - any report with a `file` attribute: that file is the citation's.
+//!
+//! A case whose subtest or parameter is a provider's name (`TestPublish/kafka`,
+//! `test_put[s3]`) is that provider's alone ([`names_provider`]).
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{LazyLock, Mutex};
+
+use regex::Regex;
+
+use super::{Case, Results};
+
+/// Declarations of a test function: Go, Rust, Python, Java and Kotlin, and JavaScript's named
+/// functions.
+static DECLARATION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^\s*(?:func\s+(?:\([^)]*\)\s*)?(?P<go>\w+)\s*[\[(]|(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+\S+\s+)?fn\s+(?P<rust>\w+)|(?:async\s+)?def\s+(?P<python>\w+)\s*\(|(?:(?:public|protected|private|internal|static|final|suspend|override|open)\s+)*(?:void|fun)\s+(?P<java>\w+)\s*\(|(?:export\s+)?(?:async\s+)?function\s*\*?\s*(?P<js>\w+)\s*\()",
+    )
+    .expect("valid regex")
+});
+
+/// The name of the test function that a citation on line `line` (from 1) of `text` stands in.
+pub(crate) fn test_function(text: &str, line: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    // Directly under: past blank lines, comments, attributes and decorators.
+    for next in lines.iter().skip(line) {
+        let trimmed = next.trim();
+        let aside = trimmed.is_empty()
+            || trimmed.starts_with("//")
+            || trimmed.starts_with("/*")
+            || trimmed.starts_with('*')
+            || trimmed.starts_with('#')
+            || trimmed.starts_with('@');
+        if aside {
+            continue;
+        }
+        match declared(next) {
+            Some(name) => return Some(name),
+            None => break,
+        }
+    }
+    // Around: the nearest declaration above.
+    lines
+        .iter()
+        .take(line.saturating_sub(1))
+        .rev()
+        .take(5000)
+        .find_map(|l| declared(l))
+}
+
+fn declared(line: &str) -> Option<String> {
+    let captures = DECLARATION.captures(line)?;
+    ["go", "rust", "python", "java", "js"]
+        .iter()
+        .find_map(|name| captures.name(name))
+        .map(|m| m.as_str().to_owned())
+}
+
+/// The function a case is of: its name without what a runner adds.
+fn base(name: &str) -> &str {
+    let name = name.split('[').next().unwrap_or(name);
+    let name = name.split('/').next().unwrap_or(name);
+    let name = name.rsplit("::").next().unwrap_or(name);
+    let name = name.rsplit('.').next().unwrap_or(name);
+    name.trim_end_matches("()").trim()
+}
+
+/// What a case's subtests or parameters say: `kafka` of `TestPublish/kafka`, `s3` and `large`
+/// of `test_put[s3-large]`.
+fn parts(name: &str) -> Vec<String> {
+    let mut parts: Vec<String> = name.split('/').skip(1).map(|p| p.to_lowercase()).collect();
+    if let Some((_, params)) = name.split_once('[') {
+        let params = params.trim_end_matches(']');
+        parts.push(params.to_lowercase());
+        parts.extend(params.split(['-', ',']).map(str::to_lowercase));
+    }
+    parts
+}
+
+/// Whether `case` is provider `provider`'s alone: a subtest or parameter is its name (Go writes
+/// a subtest's spaces as `_`).
+pub(crate) fn names_provider(case: &Case, provider: &str) -> bool {
+    let provider = provider.to_lowercase();
+    parts(&case.name)
+        .iter()
+        .any(|p| *p == provider || p.replace('_', " ") == provider)
+}
+
+/// Finds the cases of a citation's test, by the name of its function.
+pub(crate) struct Matcher<'r> {
+    results: &'r Results,
+    by_function: HashMap<&'r str, Vec<usize>>,
+    /// The Go import path of each folder looked up, by its path under the source root.
+    packages: Mutex<HashMap<String, Option<String>>>,
+}
+
+impl<'r> Matcher<'r> {
+    pub(crate) fn new(results: &'r Results) -> Matcher<'r> {
+        let mut by_function: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, case) in results.cases.iter().enumerate() {
+            by_function.entry(base(&case.name)).or_default().push(i);
+        }
+        Matcher {
+            results,
+            by_function,
+            packages: Mutex::default(),
+        }
+    }
+
+    /// The cases (indexes into the results) of function `function` of the file at `path`
+    /// (relative to `source_root`).
+    pub(crate) fn cases(&self, source_root: &Path, path: &str, function: &str) -> Vec<usize> {
+        let Some(candidates) = self.by_function.get(function) else {
+            return Vec::new();
+        };
+        candidates
+            .iter()
+            .copied()
+            .filter(|&i| self.located(source_root, &self.results.cases[i], path))
+            .collect()
+    }
+
+    /// Whether `case` belongs to the file at `path`, as its runner names files.
+    fn located(&self, source_root: &Path, case: &Case, path: &str) -> bool {
+        if let Some(file) = &case.file {
+            let file = file.trim_start_matches("./").replace('\\', "/");
+            return path.ends_with(&file) || file.ends_with(path);
+        }
+        let (folder, file) = path.rsplit_once('/').unwrap_or(("", path));
+        let (stem, extension) = file.rsplit_once('.').unwrap_or((file, ""));
+        match extension {
+            "go" => {
+                let package = self.go_package(source_root, folder);
+                package.as_deref() == Some(case.classname.as_str())
+                    || (!folder.is_empty() && case.classname.ends_with(&format!("/{folder}")))
+                    || case.classname == folder
+            }
+            "rs" => rust_module_matches(path, &case.name, &case.classname),
+            "py" => {
+                let module = path.trim_end_matches(".py").replace('/', ".");
+                case.classname.split('.').any(|part| part == stem)
+                    || module.ends_with(&case.classname)
+            }
+            "java" | "kt" => case.classname.rsplit('.').next() == Some(stem),
+            _ => true,
+        }
+    }
+
+    /// The Go import path of the package in `folder` (under `source_root`): the module path of
+    /// the nearest `go.mod` at or above it, and the folders under that.
+    fn go_package(&self, source_root: &Path, folder: &str) -> Option<String> {
+        let mut packages = self
+            .packages
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(known) = packages.get(folder) {
+            return known.clone();
+        }
+        let mut at = folder;
+        let found = loop {
+            let go_mod = source_root.join(at).join("go.mod");
+            if let Ok(text) = std::fs::read_to_string(&go_mod) {
+                let module = text
+                    .lines()
+                    .find_map(|l| l.trim().strip_prefix("module "))
+                    .map(|m| m.trim().trim_matches('"').to_owned());
+                let under = folder
+                    .strip_prefix(at)
+                    .unwrap_or("")
+                    .trim_start_matches('/');
+                break module.map(|m| {
+                    if under.is_empty() {
+                        m
+                    } else {
+                        format!("{m}/{under}")
+                    }
+                });
+            }
+            if at.is_empty() {
+                break None;
+            }
+            at = at.rsplit_once('/').map_or("", |(parent, _)| parent);
+        };
+        packages.insert(folder.to_owned(), found.clone());
+        found
+    }
+}
+
+/// Whether nextest's `name` (`a::b::tests::f`) of binary `classname` is of the Rust file at
+/// `path`: its module path starts with the file's; a file of `tests/` is a binary of its own.
+fn rust_module_matches(path: &str, name: &str, classname: &str) -> bool {
+    let modules: Vec<&str> = name.split("::").collect();
+    let modules = &modules[..modules.len().saturating_sub(1)];
+    let (under_tests, rest) = match path.rsplit_once("tests/") {
+        Some((_, rest)) if !path.contains("/src/") && !path.starts_with("src/") => (true, rest),
+        _ => (
+            false,
+            path.rsplit_once("src/").map_or(path, |(_, rest)| rest),
+        ),
+    };
+    let rest = rest.trim_end_matches(".rs");
+    let mut file_modules: Vec<&str> = rest.split('/').collect();
+    if matches!(file_modules.last(), Some(&"mod" | &"lib" | &"main")) {
+        file_modules.pop();
+    }
+    if under_tests {
+        let binary = file_modules.first().copied().unwrap_or("");
+        return classname.ends_with(binary) || classname.is_empty();
+    }
+    modules.starts_with(&file_modules)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_function_under_or_around_a_citation() {
+        let go = "package x\n\n// r[verify a.b]\nfunc TestCreate(t *testing.T) {\n\t// r[verify a.c]\n\tcheck(t)\n}\n";
+        assert_eq!(test_function(go, 3).as_deref(), Some("TestCreate"));
+        assert_eq!(test_function(go, 5).as_deref(), Some("TestCreate"));
+        let rust = "/// r[verify a.b]\n#[test]\nfn puts_atomically() {}\n";
+        assert_eq!(test_function(rust, 1).as_deref(), Some("puts_atomically"));
+        let python =
+            "# r[verify a.b]\n@pytest.mark.parametrize('b', ['s3'])\ndef test_put(b):\n    pass\n";
+        assert_eq!(test_function(python, 1).as_deref(), Some("test_put"));
+        let java = "  // r[verify a.b]\n  @Test\n  public void testPut() {}\n";
+        assert_eq!(test_function(java, 1).as_deref(), Some("testPut"));
+        assert_eq!(test_function("// r[verify a.b]\nlet x = 1;\n", 1), None);
+    }
+
+    #[test]
+    fn names_of_cases() {
+        assert_eq!(base("TestPublish/kafka"), "TestPublish");
+        assert_eq!(base("store::tests::put"), "put");
+        assert_eq!(base("test_put[s3-large]"), "test_put");
+        assert_eq!(base("testPut()"), "testPut");
+        let case = |name: &str| Case {
+            name: name.to_owned(),
+            classname: String::new(),
+            file: None,
+            outcome: super::super::Outcome::Passed,
+            message: None,
+            report: 0,
+        };
+        assert!(names_provider(&case("TestPublish/kafka"), "kafka"));
+        assert!(names_provider(
+            &case("TestPublish/nats-jetstream"),
+            "nats-jetstream"
+        ));
+        assert!(names_provider(&case("test_put[s3]"), "s3"));
+        assert!(names_provider(&case("test_put[s3-large]"), "s3"));
+        assert!(!names_provider(&case("TestPublish"), "kafka"));
+        assert!(!names_provider(&case("TestKafka"), "kafka"));
+    }
+
+    #[test]
+    fn rust_modules() {
+        assert!(rust_module_matches(
+            "store/src/s3.rs",
+            "s3::tests::put",
+            "store"
+        ));
+        assert!(rust_module_matches("src/lib.rs", "tests::put", "store"));
+        assert!(!rust_module_matches(
+            "src/s3.rs",
+            "gcs::tests::put",
+            "store"
+        ));
+        assert!(rust_module_matches(
+            "tests/conformance.rs",
+            "put",
+            "store::conformance"
+        ));
+    }
+}
