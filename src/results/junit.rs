@@ -130,15 +130,29 @@ fn finish(open: Open) -> Case {
     case
 }
 
+/// A `<testcase>`'s case, its attributes read in one pass (a report may hold hundreds of
+/// thousands).
 fn case(tag: &BytesStart<'_>, report: usize) -> Case {
-    Case {
-        name: attribute(tag, "name").unwrap_or_default(),
-        classname: attribute(tag, "classname").unwrap_or_default(),
-        file: attribute(tag, "file"),
+    let mut case = Case {
+        name: String::new(),
+        classname: String::new(),
+        file: None,
         outcome: Outcome::Passed,
         message: None,
         report,
+    };
+    for attribute in tag.attributes().with_checks(false).flatten() {
+        let slot = match attribute.key.local_name().as_ref() {
+            "name" => &mut case.name,
+            "classname" => &mut case.classname,
+            "file" => case.file.get_or_insert_with(String::new),
+            _ => continue,
+        };
+        if let Ok(value) = attribute.normalized_value(quick_xml::XmlVersion::default()) {
+            *slot = value.into_owned();
+        }
     }
+    case
 }
 
 /// Marks `case` failed or skipped by `tag`.
@@ -157,6 +171,7 @@ fn mark(case: &mut Case, tag: &BytesStart<'_>) {
 
 fn attribute(tag: &BytesStart<'_>, name: &str) -> Option<String> {
     tag.attributes()
+        .with_checks(false)
         .flatten()
         .find(|a| a.key.local_name().as_ref() == name)
         .and_then(|a| {
