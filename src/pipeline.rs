@@ -551,7 +551,13 @@ impl<'b> Analysis<'b> {
         } else {
             Results::default()
         };
-        let matcher = Matcher::new(&results);
+        let mut built: Vec<String> = Vec::new();
+        for provider in model.providers.iter().filter(|p| !p.proposed && !p.spec) {
+            if !built.contains(&provider.name) {
+                built.push(provider.name.clone());
+            }
+        }
+        let matcher = Matcher::new(&results, built);
         let source_root = ctx.root.join(config.source_root.as_deref().unwrap_or("."));
         let with_results = WithResults {
             results: &results,

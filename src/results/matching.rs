@@ -15,7 +15,7 @@
 //! - any report with a `file` attribute: that file is the citation's.
 //!
 //! A case whose subtest or parameter is a provider's name (`TestPublish/kafka`,
-//! `test_put[s3]`) is that provider's alone ([`names_provider`]).
+//! `test_put[s3]`) is that provider's alone ([`Matcher::provider_of`]).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -80,46 +80,72 @@ fn base(name: &str) -> &str {
     name.trim_end_matches("()").trim()
 }
 
-/// What a case's subtests or parameters say: `kafka` of `TestPublish/kafka`, `s3` and `large`
-/// of `test_put[s3-large]`.
-fn parts(name: &str) -> Vec<String> {
-    let mut parts: Vec<String> = name.split('/').skip(1).map(|p| p.to_lowercase()).collect();
+/// The first of `providers` that a subtest or parameter of `name` is (Go writes a subtest's
+/// spaces as `_`), found without a copy of the name: a report may hold hundreds of thousands
+/// of cases.
+fn named(name: &str, providers: &[String]) -> Option<usize> {
+    if !name.contains(['/', '[']) {
+        return None;
+    }
+    let same = |part: &str, provider: &str| {
+        part.len() == provider.len()
+            && part
+                .bytes()
+                .zip(provider.bytes())
+                .all(|(a, b)| a.eq_ignore_ascii_case(&b) || (a == b'_' && b == b' '))
+    };
+    let mut segments: Vec<&str> = name.split('/').skip(1).collect();
     if let Some((_, params)) = name.split_once('[') {
         let params = params.trim_end_matches(']');
-        parts.push(params.to_lowercase());
-        parts.extend(params.split(['-', ',']).map(str::to_lowercase));
+        segments.push(params);
+        segments.extend(params.split(['-', ',']));
     }
-    parts
-}
-
-/// Whether `case` is provider `provider`'s alone: a subtest or parameter is its name (Go writes
-/// a subtest's spaces as `_`).
-pub(crate) fn names_provider(case: &Case, provider: &str) -> bool {
-    let provider = provider.to_lowercase();
-    parts(&case.name)
+    providers
         .iter()
-        .any(|p| *p == provider || p.replace('_', " ") == provider)
+        .position(|provider| segments.iter().any(|s| same(s, provider)))
 }
 
 /// Finds the cases of a citation's test, by the name of its function.
 pub(crate) struct Matcher<'r> {
     results: &'r Results,
     by_function: HashMap<&'r str, Vec<usize>>,
+    /// The providers whose names subtests and parameters are compared with.
+    providers: Vec<String>,
+    /// For each case, the provider its subtest or parameter names (an index into `providers`).
+    named: Vec<Option<usize>>,
     /// The Go import path of each folder looked up, by its path under the source root.
     packages: Mutex<HashMap<String, Option<String>>>,
 }
 
 impl<'r> Matcher<'r> {
-    pub(crate) fn new(results: &'r Results) -> Matcher<'r> {
+    /// A matcher of `results`' cases, whose subtests and parameters are compared with the names
+    /// of `providers`.
+    pub(crate) fn new(results: &'r Results, providers: Vec<String>) -> Matcher<'r> {
         let mut by_function: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, case) in results.cases.iter().enumerate() {
             by_function.entry(base(&case.name)).or_default().push(i);
         }
+        let named = results
+            .cases
+            .iter()
+            .map(|case| named(&case.name, &providers))
+            .collect();
         Matcher {
             results,
             by_function,
+            providers,
+            named,
             packages: Mutex::default(),
         }
+    }
+
+    /// The provider case `case` is of alone (its subtest or parameter names it), if any.
+    pub(crate) fn provider_of(&self, case: usize) -> Option<&str> {
+        self.named
+            .get(case)
+            .copied()
+            .flatten()
+            .map(|p| self.providers[p].as_str())
     }
 
     /// The cases (indexes into the results) of function `function` of the file at `path`
@@ -128,26 +154,44 @@ impl<'r> Matcher<'r> {
         let Some(candidates) = self.by_function.get(function) else {
             return Vec::new();
         };
+        // What the file is known by, worked out once for all its cases.
+        let (folder, file) = path.rsplit_once('/').unwrap_or(("", path));
+        let package = path
+            .ends_with(".go")
+            .then(|| self.go_package(source_root, folder))
+            .flatten();
+        let in_folder = format!("/{folder}");
         candidates
             .iter()
             .copied()
-            .filter(|&i| self.located(source_root, &self.results.cases[i], path))
+            .filter(|&i| {
+                let case = &self.results.cases[i];
+                located(case, path, file, folder, package.as_deref(), &in_folder)
+            })
             .collect()
     }
+}
 
-    /// Whether `case` belongs to the file at `path`, as its runner names files.
-    fn located(&self, source_root: &Path, case: &Case, path: &str) -> bool {
+/// Whether `case` belongs to the file at `path` (`folder`/`file`, of Go package `package`), as
+/// its runner names files.
+fn located(
+    case: &Case,
+    path: &str,
+    file: &str,
+    folder: &str,
+    package: Option<&str>,
+    in_folder: &str,
+) -> bool {
+    {
         if let Some(file) = &case.file {
             let file = file.trim_start_matches("./").replace('\\', "/");
             return path.ends_with(&file) || file.ends_with(path);
         }
-        let (folder, file) = path.rsplit_once('/').unwrap_or(("", path));
         let (stem, extension) = file.rsplit_once('.').unwrap_or((file, ""));
         match extension {
             "go" => {
-                let package = self.go_package(source_root, folder);
-                package.as_deref() == Some(case.classname.as_str())
-                    || (!folder.is_empty() && case.classname.ends_with(&format!("/{folder}")))
+                package == Some(case.classname.as_str())
+                    || (!folder.is_empty() && case.classname.ends_with(in_folder))
                     || case.classname == folder
             }
             "rs" => rust_module_matches(path, &case.name, &case.classname),
@@ -160,7 +204,9 @@ impl<'r> Matcher<'r> {
             _ => true,
         }
     }
+}
 
+impl Matcher<'_> {
     /// The Go import path of the package in `folder` (under `source_root`): the module path of
     /// the nearest `go.mod` at or above it, and the folders under that.
     fn go_package(&self, source_root: &Path, folder: &str) -> Option<String> {
@@ -250,23 +296,19 @@ mod tests {
         assert_eq!(base("store::tests::put"), "put");
         assert_eq!(base("test_put[s3-large]"), "test_put");
         assert_eq!(base("testPut()"), "testPut");
-        let case = |name: &str| Case {
-            name: name.to_owned(),
-            classname: String::new(),
-            file: None,
-            outcome: super::super::Outcome::Passed,
-            message: None,
-            report: 0,
-        };
-        assert!(names_provider(&case("TestPublish/kafka"), "kafka"));
-        assert!(names_provider(
-            &case("TestPublish/nats-jetstream"),
-            "nats-jetstream"
-        ));
-        assert!(names_provider(&case("test_put[s3]"), "s3"));
-        assert!(names_provider(&case("test_put[s3-large]"), "s3"));
-        assert!(!names_provider(&case("TestPublish"), "kafka"));
-        assert!(!names_provider(&case("TestKafka"), "kafka"));
+        let providers = [
+            "kafka".to_owned(),
+            "nats-jetstream".to_owned(),
+            "s3".to_owned(),
+            "big store".to_owned(),
+        ];
+        assert_eq!(named("TestPublish/kafka", &providers), Some(0));
+        assert_eq!(named("TestPublish/Nats-JetStream", &providers), Some(1));
+        assert_eq!(named("test_put[s3]", &providers), Some(2));
+        assert_eq!(named("test_put[s3-large]", &providers), Some(2));
+        assert_eq!(named("TestPut/big_store", &providers), Some(3));
+        assert_eq!(named("TestPublish", &providers), None);
+        assert_eq!(named("TestKafka", &providers), None);
     }
 
     #[test]

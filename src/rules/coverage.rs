@@ -135,9 +135,7 @@ impl Coverage {
                         let verify: Vec<usize> = counting(Verb::Verify).collect();
                         match (verify.first(), counting(Verb::Impl).next()) {
                             (Some(&i), _) => match results {
-                                Some(with) => {
-                                    tested(with, citations, &verify, model, &providers, p)
-                                }
+                                Some(with) => tested(with, citations, &verify, model, p),
                                 None => Status::Verified(i),
                             },
                             (None, Some(i)) => Status::Implemented(i),
@@ -203,12 +201,10 @@ fn tested(
     citations: &[CodeCitation],
     verify: &[usize],
     model: &Model,
-    providers: &[usize],
     p: usize,
 ) -> Status {
     use crate::results::Outcome;
-    use crate::results::matching::names_provider;
-    let name = &model.providers[p].name;
+    let name = model.providers[p].name.as_str();
     let mut worst: Option<Status> = None;
     let rank = |status: &Status| match status {
         Status::Failed(..) => 3,
@@ -225,17 +221,13 @@ fn tested(
         let of_provider: Vec<usize> = cases
             .iter()
             .copied()
-            .filter(|&i| names_provider(&with.results.cases[i], name))
+            .filter(|&i| with.matcher.provider_of(i) == Some(name))
             .collect();
         let own: Vec<usize> = if of_provider.is_empty() {
             cases
                 .iter()
                 .copied()
-                .filter(|&i| {
-                    !providers
-                        .iter()
-                        .any(|&q| names_provider(&with.results.cases[i], &model.providers[q].name))
-                })
+                .filter(|&i| with.matcher.provider_of(i).is_none())
                 .collect()
         } else {
             of_provider
