@@ -3,16 +3,19 @@
 
 use super::axes::Renames;
 use super::{Change, act, change, kinds};
-use crate::snapshot::Snapshot;
+use crate::snapshot::{ProviderSnap, Snapshot};
 
 pub(super) fn claims(base: &Snapshot, head: &Snapshot, renames: &Renames, out: &mut Vec<Change>) {
-    for new in &head.providers {
-        let Some(old) = base
-            .providers
-            .iter()
-            .find(|p| p.name == new.name && p.built == new.built)
-            .or_else(|| base.providers.iter().find(|p| p.name == new.name))
-        else {
+    for (i, new) in head.providers.iter().enumerate() {
+        // A name may head two sections of one kind (two appendix sections, say): the k-th of
+        // them is compared with the k-th the base had, never both with the first.
+        let same = |p: &&ProviderSnap| p.name == new.name && p.built == new.built;
+        let k = head.providers[..i].iter().filter(same).count();
+        let Some(old) = base.providers.iter().filter(same).nth(k).or_else(|| {
+            (k == 0)
+                .then(|| base.providers.iter().find(|p| p.name == new.name))
+                .flatten()
+        }) else {
             out.push(change(
                 kinds::ProviderAdded,
                 format!("provider `{}` was added", new.name),
@@ -70,11 +73,17 @@ pub(super) fn claims(base: &Snapshot, head: &Snapshot, renames: &Renames, out: &
             }
         }
     }
-    for old in base
-        .providers
-        .iter()
-        .filter(|o| !head.providers.iter().any(|p| p.name == o.name))
-    {
+    for (i, old) in base.providers.iter().enumerate() {
+        let same = |p: &&ProviderSnap| p.name == old.name && p.built == old.built;
+        let k = base.providers[..i].iter().filter(same).count();
+        let kept = if k == 0 {
+            head.providers.iter().any(|p| p.name == old.name)
+        } else {
+            head.providers.iter().filter(same).count() > k
+        };
+        if kept {
+            continue;
+        }
         out.push(change(
             kinds::ProviderRemoved,
             format!("provider `{}` was removed", old.name),

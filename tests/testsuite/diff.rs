@@ -766,3 +766,20 @@ fn an_axis_claimed_twice_is_compared_claim_by_claim() {
     let diff: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(diff["changes"], serde_json::json!([]), "{stdout}");
 }
+
+/// Found by the `rules` fuzz target: two sections of one name (`pods` twice in the appendix)
+/// were both compared with the base's first, so an unchanged working tree showed a
+/// `claim-evidence-changed`.
+#[test]
+fn a_provider_named_twice_is_compared_section_by_section() {
+    let twice = APPENDIX.replace(
+        "## `vms` {.provider .proposed}",
+        "## `pods` {.provider}\n\nReady: {{#profile readiness immediate `other.go`}}.\n\n## `vms` {.provider .proposed}",
+    );
+    assert_ne!(twice, APPENDIX);
+    let dir = repo(&[("src/appendix/existing.md", "", &twice)]);
+    let (code, stdout, stderr) = run_in(dir.path(), &["diff", "HEAD", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let diff: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(diff["changes"], serde_json::json!([]), "{stdout}");
+}
