@@ -263,7 +263,11 @@ pub fn export_book(
     Ok(of(&snapshot, ctx.config.book.title.clone(), findings))
 }
 
-fn of(snapshot: &Snapshot, title: Option<String>, findings: serde_json::Value) -> Export {
+pub(crate) fn of(
+    snapshot: &Snapshot,
+    title: Option<String>,
+    findings: serde_json::Value,
+) -> Export {
     let axes = snapshot
         .axes
         .iter()

@@ -26,6 +26,7 @@ mod kept;
 mod load;
 mod lsp;
 mod markdown;
+mod mcp;
 mod model;
 mod new_spec;
 mod outline;
@@ -71,6 +72,7 @@ pub use load::load;
 #[doc(hidden)]
 pub use lsp::arrival as language_server_arrival;
 pub use lsp::{serve as serve_language_server, serve_stream as run_language_server};
+pub use mcp::{config as mcp_config, serve_stream as run_mcp};
 pub use new_spec::{NewSpec, new_spec};
 pub use overview::{Overview, ProviderClaims};
 pub use pipeline::{Outcome, check, overview, process, status};

@@ -24,17 +24,30 @@ use crate::vocab::NAME;
 
 /// Loads the book at `dir` as mdBook would hand it to this preprocessor for `renderer`.
 pub fn load(dir: &Path, renderer: &str) -> Result<(PreprocessorContext, Book)> {
-    let md = MDBook::load(dir)
-        .with_context(|| format!("could not load the book at `{}`", dir.display()))?;
+    let md = MDBook::load(dir).with_context(|| cannot_load(dir))?;
     preprocess(md, renderer)
+}
+
+/// Why the book at `dir` cannot be loaded, naming book.toml when that is what cannot be read
+/// (mdBook's own message gives the line and column, not the file).
+fn cannot_load(dir: &Path) -> String {
+    let toml = dir.join("book.toml");
+    if toml.is_file() && Config::from_disk(&toml).is_err() {
+        format!(
+            "could not load the book at `{}`: `{}` cannot be read",
+            dir.display(),
+            toml.display()
+        )
+    } else {
+        format!("could not load the book at `{}`", dir.display())
+    }
 }
 
 /// Loads the book at `dir` as its authors wrote it: mdBook's own preprocessors run (`index`,
 /// `links`, so includes are expanded), and every other one passes the book on unchanged in its
 /// place. What the brief is written from: Markdown, not another preprocessor's HTML.
 pub(crate) fn load_as_written(dir: &Path) -> Result<(PreprocessorContext, Book)> {
-    let mut md = MDBook::load(dir)
-        .with_context(|| format!("could not load the book at `{}`", dir.display()))?;
+    let mut md = MDBook::load(dir).with_context(|| cannot_load(dir))?;
     pass_on_external(&mut md);
     preprocess(md, "html")
 }

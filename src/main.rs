@@ -184,6 +184,21 @@ enum Command {
     ///
     /// Editors start it themselves; see the README's "Editors" section.
     Lsp,
+    /// Serves the contract to an agent over the Model Context Protocol (MCP, on standard input
+    /// and output): tools for the overview, an axis, a rule, a provider, a brief, the findings
+    /// and the uncovered rules, each answer following the files on disk and saying what changed
+    /// since the previous call.
+    ///
+    /// MCP clients start it themselves; `--print-config` prints what registers it with one.
+    Mcp {
+        /// The book's root folder, where book.toml is.
+        #[arg(default_value = ".")]
+        book_dir: PathBuf,
+        /// Prints the JSON that registers this server for the book with an MCP client (the
+        /// `mcpServers` form of `.mcp.json`, `.cursor/mcp.json` and others) and exits.
+        #[arg(long)]
+        print_config: bool,
+    },
     /// Runs the book's own preprocessors for the language server (its child process): the
     /// editor's texts as JSON on standard input, the book as they leave it on standard output.
     #[command(hide = true)]
@@ -274,6 +289,10 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some(Command::Mcp {
+            book_dir,
+            print_config,
+        }) => mcp(&book_dir, print_config),
         Some(Command::LspArrival { book_dir }) => {
             let stdout = std::io::BufWriter::new(std::io::stdout());
             match mdbook_contract::language_server_arrival(&book_dir, std::io::stdin(), stdout) {
@@ -371,6 +390,27 @@ fn protocol() -> ExitCode {
     let mut stdout = std::io::BufWriter::with_capacity(64 << 10, std::io::stdout().lock());
     let code = mdbook_contract::run_protocol(input, &mut stdout, &mut stderr);
     ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
+fn mcp(book_dir: &std::path::Path, print_config: bool) -> ExitCode {
+    let served = if print_config {
+        mdbook_contract::mcp_config(book_dir)
+            .map(|json| std::io::stdout().lock().write_all(json.as_bytes()))
+            .map(|_| ())
+    } else {
+        mdbook_contract::run_mcp(
+            book_dir,
+            std::io::BufReader::new(std::io::stdin()),
+            std::io::stdout(),
+        )
+    };
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "mdbook-contract mcp: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 fn new_spec(book_dir: &std::path::Path, provider_type: &str, path: Option<&str>) -> ExitCode {

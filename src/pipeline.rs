@@ -173,6 +173,11 @@ pub(crate) fn snapshot(
     display_root: PathBuf,
 ) -> Result<(Snapshot, Report)> {
     let analysis = Analysis::run(ctx, book, BookFiles::new(ctx, display_root))?;
+    Ok((snapshot_of(&analysis), analysis.report))
+}
+
+/// The contract of an analysis, as owned data.
+fn snapshot_of(analysis: &Analysis<'_>) -> Snapshot {
     let mut snapshot = Snapshot::of(
         &analysis.chapters,
         &analysis.model,
@@ -188,7 +193,65 @@ pub(crate) fn snapshot(
         &analysis.results,
     );
     snapshot.version = analysis.config.version.clone();
-    Ok((snapshot, analysis.report))
+    snapshot
+}
+
+/// What the MCP server answers from, of one analysis of `book`: its contract, its status, its
+/// findings (paths relative to the book root) and every citation of a rule in the source tree.
+pub(crate) fn for_agent(ctx: &PreprocessorContext, book: &Book) -> Result<ForAgent> {
+    let analysis = Analysis::run(ctx, book, BookFiles::new(ctx, PathBuf::new()))?;
+    let citations = analysis
+        .citations
+        .iter()
+        .filter_map(|c| {
+            let cited = c.cited.as_ref().ok()?;
+            Some(RuleCitation {
+                rule: cited.id.clone(),
+                version: cited.version,
+                verb: match c.verb {
+                    code::Verb::Impl => "impl",
+                    code::Verb::Verify => "verify",
+                    code::Verb::Mentions => "mentions",
+                },
+                path: c.path.clone(),
+                line: c.line,
+                test: c.test.clone(),
+            })
+        })
+        .collect();
+    Ok(ForAgent {
+        snapshot: snapshot_of(&analysis),
+        status: status_of(&analysis),
+        source_root: analysis.config.source_root.clone(),
+        citations,
+        report: analysis.report,
+    })
+}
+
+/// See [`for_agent`].
+pub(crate) struct ForAgent {
+    pub(crate) snapshot: Snapshot,
+    pub(crate) status: Status,
+    pub(crate) report: Report,
+    /// `source-root` as book.toml gives it.
+    pub(crate) source_root: Option<String>,
+    pub(crate) citations: Vec<RuleCitation>,
+}
+
+/// A citation of a rule in the source tree.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub(crate) struct RuleCitation {
+    pub(crate) rule: String,
+    /// The version it cites.
+    pub(crate) version: u32,
+    /// `impl`, `verify` or `mentions`.
+    pub(crate) verb: &'static str,
+    /// Under `source-root`, `/`-separated.
+    pub(crate) path: String,
+    pub(crate) line: usize,
+    /// For a `verify`, the test it stands in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) test: Option<String>,
 }
 
 /// A chapter as a build renders it (its shortcodes rendered, without the serve panel).
@@ -261,6 +324,15 @@ pub(crate) fn rendered(ctx: &PreprocessorContext, book: &Book) -> Result<(Render
 /// Where every filled spec of `book` stands (see [`crate::status`]). Paths are shown under
 /// `display_root`.
 pub fn status(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> Result<Status> {
+    Ok(status_of(&Analysis::run(
+        ctx,
+        book,
+        BookFiles::new(ctx, display_root),
+    )?))
+}
+
+/// What `status` reports of an analysis.
+fn status_of(analysis: &Analysis<'_>) -> Status {
     let Analysis {
         chapters,
         model,
@@ -273,11 +345,11 @@ pub fn status(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> 
         config,
         results,
         ..
-    } = Analysis::run(ctx, book, BookFiles::new(ctx, display_root))?;
+    } = analysis;
     let mut states = Vec::new();
     for spec in &specs.specs {
         let chapter = &chapters[spec.chapter];
-        let unanswered = spec.unanswered(&model, &specs);
+        let unanswered = spec.unanswered(model, specs);
         let mut open = Vec::new();
         let mut answered = 0;
         for (entry, why) in &unanswered {
@@ -286,7 +358,7 @@ pub fn status(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> 
                 continue;
             }
             let (to_fill, _) = crate::spec::where_to_fill(entry, &why[0]);
-            let at = chapter.locate(&files, to_fill);
+            let at = chapter.locate(files, to_fill);
             open.push(OpenEntry {
                 entry: entry.title.clone(),
                 path: at.path,
@@ -298,7 +370,7 @@ pub fn status(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> 
                     .join(", "),
             });
         }
-        let top = chapter.locate(&files, 0..0);
+        let top = chapter.locate(files, 0..0);
         for entry in &specs.template {
             if !unanswered.iter().any(|(e, _)| e.name == entry.name) {
                 open.push(OpenEntry {
@@ -330,7 +402,7 @@ pub fn status(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> 
             .enumerate()
             .map(|(column, &p)| {
                 let provider = &model.providers[p];
-                let at = chapters[provider.chapter].locate(&files, provider.range.clone());
+                let at = chapters[provider.chapter].locate(files, provider.range.clone());
                 let (verified, bound) = coverage.verified_of_bound(column);
                 let must_short: Vec<String> = rules
                     .rules
@@ -381,7 +453,7 @@ pub fn status(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> 
     let source = match (&config.source_root, files_read) {
         (Some(root), Some(files)) if !rules.rules.is_empty() => Some(SourceRead {
             root: root.clone(),
-            files,
+            files: *files,
             citations: citations.len(),
         }),
         _ => None,
@@ -393,12 +465,12 @@ pub fn status(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> 
             .map(|f| f.shown.clone())
             .collect::<Vec<_>>()
     });
-    Ok(Status {
+    Status {
         specs: states,
         providers,
         source,
         results,
-    })
+    }
 }
 
 /// Where the book's repository is browsed, for links to the tests that verify a rule:

@@ -166,6 +166,7 @@ fn through_disk(
 }
 
 fuzz_target!(|data: &[u8]| {
+    harness::restart_interrupted_calls();
     let (serve, on_disk, pieces) = pieces(data);
     // A fuzzed chapter at `rules.md` is a contract chapter too: its markers define rules.
     let config = harness::config(&["contract.md", "rules.md"], &["template.md"], serve);

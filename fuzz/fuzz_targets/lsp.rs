@@ -120,6 +120,7 @@ fn with_root(body: &[u8], root: &str) -> Vec<u8> {
 }
 
 fuzz_target!(|data: &[u8]| {
+    harness::restart_interrupted_calls();
     let root = book();
     let root_uri = format!("file://{}", root.display());
     let mut input = Vec::new();

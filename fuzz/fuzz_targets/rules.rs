@@ -90,6 +90,7 @@ fn write_and_commit(root: &Path, parts: &[&[u8]]) {
 
 fuzz_target!(|data: &[u8]| {
     let parts: Vec<&[u8]> = data.splitn(4, |&b| b == 0xFF).collect();
+    harness::restart_interrupted_calls();
     let root = book_dir();
     write_and_commit(root, &parts);
 

@@ -312,3 +312,24 @@ pub fn book_with(items: Vec<BookItem>) -> Book {
     }
     book
 }
+
+/// Lets a system call that libFuzzer's timer interrupts go on, as it would in the binary.
+///
+/// libFuzzer's `-timeout` is a SIGALRM every second, its handler installed without
+/// `SA_RESTART`, so a blocking call it interrupts fails with EINTR; the standard library retries
+/// reads and writes, but not `open` (a diff's `File::create` failed so, a false crash). The
+/// binary never gets that signal. Targets that write files or run processes call this on
+/// every input; it is cheap and idempotent.
+pub fn restart_interrupted_calls() {
+    // SAFETY: `sigaction` is called with valid pointers to a zeroed, then filled, struct; the
+    // handler libFuzzer installed is kept as it is, with `SA_RESTART` added to its flags.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        if libc::sigaction(libc::SIGALRM, std::ptr::null(), &mut action) == 0
+            && action.sa_flags & libc::SA_RESTART == 0
+        {
+            action.sa_flags |= libc::SA_RESTART;
+            libc::sigaction(libc::SIGALRM, &action, std::ptr::null_mut());
+        }
+    }
+}

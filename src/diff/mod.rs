@@ -288,6 +288,12 @@ fn next(base: &semver::Version, level: Level) -> semver::Version {
     }
 }
 
+/// The changes from `base` to `head`, two readings of one book (for the MCP server's account
+/// of what changed between two calls), in the order found.
+pub(crate) fn between(base: &Snapshot, head: &Snapshot) -> Vec<Change> {
+    compare(base, head)
+}
+
 /// Compares the book at `book_dir` at revision `base` with `head` (`None`: the working tree).
 /// Paths of the HEAD side are shown under `display_root`.
 pub fn diff(

@@ -19,6 +19,7 @@ mod heading_ids;
 mod inventory;
 mod link_golden;
 mod lsp;
+mod mcp;
 mod model_checks;
 mod newcomer;
 mod no_panic;

@@ -1,0 +1,97 @@
+//! `mdbook-contract mcp`: the contract served over the Model Context Protocol, for the agent
+//! that implements a provider and works in a loop (read a rule, write code, cite the rule in a
+//! test, ask what is still uncovered, check again).
+//!
+//! The protocol is rmcp's (the official Rust SDK): its types, the `initialize` handshake and
+//! the dispatch of requests. Ours are the pieces around it, one file each:
+//!
+//! - `transport.rs`: newline-delimited messages over stdin and stdout, with an error reply to
+//!   a line that is no message;
+//! - `watch.rs`: the book loaded as `check` loads it, again whenever a file it is read from
+//!   changed (a fingerprint taken at each call);
+//! - `tools.rs`: the tools, their input schemas and the call; `answers.rs`: each one's answer
+//!   from the export, the status and the findings of one analysis;
+//! - `changes.rs`: what changed since the client's previous call;
+//! - `server.rs`: rmcp's `ServerHandler`, which ties them together.
+//!
+//! The server never writes a file and never runs anything the book does not configure (the
+//! book's own preprocessors run, as for `check`).
+
+mod answers;
+mod changes;
+mod server;
+mod tools;
+mod transport;
+mod watch;
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result};
+
+/// Serves the book at `book_dir`, reading messages from `input` and writing replies to
+/// `output` (stdin and stdout for `mdbook-contract mcp`), until `input` ends.
+pub fn serve_stream(
+    book_dir: &Path,
+    input: impl BufRead + Send + 'static,
+    output: impl Write + Send + 'static,
+) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("the server's runtime cannot be started")?;
+    let dir = crate::paths::lexical(&std::path::absolute(book_dir)?);
+    runtime.block_on(async move {
+        let server = server::Server::new(dir);
+        let running = rmcp::service::serve_server(server, transport::lines(input, output))
+            .await
+            .context("the client did not start a session")?;
+        running.waiting().await?;
+        Ok(())
+    })
+}
+
+/// The JSON that registers the server for the book at `book_dir` with an MCP client, in the
+/// `mcpServers` form that Claude Code (`.mcp.json`), Cursor (`.cursor/mcp.json`) and others
+/// read: the command as the shell finds it when it is this program, else this program's path;
+/// the book's folder made absolute, since a client starts servers wherever it likes.
+pub fn config(book_dir: &Path) -> Result<String> {
+    let dir = crate::paths::lexical(&std::path::absolute(book_dir)?);
+    let command = command_name();
+    let value = serde_json::json!({
+        "mcpServers": {
+            "mdbook-contract": {
+                "command": command,
+                "args": ["mcp", dir],
+            }
+        }
+    });
+    let mut out = serde_json::to_string_pretty(&value)?;
+    out.push('\n');
+    Ok(out)
+}
+
+/// `mdbook-contract` when the `PATH` finds this very program by that name, else its path.
+fn command_name() -> String {
+    let me = std::env::current_exe().ok();
+    let on_path = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| {
+                dir.join(format!(
+                    "{}{}",
+                    env!("CARGO_PKG_NAME"),
+                    std::env::consts::EXE_SUFFIX
+                ))
+            })
+            .find(|candidate| candidate.is_file())
+    });
+    let same = |a: &PathBuf, b: &PathBuf| {
+        std::fs::canonicalize(a).ok().is_some()
+            && std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok()
+    };
+    match (&me, &on_path) {
+        (Some(me), Some(found)) if same(me, found) => env!("CARGO_PKG_NAME").to_owned(),
+        (Some(me), _) => me.to_string_lossy().into_owned(),
+        (None, _) => env!("CARGO_PKG_NAME").to_owned(),
+    }
+}

@@ -1,0 +1,195 @@
+//! The book as last loaded, and when to load it again.
+//!
+//! [`Watch::current`] answers every tool call: it takes a [`Fingerprint`] of what the book is
+//! read from (book.toml, the `src` folder, `source-root`, the test results and mdBook's own
+//! `build.extra-watch-dirs`: every file's path, size and time of change) and loads the book
+//! again when it differs from the last one. No file watcher: a call costs one walk of those
+//! folders (a few milliseconds on the Rust Reference), and an edit is seen by the next call,
+//! however it was made.
+//!
+//! A book that cannot be loaded is a [`State::Failed`] with the reason; the next call whose
+//! fingerprint differs tries again.
+
+use std::collections::HashMap;
+use std::hash::{Hash as _, Hasher as _};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use mdbook_preprocessor::PreprocessorContext;
+use mdbook_preprocessor::book::Book;
+
+use crate::export::Export;
+use crate::pipeline::ForAgent;
+
+/// The book, loaded and checked.
+pub(crate) struct Loaded {
+    /// Behind a lock: the context is not `Sync` (mdBook keeps chapter titles in a `RefCell`),
+    /// and only a brief reads it.
+    ctx: Mutex<PreprocessorContext>,
+    /// The book's source folder, relative to its root, `/`-separated.
+    pub(crate) src: String,
+    pub(crate) book: Book,
+    pub(crate) agent: ForAgent,
+    pub(crate) export: Export,
+    /// Each provider's brief, written when first asked for.
+    briefs: Mutex<HashMap<String, Result<String, String>>>,
+}
+
+impl Loaded {
+    /// The brief of `provider`, as `brief` writes it, or why there is none.
+    pub(crate) fn brief(&self, provider: &str) -> Result<String, String> {
+        let mut briefs = self.briefs.lock().unwrap_or_else(|e| e.into_inner());
+        briefs
+            .entry(provider.to_owned())
+            .or_insert_with(|| {
+                let ctx = self.ctx.lock().unwrap_or_else(|e| e.into_inner());
+                crate::brief::brief(&ctx, &self.book, provider)
+                    .map(|b| b.markdown)
+                    .map_err(|e| e.to_string())
+            })
+            .clone()
+    }
+}
+
+/// The book as the last call found it.
+pub(crate) enum State {
+    Loaded(Box<Loaded>),
+    /// Why the book cannot be loaded or checked.
+    Failed(String),
+}
+
+/// What the book is read from, at one moment: a hash of every file's path, size and time of
+/// change, and how many files there are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Fingerprint {
+    hash: u64,
+    files: usize,
+}
+
+/// The book at `dir`, loaded again when what it is read from changes.
+pub(crate) struct Watch {
+    dir: PathBuf,
+    last: Option<(Fingerprint, Arc<State>)>,
+}
+
+impl Watch {
+    pub(crate) fn new(dir: PathBuf) -> Watch {
+        Watch { dir, last: None }
+    }
+
+    /// The book as it is on disk now, loaded again only if something changed.
+    pub(crate) fn current(&mut self) -> Arc<State> {
+        // Taken before the load: an edit made while the book loads is seen by the next call.
+        let now = Fingerprint::of(&roots(&self.dir));
+        if let Some((was, state)) = &self.last
+            && *was == now
+        {
+            return Arc::clone(state);
+        }
+        let state = Arc::new(load(&self.dir));
+        self.last = Some((now, Arc::clone(&state)));
+        state
+    }
+}
+
+/// Loads and checks the book at `dir`, as `check` does (its own preprocessors run).
+fn load(dir: &Path) -> State {
+    let loaded = crate::load::load(dir, "html").and_then(|(ctx, book)| {
+        let agent = crate::pipeline::for_agent(&ctx, &book)?;
+        let findings =
+            serde_json::from_str(&agent.report.render(crate::diagnostic::Format::Json, false))?;
+        let export = crate::export::of(&agent.snapshot, ctx.config.book.title.clone(), findings);
+        Ok(Loaded {
+            src: ctx.config.book.src.to_string_lossy().replace('\\', "/"),
+            ctx: Mutex::new(ctx),
+            book,
+            agent,
+            export,
+            briefs: Mutex::new(HashMap::new()),
+        })
+    });
+    match loaded {
+        Ok(loaded) => State::Loaded(Box::new(loaded)),
+        Err(error) => State::Failed(format!("{error:#}")),
+    }
+}
+
+/// What the book at `dir` is read from: book.toml, its source folder, `source-root`, the
+/// folders of `test-results` (up to their first glob) and `build.extra-watch-dirs`, as
+/// book.toml (with `MDBOOK_*` overrides) names them; book.toml and `src` when it cannot be
+/// read.
+fn roots(dir: &Path) -> Vec<PathBuf> {
+    let toml = dir.join("book.toml");
+    let Ok(mut config) = mdbook_driver::config::Config::from_disk(&toml) else {
+        return vec![toml, dir.join("src")];
+    };
+    if config.update_from_env().is_err() {
+        return vec![toml, dir.join("src")];
+    }
+    let mut roots = vec![toml, dir.join(&config.book.src)];
+    if let Ok(ours) = crate::config::Config::from_book_config(&config) {
+        roots.extend(ours.source_root.map(|r| dir.join(r)));
+        for pattern in &ours.test_results {
+            let fixed: PathBuf = Path::new(pattern)
+                .components()
+                .take_while(|c| !crate::source_tree::is_glob(&c.as_os_str().to_string_lossy()))
+                .collect();
+            roots.push(dir.join(fixed));
+        }
+    }
+    roots.extend(config.build.extra_watch_dirs.iter().map(|d| dir.join(d)));
+    roots
+}
+
+impl Fingerprint {
+    /// The fingerprint of the files under `roots` (a root may be a file; one that does not
+    /// exist counts as such). Files git or `.ignore` excludes are left out, as the source
+    /// index leaves them out.
+    fn of(roots: &[PathBuf]) -> Fingerprint {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        let mut files = 0;
+        for root in roots {
+            root.hash(&mut hasher);
+            let walker = ignore::WalkBuilder::new(root)
+                .hidden(false)
+                .require_git(false)
+                .sort_by_file_path(Path::cmp)
+                .filter_entry(|e| e.file_name() != ".git")
+                .build();
+            for entry in walker.flatten() {
+                let Ok(meta) = entry.metadata() else { continue };
+                if !meta.is_file() {
+                    continue;
+                }
+                files += 1;
+                entry.path().hash(&mut hasher);
+                meta.len().hash(&mut hasher);
+                meta.modified().ok().hash(&mut hasher);
+            }
+        }
+        Fingerprint {
+            hash: hasher.finish(),
+            files,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fingerprint_changes_with_a_file_and_only_then() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/a.md"), "one").unwrap();
+        let roots = roots(dir.path());
+        let first = Fingerprint::of(&roots);
+        assert_eq!(first, Fingerprint::of(&roots));
+        std::fs::write(dir.path().join("src/a.md"), "two!").unwrap();
+        assert_ne!(first, Fingerprint::of(&roots));
+        let second = Fingerprint::of(&roots);
+        std::fs::write(dir.path().join("src/b.md"), "").unwrap();
+        assert_ne!(second, Fingerprint::of(&roots));
+    }
+}
