@@ -9,7 +9,7 @@
 //!   a line that is no message;
 //! - `watch.rs`: the book loaded as `check` loads it, again whenever a file it is read from
 //!   changed (a fingerprint taken at each call);
-//! - `tools.rs`: the tools, their input schemas and the call; `answers.rs`: each one's answer
+//! - `tools.rs`: the tools, their input schemas and the call; `answers/`: each one's answer
 //!   from the export, the status and the findings of one analysis;
 //! - `changes.rs`: what changed since the client's previous call;
 //! - `server.rs`: rmcp's `ServerHandler`, which ties them together.

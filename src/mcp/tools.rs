@@ -4,7 +4,7 @@
 //! Each tool's arguments are read into a type of this module, whose `JsonSchema` derive is the
 //! schema `tools/list` gives, so the schema and what is read cannot drift apart. To add a
 //! tool: a type for its arguments, an entry in [`list`], a match arm in [`call`] and its
-//! answer in `answers.rs`.
+//! answer in `answers/`.
 
 use std::sync::Arc;
 
@@ -13,17 +13,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use super::answers;
+use super::answers::{self, Answer, Refusal};
 use super::watch::Loaded;
-
-/// What a tool answers: the structured content (a JSON object) and a short text of it.
-pub(crate) struct Answer {
-    pub(crate) value: serde_json::Value,
-    pub(crate) text: String,
-}
-
-/// Why a tool gives no answer, in a sentence the agent can act on.
-pub(crate) type Refusal = String;
 
 /// `contract_overview` takes no arguments.
 #[derive(Deserialize, JsonSchema)]
