@@ -26,7 +26,6 @@ use serde::Serialize;
 
 use crate::rules::Level as RuleLevel;
 use crate::snapshot::{Place, Snapshot};
-use axes::compare;
 
 /// How much a change matters to those who rely on the contract, as semantic versioning says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -286,6 +285,18 @@ fn next(base: &semver::Version, level: Level) -> semver::Version {
             semver::Version::new(base.major, base.minor, base.patch + 1)
         }
     }
+}
+
+/// Every difference between `base` and `head`: the axes and profiles first (which say the
+/// renames the rest reads BASE through), then the rules, the claims, the specs and the anchors.
+fn compare(base: &Snapshot, head: &Snapshot) -> Vec<Change> {
+    let mut out = Vec::new();
+    let renames = axes::axes(base, head, &mut out);
+    rules::rules(base, head, &renames, &mut out);
+    providers::claims(base, head, &renames, &mut out);
+    providers::specs_and_entries(base, head, &mut out);
+    providers::anchors(base, head, &mut out);
+    out
 }
 
 /// The changes from `base` to `head`, two readings of one book (for the MCP server's account

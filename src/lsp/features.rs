@@ -1,40 +1,21 @@
 //! The requests, answered from the [`Outline`] of the last check and the open document's text:
 //! completion, hover, definition, references, rename and document symbols.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::LazyLock;
 
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionTextEdit, DocumentSymbol, Documentation, Hover,
     HoverContents, Location as LspLocation, MarkupContent, MarkupKind, Position, Range, SymbolKind,
-    TextEdit, Url, WorkspaceEdit,
+    TextEdit, WorkspaceEdit,
 };
 use regex::Regex;
 
+use super::places::{Target, lsp_location, replace_all, same_file};
 use super::text::{self, Encoding};
 use crate::model::UNKNOWN_PROFILE;
 use crate::outline::{AxisOutline, Outline};
-use crate::sourcemap::Location;
 use crate::vocab::Check;
-
-/// What the cursor is on.
-pub(crate) enum Target<'o> {
-    /// An axis code: in a shortcode, or in the axis's own heading.
-    Axis { axis: &'o str, range: Range },
-    /// The profile of a claim.
-    Profile {
-        axis: &'o str,
-        profile: &'o str,
-        range: Range,
-    },
-    /// A rule ID: in its marker, a `{{#rule}}`, or a citation in code.
-    Rule { id: &'o str, range: Range },
-}
-
-pub(super) fn same_file(location: &Location, path: &Path) -> bool {
-    crate::paths::lexical(&location.path) == crate::paths::lexical(path)
-}
 
 /// What is at `position` of the file at `path`.
 pub(crate) fn target<'o>(
@@ -250,11 +231,6 @@ pub(crate) fn hover(outline: &Outline, target: &Target<'_>) -> Option<Hover> {
     })
 }
 
-pub(super) fn lsp_location(location: &Location, encoding: Encoding) -> Option<LspLocation> {
-    let uri = Url::from_file_path(&location.path).ok()?;
-    Some(LspLocation::new(uri, text::range(location, encoding)))
-}
-
 /// Where the axis named at `target` is defined: the code in its heading.
 pub(crate) fn definition(
     outline: &Outline,
@@ -320,26 +296,6 @@ pub(crate) fn rename(
         .map(|f| &f.at);
     let places = std::iter::once(&axis.code_at).chain(uses).chain(fragments);
     Ok(replace_all(places, new, encoding))
-}
-
-/// One workspace edit that writes `new` at each of `places` (once each).
-pub(super) fn replace_all<'l>(
-    places: impl Iterator<Item = &'l Location>,
-    new: &str,
-    encoding: Encoding,
-) -> WorkspaceEdit {
-    let mut changes: HashMap<Url, Vec<TextEdit>> = HashMap::new();
-    for at in places.filter_map(|l| lsp_location(l, encoding)) {
-        let edits = changes.entry(at.uri).or_default();
-        let edit = TextEdit::new(at.range, new.to_owned());
-        if !edits.contains(&edit) {
-            edits.push(edit);
-        }
-    }
-    WorkspaceEdit {
-        changes: Some(changes),
-        ..WorkspaceEdit::default()
-    }
 }
 
 /// The symbols of the file at `path`: its axes, providers and entries, in document order.

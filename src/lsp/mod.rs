@@ -17,6 +17,7 @@
 
 mod external;
 mod features;
+mod places;
 mod rewrites;
 mod rules;
 mod text;
@@ -47,7 +48,7 @@ use lsp_types::{
     TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Url,
 };
 
-use self::features::Target;
+use self::places::Target;
 use self::text::Encoding;
 use crate::chapter::Overlays;
 use crate::diagnostic::Finding;

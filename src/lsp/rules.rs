@@ -12,7 +12,7 @@ use lsp_types::{
 };
 use regex::Regex;
 
-use super::features::{Target, lsp_location, same_file};
+use super::places::{Target, lsp_location, same_file};
 use super::text::{self, Encoding};
 use crate::outline::Outline;
 
@@ -129,7 +129,7 @@ pub(super) fn rename(
         .iter()
         .filter(|u| u.id == old)
         .map(|u| &u.at);
-    Ok(super::features::replace_all(
+    Ok(super::places::replace_all(
         std::iter::once(&rule.at).chain(uses),
         new,
         encoding,
