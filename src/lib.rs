@@ -8,81 +8,47 @@
 //! one function per command of the binary ([`install`], [`new_spec`], [`status`], [`brief`],
 //! [`carried_over`], [`run_language_server`]). The pipeline is described in `ARCHITECTURE.md`.
 
-mod baseline;
-mod brief;
-mod carried_over;
-mod chapter;
 mod checks;
-mod citation;
-mod companion;
-mod config;
-mod diagnostic;
-mod diff;
-mod export;
-mod git;
-mod guard;
-mod install;
-mod kept;
-mod load;
+mod commands;
 mod lsp;
-mod markdown;
 mod mcp;
 mod model;
-mod new_spec;
-mod outline;
-mod overview;
-mod parallel;
-mod paths;
 mod pipeline;
-mod preprocessor;
-mod protocol;
+mod read;
 mod render;
-mod resolve;
-mod results;
-mod rules;
-mod serve;
-mod shortcode;
-mod snapshot;
-mod source_tree;
-mod sourcemap;
-mod spec;
-mod status;
-mod suggest;
-mod suppress;
-mod unicode;
-mod vocab;
+mod report;
+mod util;
 
-pub use baseline::write as write_baseline;
-pub use brief::{Brief, BriefError, brief};
-pub use carried_over::{CarriedOver, LostItem, carried_over};
-pub use diagnostic::{Finding, Format, Report};
-pub use diff::format::{DiffFormat, render_diff};
-pub use diff::{
+pub use commands::brief::{Brief, BriefError, brief};
+pub use commands::carried_over::{CarriedOver, LostItem, carried_over};
+pub use commands::diff::format::{DiffFormat, render_diff};
+pub use commands::diff::{
     Act, Annotated, CATALOGUE, Change, ContractDiff, Kind as ChangeKind, Level as ChangeLevel, diff,
 };
-pub use export::{
+pub use commands::export::{
     Export, SCHEMA as CONTRACT_SCHEMA, SCHEMA_VERSION, export, export_book,
     render as export_renderer,
 };
-pub use git::in_repository;
-pub use install::{CSS, CSS_FILE, Installed, install};
-pub use load::load;
+pub use commands::install::{CSS, CSS_FILE, Installed, install};
+pub use commands::new_spec::{NewSpec, new_spec};
+pub use commands::preprocessor::ContractPreprocessor;
+pub use commands::protocol::{SUPPORTED, run as run_protocol};
+pub use commands::status::{StatusFormat, render_status};
 /// The child process of the language server that runs the book's own preprocessors (see
 /// `mdbook-contract lsp-arrival`); not part of the API.
 #[doc(hidden)]
 pub use lsp::arrival as language_server_arrival;
 pub use lsp::{serve as serve_language_server, serve_stream as run_language_server};
 pub use mcp::{config as mcp_config, serve_stream as run_mcp};
-pub use new_spec::{NewSpec, new_spec};
-pub use overview::{Overview, ProviderClaims};
+pub use pipeline::status::{OpenEntry, ProviderCoverage, SourceRead, SpecState, Status};
 pub use pipeline::{Outcome, check, overview, process, status};
-pub use preprocessor::ContractPreprocessor;
-pub use protocol::{SUPPORTED, run as run_protocol};
-pub use sourcemap::Location;
-pub use status::{
-    OpenEntry, ProviderCoverage, SourceRead, SpecState, Status, StatusFormat, render_status,
-};
-pub use vocab::{Check, NAME, Severity};
+pub use read::load::load;
+pub use read::sourcemap::Location;
+pub use report::baseline::write as write_baseline;
+pub use report::diagnostic::{Finding, Format, Report};
+pub use report::overview::{Overview, ProviderClaims};
+pub use util::git::in_repository;
+pub use util::vocab::{Check, NAME, Severity};
 
 /// What the fuzz targets and the tests of the Markdown layer reach past the surface for. Not
 /// part of the API: it changes whenever the crate does.
@@ -94,16 +60,20 @@ pub mod internals {
     use mdbook_preprocessor::PreprocessorContext;
     use mdbook_preprocessor::book::Book;
 
-    pub use crate::chapter::is_read;
-    pub use crate::markdown::{
+    pub use crate::read::chapter::is_read;
+    pub use crate::read::markdown::{
         ChapterIndex, Heading, MarkdownOptions, parse_options, pulldown_cmark,
     };
-    pub use crate::shortcode::{Foreign, Kind, Malformed, Name, Scan, Shortcode, Spanned, scan};
+    pub use crate::read::shortcode::{
+        Foreign, Kind, Malformed, Name, Scan, Shortcode, Spanned, scan,
+    };
 
     /// How many test cases the test results that `patterns` (relative to `root`) name hold, read
     /// as a book's `test-results` are: for the benchmark of reading them.
     pub fn read_test_results(root: &std::path::Path, patterns: &[String]) -> usize {
-        crate::results::Results::read(root, patterns).cases.len()
+        crate::read::results::Results::read(root, patterns)
+            .cases
+            .len()
     }
 
     /// The byte ranges that rendering may change in every chapter the pipeline reads (see
@@ -114,12 +84,12 @@ pub mod internals {
         ctx: &PreprocessorContext,
         book: &Book,
     ) -> anyhow::Result<Vec<Vec<Range<usize>>>> {
-        let config = crate::config::Config::from_book_config(&ctx.config)?;
-        let files = crate::chapter::BookFiles::new(ctx, PathBuf::new());
+        let config = crate::read::config::Config::from_book_config(&ctx.config)?;
+        let files = crate::read::chapter::BookFiles::new(ctx, PathBuf::new());
         let options = parse_options(&ctx.config);
-        let chapters = crate::chapter::read_chapters(book, &files, &options, &config);
+        let chapters = crate::read::chapter::read_chapters(book, &files, &options, &config);
         let model = crate::model::Model::collect(&chapters, &config);
-        let rules = crate::rules::Rules::collect(&chapters, &model, &config);
+        let rules = crate::model::rules::Rules::collect(&chapters, &model, &config);
         Ok(chapters
             .iter()
             .enumerate()

@@ -3,8 +3,8 @@
 //! Runs only when `source-root` is set.
 
 use super::{Context, Draft};
-use crate::citation::Citation;
-use crate::vocab::Check;
+use crate::read::citation::Citation;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let Some(source) = cx.source else { return };

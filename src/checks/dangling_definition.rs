@@ -3,7 +3,7 @@
 //! link, by `dangling-link`; an unused one shows nowhere, but is the next author's broken link.
 //!
 //! In the language server, what a chapter's definitions gave is kept
-//! ([`crate::kept::DefinitionsKept`]): mdbook-spec
+//! ([`crate::read::kept::DefinitionsKept`]): mdbook-spec
 //! appends thousands of definitions to every chapter of the Rust Reference, and resolving all
 //! of them at each edit took longer than everything else the edit asks for.
 
@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 use super::dangling_link::{Pages, problem};
 use super::{Context, Draft};
-use crate::kept::{DefinitionsKept, Found, LinkedChapter, Links, LinksChange, lock};
-use crate::vocab::Check;
+use crate::read::kept::{DefinitionsKept, Found, LinkedChapter, Links, LinksChange, lock};
+use crate::util::vocab::Check;
 
 const HELP: &str = "fix its target, or remove the definition if no link needs it";
 

@@ -8,11 +8,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::{Context, Draft, Place};
-use crate::companion::Companion;
-use crate::markdown::{ChapterIndex, MarkdownOptions};
-use crate::paths;
-use crate::suggest;
-use crate::vocab::Check;
+use crate::read::companion::Companion;
+use crate::read::markdown::{ChapterIndex, MarkdownOptions};
+use crate::util::paths;
+use crate::util::suggest;
+use crate::util::vocab::Check;
 
 /// Where a link leads.
 pub(super) enum Target<'d> {

@@ -1,7 +1,7 @@
 //! `duplicate-axis`: two `.axis` headings define one code.
 
 use super::{Context, Draft};
-use crate::vocab::Check;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for axis in &cx.model.axes {

@@ -1,7 +1,7 @@
 //! `duplicate-claim`: a provider claims one axis twice.
 
 use super::{Context, Draft};
-use crate::vocab::Check;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for claim in &cx.model.claims {

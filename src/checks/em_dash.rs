@@ -1,7 +1,7 @@
 //! `em-dash`: U+2014 in prose, and the em-dash that smart punctuation makes of `---`.
 
 use super::{Context, Draft};
-use crate::vocab::Check;
+use crate::util::vocab::Check;
 
 const HELP: &str = "write a comma, a colon, parentheses or two sentences instead";
 

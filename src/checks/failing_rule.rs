@@ -3,9 +3,9 @@
 //! provider, the test and the first line of its failure.
 
 use super::{Context, Draft};
-use crate::rules::Level;
-use crate::rules::coverage::Status;
-use crate::vocab::Check;
+use crate::model::rules::Level;
+use crate::model::rules::coverage::Status;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for (column, &p) in cx.coverage.providers.iter().enumerate() {

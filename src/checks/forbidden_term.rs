@@ -10,7 +10,7 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use regex::Regex;
 
 use super::{Context, Draft};
-use crate::vocab::Check;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let mut patterns: HashMap<String, Option<Matcher>> = HashMap::new();

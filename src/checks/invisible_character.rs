@@ -3,7 +3,7 @@
 //! A bidirectional control (U+202A to U+202E, U+2066 to U+2069) anywhere in a chapter or a
 //! companion is an error: normative text whose displayed order differs from its stored order
 //! is the "Trojan Source" problem that GitHub and rustc warn about. An invisible character
-//! (zero-width space, joiner, word joiner, soft hyphen, see [`crate::unicode`]) in a rule's
+//! (zero-width space, joiner, word joiner, soft hyphen, see [`crate::util::unicode`]) in a rule's
 //! text, a code span or a shortcode is a warning: it makes a code or an ID another word than
 //! the one shown. In prose they have uses (a soft hyphen, a joiner in an emoji or between
 //! Persian letters), so they are left alone there, and so are joiners next to a character
@@ -12,14 +12,14 @@
 use std::ops::Range;
 
 use super::{Context, Draft, Place};
-use crate::unicode::{Unseen, describe};
-use crate::vocab::Check;
+use crate::util::unicode::{Unseen, describe};
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for source in cx.texts() {
         let content = source.content;
         let mut zones: Option<Vec<(Range<usize>, &str)>> = None;
-        for (at, c, kind) in crate::unicode::find(content) {
+        for (at, c, kind) in crate::util::unicode::find(content) {
             let range = at..at + c.len_utf8();
             match kind {
                 Unseen::Bidi => out.push(

@@ -8,8 +8,8 @@
 //! no include has been expanded yet: that is one finding, at book.toml, not one per include.
 
 use super::{Context, Draft};
-use crate::shortcode::MDBOOK_DIRECTIVES;
-use crate::vocab::Check;
+use crate::read::shortcode::MDBOOK_DIRECTIVES;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let mut unexpanded: Vec<(usize, std::ops::Range<usize>)> = Vec::new();

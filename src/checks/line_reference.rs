@@ -12,9 +12,9 @@ use std::ops::Range;
 use regex::Regex;
 
 use super::{Context, Draft};
-use crate::config::DEFAULT_LINE_REFERENCE_PATTERNS;
-use crate::markdown::after_last;
-use crate::vocab::Check;
+use crate::read::config::DEFAULT_LINE_REFERENCE_PATTERNS;
+use crate::read::markdown::after_last;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     // Validated when the configuration was read; compiled once per build, when first needed

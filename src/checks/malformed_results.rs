@@ -3,7 +3,7 @@
 //! zero read from it would look like tests that never ran.
 
 use super::{Context, Draft, Place};
-use crate::vocab::Check;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for problem in &cx.results.problems {

@@ -3,7 +3,7 @@
 //! left as written, and may belong to another preprocessor).
 
 use super::{Context, Draft};
-use crate::vocab::Check;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     super::rule_problems(cx, Check::MalformedRule, out);

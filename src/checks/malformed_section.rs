@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use super::{Context, Draft, problems};
 use crate::model::Provider;
-use crate::spec::is_dns_label;
-use crate::vocab::Check;
+use crate::model::spec::is_dns_label;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     problems(cx, Check::MalformedSection, out);
@@ -133,7 +133,7 @@ fn unclassed(cx: &Context<'_>, out: &mut Vec<Draft>) {
         let slip = heading
             .classes
             .iter()
-            .find(|c| crate::suggest::edit_distance(c, "axis") <= 2);
+            .find(|c| crate::util::suggest::edit_distance(c, "axis") <= 2);
         let fix = match slip {
             Some(class) => format!("its class is `{class}`; write `{{.axis}}` instead"),
             None => "add `{.axis}` at its end".to_owned(),
@@ -175,7 +175,7 @@ fn unprovided(cx: &Context<'_>, out: &mut Vec<Draft>) {
             ),
             (Some(heading), false) => {
                 let (fix, classes) = match crate::model::provider_slip(heading) {
-                    Some(class) if crate::suggest::edit_distance(class, "proposed") <= 2 => (
+                    Some(class) if crate::util::suggest::edit_distance(class, "proposed") <= 2 => (
                         format!("its class is `{class}`; write `{{.provider .proposed}}` instead"),
                         "{.provider .proposed}",
                     ),
@@ -237,6 +237,6 @@ fn misspelt_proposed<'c>(cx: &Context<'c>, provider: &Provider) -> Option<&'c st
     heading
         .classes
         .iter()
-        .find(|c| crate::suggest::edit_distance(c, "proposed") <= 2)
+        .find(|c| crate::util::suggest::edit_distance(c, "proposed") <= 2)
         .map(String::as_str)
 }

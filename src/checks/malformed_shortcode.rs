@@ -1,7 +1,7 @@
 //! `malformed-shortcode`: a shortcode of this preprocessor that cannot be used as written.
 
 use super::{Context, Draft, problems};
-use crate::vocab::Check;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for (number, chapter) in cx.each_chapter() {

@@ -2,7 +2,7 @@
 //! name that is not a check (so it suppresses nothing).
 
 use super::{Context, Draft, Place};
-use crate::vocab::Check;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for (number, chapter) in cx.each_chapter() {

@@ -1,7 +1,7 @@
 //! `missing-answer`: an axis has no answer site (`{{#answers}}`) in the template, or two.
 
 use super::{Context, Draft};
-use crate::vocab::Check;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     if cx.config.template.is_empty() {

@@ -5,8 +5,8 @@
 //! missing one (a typo, which `unknown-axis` reports), the finding points at that claim too.
 
 use super::{Context, Draft};
-use crate::suggest;
-use crate::vocab::Check;
+use crate::util::suggest;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for (index, provider) in cx.model.providers.iter().enumerate() {

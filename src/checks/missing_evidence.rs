@@ -7,8 +7,8 @@
 //! source tree; one such word alone is a symbol, which `cited-symbol` looks up.
 
 use super::{Context, Draft};
-use crate::citation::{is_plain_word, is_prose};
-use crate::vocab::Check;
+use crate::read::citation::{is_plain_word, is_prose};
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for claim in &cx.model.claims {

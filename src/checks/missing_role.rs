@@ -6,8 +6,8 @@
 //! key that is written but names no chapter is `dangling-path`'s, not reported again here.
 
 use super::{Context, Draft, Place};
-use crate::source_tree::is_glob;
-use crate::vocab::Check;
+use crate::read::source_tree::is_glob;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let mut matched = vec![false; cx.config.specs.len()];

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::must_cite::MUST;
 use super::{Context, Draft};
-use crate::vocab::Check;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     if cx.rules.rules.is_empty() {

@@ -1,9 +1,9 @@
 //! The checks: each one reads the model and the chapter indexes and reports findings.
 //!
-//! Each check is a [`Check`] of [`crate::vocab`] (its name, default severity and summary) and
+//! Each check is a [`Check`] of [`crate::util::vocab`] (its name, default severity and summary) and
 //! a file here with a `run` function, which [`run_all`] calls through [`run`]. A check never
 //! edits text and never decides severity: it pushes [`Draft`]s at byte ranges of a chapter's
-//! content, and [`crate::resolve`] turns them into `file:line:col`, applies book.toml's
+//! content, and [`crate::report::resolve`] turns them into `file:line:col`, applies book.toml's
 //! severities and suppression. To add a check: its variant in `vocab.rs`, a file here, its arm
 //! in [`run`], a fixture that fires it and one that keeps it silent (`tests/testsuite`), and a
 //! row in the README.
@@ -12,19 +12,19 @@ use std::cell::Cell;
 use std::collections::HashSet;
 use std::ops::Range;
 
-use crate::chapter::{BookFiles, Chapter};
-use crate::citation::{Citation, classify, is_prose};
-use crate::companion::Companion;
-use crate::config::{Config, KeyPath};
-use crate::markdown::ChapterIndex;
+use crate::model::rules::Rules;
+use crate::model::rules::code::CodeCitation;
+use crate::model::rules::coverage::Coverage;
+use crate::model::spec::Specs;
 use crate::model::{Model, UNKNOWN_PROFILE};
-use crate::rules::Rules;
-use crate::rules::code::CodeCitation;
-use crate::rules::coverage::Coverage;
-use crate::shortcode::Kind;
-use crate::source_tree::{Roots, SourceIndex};
-use crate::spec::Specs;
-use crate::vocab::Check;
+use crate::read::chapter::{BookFiles, Chapter};
+use crate::read::citation::{Citation, classify, is_prose};
+use crate::read::companion::Companion;
+use crate::read::config::{Config, KeyPath};
+use crate::read::markdown::ChapterIndex;
+use crate::read::shortcode::Kind;
+use crate::read::source_tree::{Roots, SourceIndex};
+use crate::util::vocab::Check;
 
 mod cited_path;
 mod cited_symbol;
@@ -89,7 +89,7 @@ pub(crate) struct Context<'a> {
     /// Words that are never symbols: axis codes, profile names, provider names, `symbol-ignore`.
     pub excluded: &'a HashSet<String>,
     /// The test results read (none without `test-results`).
-    pub results: &'a crate::results::Results,
+    pub results: &'a crate::read::results::Results,
 }
 
 /// A text that the prose checks read: a chapter, or a companion.
@@ -337,7 +337,7 @@ fn run(check: Check, cx: &Context<'_>, out: &mut Vec<Draft>) {
         Check::StaleResults => stale_results::run(cx, out),
         Check::MalformedResults => malformed_results::run(cx, out),
         Check::MalformedConfig | Check::DanglingPath => config_problems(cx, check, out),
-        // Found by `crate::baseline` once the findings are resolved.
+        // Found by `crate::report::baseline` once the findings are resolved.
         Check::OutdatedBaseline => {}
         // Reported by `run_all` for a check that failed, and by the rendering.
         Check::InternalError => {}
@@ -359,7 +359,7 @@ thread_local! {
 fn reading(what: Reading) {
     if let Some((check, _)) = RUNNING.get() {
         RUNNING.set(Some((check, Some(what))));
-        crate::guard::fault(check.name());
+        crate::util::guard::fault(check.name());
     }
 }
 
@@ -375,13 +375,13 @@ pub(crate) fn run_all(cx: &Context<'_>) -> Vec<Draft> {
         .copied()
         .filter(|&c| cx.config.runs(c))
         .collect();
-    let per_check = crate::parallel::map(&on, work, |_, &check| {
+    let per_check = crate::util::parallel::map(&on, work, |_, &check| {
         let mut drafts = Vec::new();
         RUNNING.set(Some((check, None)));
-        let caught = crate::guard::catch(|| {
+        let caught = crate::util::guard::catch(|| {
             run(check, cx, &mut drafts);
             // A check that reads no chapter is made to fail here (see `guard::fault`).
-            crate::guard::fault(check.name());
+            crate::util::guard::fault(check.name());
         });
         let read = RUNNING.take().and_then(|(_, read)| read);
         if let Err(panic) = caught {
@@ -397,7 +397,7 @@ fn internal_error(
     cx: &Context<'_>,
     check: Check,
     read: Option<Reading>,
-    panic: crate::guard::Panic,
+    panic: crate::util::guard::Panic,
 ) -> Draft {
     let (place, what) = match read {
         Some(Reading::Chapter(n)) => (

@@ -14,10 +14,10 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{Context, Draft};
-use crate::chapter::Chapter;
-use crate::citation::{Citation, classify};
-use crate::markdown::after_last;
-use crate::vocab::Check;
+use crate::read::chapter::Chapter;
+use crate::read::citation::{Citation, classify};
+use crate::read::markdown::after_last;
+use crate::util::vocab::Check;
 
 pub(super) static MUST: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\bMUST\b").expect("valid regex"));

@@ -3,7 +3,7 @@
 
 use super::dangling_link::{Pages, Target, resolve};
 use super::{Context, Draft};
-use crate::vocab::Check;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let pages = Pages::new(cx);

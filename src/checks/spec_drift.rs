@@ -7,9 +7,9 @@
 use std::collections::HashMap;
 
 use super::{Context, Draft};
-use crate::spec::Entry;
-use crate::suggest;
-use crate::vocab::Check;
+use crate::model::spec::Entry;
+use crate::util::suggest;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let template = &cx.specs.template;

@@ -4,8 +4,8 @@
 //! appendix.
 
 use super::{Context, Draft};
-use crate::spec::Status;
-use crate::vocab::Check;
+use crate::model::spec::Status;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for spec in cx

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use super::{Context, Draft, Place};
-use crate::vocab::Check;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let Some(root) = cx.config.source_root.as_deref() else {
@@ -92,7 +92,7 @@ fn newer_test(cx: &Context<'_>, source_root: &Path, index: usize) -> Option<Stri
 /// many in all.
 fn gone_go_tests(
     source_root: &Path,
-    results: &crate::results::Results,
+    results: &crate::read::results::Results,
     index: usize,
 ) -> (Vec<String>, usize) {
     let Some(module) = std::fs::read_to_string(source_root.join("go.mod"))

@@ -3,7 +3,7 @@
 //! counts for nothing in the coverage until it is looked at and raised.
 
 use super::{Context, Draft, Place};
-use crate::vocab::Check;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for (i, citation) in cx.citations.iter().enumerate() {

@@ -5,8 +5,8 @@
 //! implementation.
 
 use super::{Context, Draft};
-use crate::spec::{Status, Unanswered, where_to_fill};
-use crate::vocab::Check;
+use crate::model::spec::{Status, Unanswered, where_to_fill};
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for spec in &cx.specs.specs {

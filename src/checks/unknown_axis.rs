@@ -1,8 +1,8 @@
 //! `unknown-axis`: a shortcode names an axis that no `.axis` heading defines.
 
 use super::{Context, Draft};
-use crate::suggest;
-use crate::vocab::Check;
+use crate::util::suggest;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for (number, chapter) in cx.each_chapter() {

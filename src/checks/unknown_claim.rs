@@ -2,7 +2,7 @@
 //! an `unknown` answer is an unanswered entry, which `unanswered-entry` reports.
 
 use super::{Context, Draft};
-use crate::vocab::Check;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let in_a_spec = |c: &&crate::model::Claim| cx.model.providers[c.provider].spec;

@@ -2,8 +2,8 @@
 
 use super::{Context, Draft};
 use crate::model::UNKNOWN_PROFILE;
-use crate::suggest;
-use crate::vocab::Check;
+use crate::util::suggest;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for claim in &cx.model.claims {

@@ -3,9 +3,9 @@
 //! text is no rule ID at all is reported here too.
 
 use super::{Context, Draft, Place};
-use crate::shortcode::Kind;
-use crate::suggest;
-use crate::vocab::Check;
+use crate::read::shortcode::Kind;
+use crate::util::suggest;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let rules = cx.rules;
@@ -22,7 +22,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             let Kind::Rule { id } = &shortcode.kind else {
                 continue;
             };
-            let message = match crate::rules::marker::parse_versioned(&id.text) {
+            let message = match crate::model::rules::marker::parse_versioned(&id.text) {
                 Ok(cited) if rules.get(&cited.id).is_some() => continue,
                 Ok(cited) => unknown(&cited.id),
                 Err(why) => why,

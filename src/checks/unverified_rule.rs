@@ -4,8 +4,8 @@
 //! has nothing to verify. It runs only with `source-root`: without the tree nothing is known.
 
 use super::{Context, Draft};
-use crate::rules::coverage::Status;
-use crate::vocab::Check;
+use crate::model::rules::coverage::Status;
+use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let coverage = cx.coverage;
@@ -35,7 +35,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 Some((axis, profile)) => format!(" (it claims `{profile}` on `{axis}`)"),
                 None => String::new(),
             };
-            let citation = crate::rules::marker::cited(&rule.id, rule.version);
+            let citation = crate::model::rules::marker::cited(&rule.id, rule.version);
             out.push(
                 Draft::new(
                     Check::UnverifiedRule,

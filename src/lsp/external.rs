@@ -28,9 +28,9 @@ use mdbook_preprocessor::book::{Book, BookItem};
 use serde::{Deserialize, Serialize};
 
 use super::rewrites::Rewrites;
-use crate::chapter::Overlays;
-use crate::load::{Preprocessors, load_for_editor};
-use crate::sourcemap::Pieces;
+use crate::read::chapter::Overlays;
+use crate::read::load::{Preprocessors, load_for_editor};
+use crate::read::sourcemap::Pieces;
 
 /// What a run of the book's preprocessors gives back (the child's standard output).
 #[derive(Serialize, Deserialize)]
@@ -69,7 +69,7 @@ pub fn arrival(dir: &Path, input: impl Read, output: impl Write) -> Result<()> {
     }
     for chapter in links.chapters() {
         if let Some(path) = &chapter.source_path {
-            let absolute = crate::paths::lexical(&src.join(path));
+            let absolute = crate::util::paths::lexical(&src.join(path));
             let text = match overlays.get(&absolute) {
                 Some(text) => text.clone(),
                 None => std::fs::read_to_string(&absolute).unwrap_or_default(),

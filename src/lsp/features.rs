@@ -14,8 +14,8 @@ use regex::Regex;
 use super::places::{Target, lsp_location, replace_all, same_file};
 use super::text::{self, Encoding};
 use crate::model::UNKNOWN_PROFILE;
-use crate::outline::{AxisOutline, Outline};
-use crate::vocab::Check;
+use crate::pipeline::outline::{AxisOutline, Outline};
+use crate::util::vocab::Check;
 
 /// What is at `position` of the file at `path`.
 pub(crate) fn target<'o>(
@@ -168,7 +168,7 @@ fn first_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn profile_markdown(p: &crate::outline::ProfileOutline) -> String {
+fn profile_markdown(p: &crate::pipeline::outline::ProfileOutline) -> String {
     let mut out = format!("`{}`", p.name);
     for (label, cell) in [
         ("", &p.meaning),
@@ -280,7 +280,7 @@ pub(crate) fn rename(
     let Some(axis) = outline.axis(old) else {
         return Err(format!("no axis `{old}` is defined"));
     };
-    if !crate::shortcode::is_code(new) {
+    if !crate::read::shortcode::is_code(new) {
         return Err(format!(
             "`{new}` is not an axis code: codes are kebab-case (lowercase letters and digits, words joined by `-`)"
         ));

@@ -3,14 +3,14 @@
 //! Built on rust-analyzer's `lsp-server` (the transport, the handshake, shutdown) and
 //! `lsp-types`, with one thread and no async runtime. The server finds book.toml from the
 //! workspace root, keeps every open document's text as an overlay, and after each batch of
-//! changes loads the book as `check` does ([`crate::load`], overlays read in place of the
+//! changes loads the book as `check` does ([`crate::read::load`], overlays read in place of the
 //! files) and runs every check ([`crate::pipeline`]). That is a few milliseconds for a book of
 //! this size, so each change re-checks the whole book, which is what keeps the appendix's
 //! diagnostics right when the contract changes; only the files whose diagnostics changed are
 //! published again. The answers to requests come from the [`Outline`] of the last check.
 //!
 //! A mistake in `[preprocessor.contract]` is a finding like any other (see
-//! [`crate::config::Problem`]). A book that cannot be loaded (book.toml that is not TOML, a
+//! [`crate::read::config::Problem`]). A book that cannot be loaded (book.toml that is not TOML, a
 //! chapter SUMMARY.md names that does not exist) is one diagnostic on book.toml, and the last
 //! good outline keeps serving requests until the book loads again. To add a request: its capability in [`capabilities`], its arm
 //! in [`Server::request`], and its answer in `features.rs`.
@@ -50,11 +50,11 @@ use lsp_types::{
 
 use self::places::Target;
 use self::text::Encoding;
-use crate::chapter::Overlays;
-use crate::diagnostic::Finding;
-use crate::load::Preprocessors;
-use crate::outline::Outline;
-use crate::vocab::Severity;
+use crate::pipeline::outline::Outline;
+use crate::read::chapter::Overlays;
+use crate::read::load::Preprocessors;
+use crate::report::diagnostic::Finding;
+use crate::util::vocab::Severity;
 
 /// Runs the server on `connection` (the handshake included) until the client shuts it down
 /// or the connection ends.
@@ -179,7 +179,7 @@ fn book_root(params: &InitializeParams) -> Option<PathBuf> {
 
 fn find_below(dir: &Path, depth: usize) -> Option<PathBuf> {
     if dir.join("book.toml").is_file() {
-        return Some(crate::paths::lexical(dir));
+        return Some(crate::util::paths::lexical(dir));
     }
     if depth == 0 {
         return None;
@@ -203,13 +203,13 @@ fn find_above(file: &Path) -> Option<PathBuf> {
     file.ancestors()
         .skip(1)
         .find(|dir| dir.join("book.toml").is_file())
-        .map(crate::paths::lexical)
+        .map(crate::util::paths::lexical)
 }
 
 /// What one check of the book found, and what of it waits for the next run of the book's
 /// own preprocessors.
 struct Checked {
-    report: crate::diagnostic::Report,
+    report: crate::report::diagnostic::Report,
     outline: Outline,
     /// The book's `src` folder, absolute.
     src: PathBuf,
@@ -236,7 +236,7 @@ struct Server {
     /// Whether the client sent `shutdown`: from then on only `exit` is taken.
     shut_down: bool,
     /// What a check leaves for the next (see `kept.rs`).
-    kept: Arc<crate::kept::Kept>,
+    kept: Arc<crate::read::kept::Kept>,
 }
 
 impl Server {
@@ -375,7 +375,7 @@ impl Server {
         let Ok(path) = uri.to_file_path() else {
             return;
         };
-        let path = crate::paths::lexical(&path);
+        let path = crate::util::paths::lexical(&path);
         if self.root.is_none() {
             self.root = find_above(&path);
         }
@@ -395,7 +395,7 @@ impl Server {
     /// (empty when it cannot be read).
     fn text_of(&self, path: &Path) -> String {
         self.overlays
-            .get(&crate::paths::lexical(path))
+            .get(&crate::util::paths::lexical(path))
             .cloned()
             .or_else(|| std::fs::read_to_string(path).ok())
             .unwrap_or_default()
@@ -517,9 +517,10 @@ impl Server {
         root: &Path,
         overlays: &Arc<Overlays>,
     ) -> Result<Option<Checked>> {
-        let (ctx, links) = crate::load::load_for_editor(root, overlays, Preprocessors::MdbookOnly)?;
+        let (ctx, links) =
+            crate::read::load::load_for_editor(root, overlays, Preprocessors::MdbookOnly)?;
         let src = ctx.root.join(&ctx.config.book.src);
-        if crate::chapter::external_preprocessors(&ctx.config).is_empty() {
+        if crate::read::chapter::external_preprocessors(&ctx.config).is_empty() {
             self.externals.cancel();
             let (report, outline) =
                 crate::pipeline::for_editor(&ctx, &links, Arc::clone(overlays), &self.kept)?;
@@ -611,7 +612,7 @@ impl Server {
         let uri = Url::from_file_path(&path).ok()?;
         let text = self.text_of(&path);
         let line_text = text.lines().nth(line.saturating_sub(1)).unwrap_or("");
-        let location = crate::sourcemap::Location {
+        let location = crate::read::sourcemap::Location {
             path,
             line,
             column,
@@ -634,10 +635,10 @@ impl Server {
             .split('`')
             .find_map(|part| part.strip_prefix("preprocessor.contract."))
             .map(|key| key.split(['.', '[']).next().unwrap_or(key));
-        let location = crate::resolve::key_location(
+        let location = crate::report::resolve::key_location(
             toml.clone(),
             &text,
-            &crate::config::KeyPath::key(key.unwrap_or("")),
+            &crate::read::config::KeyPath::key(key.unwrap_or("")),
         );
         let uri = Url::from_file_path(&toml)
             .unwrap_or_else(|()| Url::parse("file:///book.toml").expect("a valid URL"));
@@ -773,7 +774,7 @@ impl Server {
             // place that holds nothing of ours.
             return Ok(serde_json::Value::Null);
         };
-        let path = crate::paths::lexical(&path);
+        let path = crate::util::paths::lexical(&path);
         let text = self.text_of(&path);
         answer(self, &path, &text, params.position)
     }

@@ -8,7 +8,7 @@ use std::path::Path;
 use lsp_types::{Location as LspLocation, Range, TextEdit, Url, WorkspaceEdit};
 
 use super::text::{self, Encoding};
-use crate::sourcemap::Location;
+use crate::read::sourcemap::Location;
 
 /// What the cursor is on.
 pub(crate) enum Target<'o> {
@@ -25,7 +25,7 @@ pub(crate) enum Target<'o> {
 }
 
 pub(super) fn same_file(location: &Location, path: &Path) -> bool {
-    crate::paths::lexical(&location.path) == crate::paths::lexical(path)
+    crate::util::paths::lexical(&location.path) == crate::util::paths::lexical(path)
 }
 
 pub(super) fn lsp_location(location: &Location, encoding: Encoding) -> Option<LspLocation> {

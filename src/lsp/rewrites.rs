@@ -26,7 +26,7 @@ use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
 
-use crate::sourcemap::Pieces;
+use crate::read::sourcemap::Pieces;
 
 /// What a run shows the preprocessors rewrite (see the module docs).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -263,7 +263,7 @@ fn shape(text: &str) -> String {
         "item"
     };
     let content = text[content_at..].trim_end();
-    if let Some((prefix, _, _)) = crate::rules::marker::marker_line(content) {
+    if let Some((prefix, _, _)) = crate::model::rules::marker::marker_line(content) {
         return format!("{container}:marker:{prefix}");
     }
     if content.starts_with('#') {
@@ -292,8 +292,8 @@ fn has_foreign_directive(line: &str) -> bool {
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
             .collect();
         !name.is_empty()
-            && crate::shortcode::Name::from_str(&name).is_none()
-            && !crate::shortcode::MDBOOK_DIRECTIVES.contains(&name.as_str())
+            && crate::read::shortcode::Name::from_str(&name).is_none()
+            && !crate::read::shortcode::MDBOOK_DIRECTIVES.contains(&name.as_str())
     })
 }
 

@@ -14,7 +14,7 @@ use regex::Regex;
 
 use super::places::{Target, lsp_location, same_file};
 use super::text::{self, Encoding};
-use crate::outline::Outline;
+use crate::pipeline::outline::Outline;
 
 /// The rule ID at `position` of the file at `path`, if the cursor is on one.
 pub(super) fn target<'o>(
@@ -116,7 +116,7 @@ pub(super) fn rename(
     let Some(rule) = outline.rule(old) else {
         return Err(format!("no rule `{old}` is defined"));
     };
-    if !crate::rules::marker::is_id(new) {
+    if !crate::model::rules::marker::is_id(new) {
         return Err(format!(
             "`{new}` is not a rule ID: dot-separated segments of lowercase letters, digits and single hyphens"
         ));

@@ -3,7 +3,7 @@
 
 use lsp_types::{Position, PositionEncodingKind, Range};
 
-use crate::sourcemap::Location;
+use crate::read::sourcemap::Location;
 
 /// How columns are counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use super::watch::{Loaded, State};
-use crate::diagnostic::Finding;
+use crate::report::diagnostic::Finding;
 
 /// How many items a line names before it counts the rest.
 const NAMED: usize = 3;
@@ -33,7 +33,7 @@ pub(crate) fn between(before: &State, after: &State) -> Vec<String> {
 
 fn loaded(before: &Loaded, after: &Loaded) -> Vec<String> {
     let mut contract: Vec<String> =
-        crate::diff::between(&before.agent.snapshot, &after.agent.snapshot)
+        crate::commands::diff::between(&before.agent.snapshot, &after.agent.snapshot)
             .into_iter()
             .map(|c| c.message)
             .collect();

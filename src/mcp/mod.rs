@@ -40,7 +40,7 @@ pub fn serve_stream(
         .enable_all()
         .build()
         .context("the server's runtime cannot be started")?;
-    let dir = crate::paths::lexical(&std::path::absolute(book_dir)?);
+    let dir = crate::util::paths::lexical(&std::path::absolute(book_dir)?);
     runtime.block_on(async move {
         let server = server::Server::new(dir);
         let running = rmcp::service::serve_server(server, transport::lines(input, output))
@@ -56,7 +56,7 @@ pub fn serve_stream(
 /// read: the command as the shell finds it when it is this program, else this program's path;
 /// the book's folder made absolute, since a client starts servers wherever it likes.
 pub fn config(book_dir: &Path) -> Result<String> {
-    let dir = crate::paths::lexical(&std::path::absolute(book_dir)?);
+    let dir = crate::util::paths::lexical(&std::path::absolute(book_dir)?);
     let command = command_name();
     let value = serde_json::json!({
         "mcpServers": {

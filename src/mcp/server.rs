@@ -3,7 +3,7 @@
 //! and says what changed since the previous call.
 //!
 //! A call runs on tokio's blocking pool (loading a book runs its preprocessors and reads the
-//! source tree), inside [`crate::guard::catch`]: a panic is an error result of that call, and
+//! source tree), inside [`crate::util::guard::catch`]: a panic is an error result of that call, and
 //! the server reads on.
 
 use std::path::PathBuf;
@@ -73,7 +73,7 @@ impl ServerHandler for Server {
         let name = request.name.into_owned();
         if !tools::exists(&name) {
             let names = tools::names();
-            let hint = crate::suggest::hint(&name, names.iter().map(String::as_str));
+            let hint = crate::util::suggest::hint(&name, names.iter().map(String::as_str));
             return Err(ErrorData::invalid_params(
                 format!(
                     "no tool `{name}`{hint} (the tools are {})",
@@ -89,7 +89,7 @@ impl ServerHandler for Server {
             self.dir.clone(),
         );
         let work = move || {
-            crate::guard::catch(|| answer(&watch, &seen, &dir, &name, arguments))
+            crate::util::guard::catch(|| answer(&watch, &seen, &dir, &name, arguments))
                 .unwrap_or_else(|panic| {
                     text_result(
                         format!(
@@ -127,7 +127,7 @@ fn answer(
         *seen = Some(Arc::clone(&state));
         lines
     };
-    crate::guard::fault("mcp-tool");
+    crate::util::guard::fault("mcp-tool");
     let (value, text, failed) = match &*state {
         State::Failed(why) => {
             let text = format!("the book at `{}` cannot be loaded: {why}", dir.display());

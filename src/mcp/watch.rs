@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use mdbook_preprocessor::PreprocessorContext;
 use mdbook_preprocessor::book::Book;
 
-use crate::export::Export;
+use crate::commands::export::Export;
 use crate::pipeline::ForAgent;
 
 /// The book, loaded and checked.
@@ -43,7 +43,7 @@ impl Loaded {
             .entry(provider.to_owned())
             .or_insert_with(|| {
                 let ctx = self.ctx.lock().unwrap_or_else(|e| e.into_inner());
-                crate::brief::brief(&ctx, &self.book, provider)
+                crate::commands::brief::brief(&ctx, &self.book, provider)
                     .map(|b| b.markdown)
                     .map_err(|e| e.to_string())
             })
@@ -94,11 +94,15 @@ impl Watch {
 
 /// Loads and checks the book at `dir`, as `check` does (its own preprocessors run).
 fn load(dir: &Path) -> State {
-    let loaded = crate::load::load(dir, "html").and_then(|(ctx, book)| {
+    let loaded = crate::read::load::load(dir, "html").and_then(|(ctx, book)| {
         let agent = crate::pipeline::for_agent(&ctx, &book)?;
-        let findings =
-            serde_json::from_str(&agent.report.render(crate::diagnostic::Format::Json, false))?;
-        let export = crate::export::of(&agent.snapshot, ctx.config.book.title.clone(), findings);
+        let findings = serde_json::from_str(
+            &agent
+                .report
+                .render(crate::report::diagnostic::Format::Json, false),
+        )?;
+        let export =
+            crate::commands::export::of(&agent.snapshot, ctx.config.book.title.clone(), findings);
         Ok(Loaded {
             src: ctx.config.book.src.to_string_lossy().replace('\\', "/"),
             ctx: Mutex::new(ctx),
@@ -127,12 +131,14 @@ fn roots(dir: &Path) -> Vec<PathBuf> {
         return vec![toml, dir.join("src")];
     }
     let mut roots = vec![toml, dir.join(&config.book.src)];
-    if let Ok(ours) = crate::config::Config::from_book_config(&config) {
+    if let Ok(ours) = crate::read::config::Config::from_book_config(&config) {
         roots.extend(ours.source_root.map(|r| dir.join(r)));
         for pattern in &ours.test_results {
             let fixed: PathBuf = Path::new(pattern)
                 .components()
-                .take_while(|c| !crate::source_tree::is_glob(&c.as_os_str().to_string_lossy()))
+                .take_while(|c| {
+                    !crate::read::source_tree::is_glob(&c.as_os_str().to_string_lossy())
+                })
                 .collect();
             roots.push(dir.join(fixed));
         }

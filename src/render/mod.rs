@@ -14,15 +14,16 @@ use std::path::Path;
 
 use mdbook_markdown::pulldown_cmark::{Alignment, CowStr, Event, LinkType, Tag, TagEnd};
 
-use crate::chapter::Chapter;
-use crate::markdown::splice::Patch;
-use crate::markdown::{ChapterIndex, MarkdownOptions, after_last};
+use crate::model::spec::{Entry, Specs, Status, Unanswered};
 use crate::model::{Axis, Model, Provider};
-use crate::paths;
-use crate::shortcode::{Kind, Shortcode};
-use crate::spec::{Entry, Specs, Status, Unanswered};
+use crate::read::chapter::Chapter;
+use crate::read::markdown::splice::Patch;
+use crate::read::markdown::{ChapterIndex, MarkdownOptions, after_last};
+use crate::read::shortcode::{Kind, Shortcode};
+use crate::util::paths;
 
 mod rules;
+pub(crate) mod serve;
 
 pub(crate) use rules::{Repository, RuleView};
 
@@ -35,7 +36,7 @@ type Events<'e> = Vec<Event<'e>>;
 pub(crate) struct Failed {
     pub(crate) chapter: usize,
     pub(crate) range: Range<usize>,
-    pub(crate) panic: crate::guard::Panic,
+    pub(crate) panic: crate::util::guard::Panic,
 }
 
 /// The patches of every chapter, indexed like `chapters`, and the shortcodes whose rendering
@@ -57,10 +58,10 @@ pub(crate) fn patches(
             .collect(),
     };
     let work = chapters.iter().map(|chapter| chapter.content.len()).sum();
-    let rendered = crate::parallel::map(chapters, work, |number, _| {
+    let rendered = crate::util::parallel::map(chapters, work, |number, _| {
         let mut failed = Vec::new();
-        let patches =
-            crate::guard::catch(|| renderer.chapter(number, &mut failed)).unwrap_or_else(|panic| {
+        let patches = crate::util::guard::catch(|| renderer.chapter(number, &mut failed))
+            .unwrap_or_else(|panic| {
                 // The writer failed for the chapter: all of it stays as written.
                 failed.push(Failed {
                     chapter: number,
@@ -108,7 +109,7 @@ impl<'a> Renderer<'a> {
         let mut uses: Vec<(usize, usize)> = Vec::new();
         // A bug met while rendering one shortcode leaves it as written, as code, and is reported.
         let mut events = |shortcode: &'a Shortcode| {
-            crate::guard::catch(|| self.events(number, shortcode)).unwrap_or_else(|panic| {
+            crate::util::guard::catch(|| self.events(number, shortcode)).unwrap_or_else(|panic| {
                 failed.push(Failed {
                     chapter: number,
                     range: shortcode.range.clone(),
@@ -178,7 +179,7 @@ impl<'a> Renderer<'a> {
 
     /// What `shortcode` renders as; `None` when it names something unknown.
     fn events(&self, number: usize, shortcode: &'a Shortcode) -> Option<Events<'a>> {
-        crate::guard::fault("render");
+        crate::util::guard::fault("render");
         match &shortcode.kind {
             Kind::Axis { code } => self
                 .model
@@ -277,7 +278,9 @@ impl<'a> Renderer<'a> {
             None => vec![Event::Code(CowStr::from(code.to_owned()))],
         };
         match reason {
-            Unanswered::NoAnswerLine => vec![text("no "), code(crate::spec::ANSWER), text(" line")],
+            Unanswered::NoAnswerLine => {
+                vec![text("no "), code(crate::model::spec::ANSWER), text(" line")]
+            }
             Unanswered::NoAnswer => vec![text("no answer yet")],
             Unanswered::NoClaim(code) => {
                 let mut events = vec![text("no profile for ")];
@@ -769,7 +772,7 @@ pub(crate) fn unrendered(
                 continue;
             }
             let index = ChapterIndex::parse_with(&patch.text, options, false);
-            let scan = crate::shortcode::scan(&patch.text, &index, &|_| false);
+            let scan = crate::read::shortcode::scan(&patch.text, &index, &|_| false);
             let left = scan
                 .shortcodes
                 .first()

@@ -5,10 +5,10 @@
 use mdbook_markdown::pulldown_cmark::{CowStr, Event, Tag, TagEnd};
 
 use super::{Events, Renderer, code, emphasis, in_div, link, strong, table, text};
-use crate::rules::code::CodeCitation;
-use crate::rules::coverage::Coverage;
-use crate::rules::coverage::Status;
-use crate::rules::{Rule, Rules};
+use crate::model::rules::code::CodeCitation;
+use crate::model::rules::coverage::Coverage;
+use crate::model::rules::coverage::Status;
+use crate::model::rules::{Rule, Rules};
 
 /// What the renderer knows of rules: the rules, their coverage, the citations it points
 /// at, and where the repository is browsed.
@@ -17,7 +17,7 @@ pub(crate) struct RuleView<'a> {
     pub(crate) rules: &'a Rules,
     pub(crate) coverage: &'a Coverage,
     pub(crate) citations: &'a [CodeCitation],
-    pub(crate) results: &'a crate::results::Results,
+    pub(crate) results: &'a crate::read::results::Results,
     pub(crate) repository: Option<&'a Repository>,
 }
 
@@ -186,7 +186,7 @@ impl<'a> Renderer<'a> {
         let title = why.map_or_else(String::new, |why| {
             format!(
                 " title=\"{}\"",
-                crate::serve::escape(&why).replace('"', "&quot;")
+                crate::render::serve::escape(&why).replace('"', "&quot;")
             )
         });
         let mut events = match word {

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use super::{Answer, Refusal, spec_line, spec_value, unknown};
-use crate::export::{AxisOut, CoverageOut, CoverageRuleOut, ProviderOut, RuleOut};
+use crate::commands::export::{AxisOut, CoverageOut, CoverageRuleOut, ProviderOut, RuleOut};
 use crate::mcp::watch::Loaded;
 
 /// `contract_overview`.

@@ -91,8 +91,9 @@ fn file_of(loaded: &Loaded, path: &str) -> Result<String, Refusal> {
     // The nearest by file name: `contract.md` for `src/provider-contract.md`.
     let name = |f: &str| f.rsplit('/').next().unwrap_or(f).to_owned();
     let names: Vec<String> = files.iter().map(|f| name(f)).collect();
-    let nearest = crate::suggest::did_you_mean(&name(&path), names.iter().map(String::as_str))
-        .and_then(|n| files.iter().find(|f| name(f) == n));
+    let nearest =
+        crate::util::suggest::did_you_mean(&name(&path), names.iter().map(String::as_str))
+            .and_then(|n| files.iter().find(|f| name(f) == n));
     Err(match nearest {
         Some(file) => format!(
             "no file `{path}` in this book; did you mean `{file}`? (paths are relative to the book root or to `{src}`)"

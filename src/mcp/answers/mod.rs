@@ -12,7 +12,7 @@ mod providers;
 
 use serde_json::{Value, json};
 
-use crate::status::SpecState;
+use crate::pipeline::status::SpecState;
 
 pub(crate) use contract::{axis, overview, rule};
 pub(crate) use findings::check;
@@ -41,7 +41,7 @@ pub(super) fn unknown<'a>(
     if names.is_empty() {
         return format!("no {what} `{word}`: this book has none");
     }
-    let hint = crate::suggest::hint(word, known);
+    let hint = crate::util::suggest::hint(word, known);
     let mut list: Vec<String> = names
         .iter()
         .take(LISTED)

@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use super::{Answer, Refusal, spec_line, spec_value, unknown};
-use crate::export::{CoverageOut, ProviderOut, RuleOut};
+use crate::commands::export::{CoverageOut, ProviderOut, RuleOut};
 use crate::mcp::watch::Loaded;
-use crate::status::{ProviderCoverage, SpecState};
+use crate::pipeline::status::{ProviderCoverage, SpecState};
 
 /// `contract_provider`.
 pub(crate) fn provider(loaded: &Loaded, name: &str) -> Result<Answer, Refusal> {

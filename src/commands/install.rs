@@ -1,0 +1,179 @@
+//! `mdbook-contract install`: set a book up for this preprocessor, the way mdBook plugins do
+//! (mdbook-admonish's `install` is the model).
+//!
+//! [`install`] writes the stylesheet of the generated tables ([`CSS`]) beside book.toml and
+//! edits book.toml with `toml_edit`, so that every comment, blank line and key order stays as
+//! the author wrote it: `[preprocessor.contract]` with `after = ["links"]` when the book has no
+//! such table, and the stylesheet in `output.html.additional-css` when it is not listed. Run
+//! again, it rewrites the stylesheet (a newer version of this program may ship a newer one)
+//! and leaves book.toml alone.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result, bail};
+use toml_edit::{Array, DocumentMut, Item, Table, value};
+
+/// The stylesheet's file name, beside book.toml.
+pub const CSS_FILE: &str = "mdbook-contract.css";
+
+/// The stylesheet of the generated tables. Without it the tables read well too; with it the
+/// profile matrix is compact enough for four providers in mdBook's content column, and a cell
+/// not verified yet is greyed. Its one source is `mdbook-contract.css` at the repository root,
+/// which this repository's book uses too.
+pub const CSS: &str = include_str!("../../mdbook-contract.css");
+
+/// What [`install`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Installed {
+    /// The stylesheet written.
+    pub css: PathBuf,
+    /// What changed in book.toml, one line each; empty when it already had everything.
+    pub changes: Vec<String>,
+}
+
+/// Sets up the book at `dir` (where book.toml is): see the module docs.
+pub fn install(dir: &Path) -> Result<Installed> {
+    let toml_path = dir.join("book.toml");
+    let text = std::fs::read_to_string(&toml_path).with_context(|| {
+        format!(
+            "`{}` cannot be read; `install` runs in a book's root folder (where book.toml is)",
+            toml_path.display()
+        )
+    })?;
+    let mut doc: DocumentMut = text
+        .parse()
+        .with_context(|| format!("`{}` is not valid TOML", toml_path.display()))?;
+    let changes = edit(&mut doc)?;
+    let css = dir.join(CSS_FILE);
+    std::fs::write(&css, CSS).with_context(|| format!("cannot write `{}`", css.display()))?;
+    if !changes.is_empty() {
+        std::fs::write(&toml_path, doc.to_string())
+            .with_context(|| format!("cannot write `{}`", toml_path.display()))?;
+    }
+    Ok(Installed { css, changes })
+}
+
+/// Adds what is missing to book.toml; what it added, one line each.
+fn edit(doc: &mut DocumentMut) -> Result<Vec<String>> {
+    let mut changes = Vec::new();
+    let preprocessor = table_at(doc.as_table_mut(), "preprocessor", true)?;
+    if !preprocessor.contains_key("contract") {
+        let mut contract = Table::new();
+        let mut after = Array::new();
+        after.push("links");
+        contract.insert("after", value(after));
+        preprocessor.insert("contract", Item::Table(contract));
+        changes.push("added `[preprocessor.contract]` with `after = [\"links\"]`".to_owned());
+    }
+    let output = table_at(doc.as_table_mut(), "output", true)?;
+    let html = table_at(output, "html", false)?;
+    let css = match html.get_mut("additional-css") {
+        None => {
+            html.insert("additional-css", value(Array::new()));
+            html["additional-css"]
+                .as_array_mut()
+                .expect("just inserted")
+        }
+        Some(item) => match item.as_array_mut() {
+            Some(array) => array,
+            None => bail!(
+                "book.toml: `output.html.additional-css` must be a list of paths, found {}",
+                item.type_name()
+            ),
+        },
+    };
+    let listed = css.iter().any(|v| {
+        v.as_str()
+            .is_some_and(|p| p.trim_start_matches("./") == CSS_FILE)
+    });
+    if !listed {
+        css.push(CSS_FILE);
+        changes.push(format!(
+            "added `{CSS_FILE}` to `output.html.additional-css`"
+        ));
+    }
+    Ok(changes)
+}
+
+/// The table `key` of `parent`, made when missing (`implicit`: written only through its own
+/// sub-tables, as `[preprocessor.x]` makes `preprocessor`).
+fn table_at<'t>(parent: &'t mut Table, key: &str, implicit: bool) -> Result<&'t mut Table> {
+    if !parent.contains_key(key) {
+        let mut table = Table::new();
+        table.set_implicit(implicit);
+        parent.insert(key, Item::Table(table));
+    }
+    let item = &mut parent[key];
+    let kind = item.type_name();
+    match item.as_table_mut() {
+        Some(table) => Ok(table),
+        None => bail!("book.toml: `{key}` must be a table, found {kind}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edited(text: &str) -> (String, Vec<String>) {
+        let mut doc: DocumentMut = text.parse().unwrap();
+        let changes = edit(&mut doc).unwrap();
+        (doc.to_string(), changes)
+    }
+
+    #[test]
+    fn a_bare_book_gets_the_table_and_the_stylesheet() {
+        let (text, changes) = edited("[book]\ntitle = \"T\"\n");
+        assert_eq!(changes.len(), 2, "{changes:?}");
+        let config: toml_edit::DocumentMut = text.parse().unwrap();
+        assert_eq!(
+            config["preprocessor"]["contract"]["after"]
+                .as_array()
+                .unwrap()
+                .get(0)
+                .and_then(|v| v.as_str()),
+            Some("links")
+        );
+        assert_eq!(
+            config["output"]["html"]["additional-css"]
+                .as_array()
+                .unwrap()
+                .get(0)
+                .and_then(|v| v.as_str()),
+            Some(CSS_FILE)
+        );
+        assert!(!text.contains("[preprocessor]\n"), "{text}");
+    }
+
+    #[test]
+    fn comments_and_order_are_kept_and_a_second_run_changes_nothing() {
+        let original = "# The book.\n[book]\ntitle = \"T\" # inline\n\n[output.html]\n# styles\nadditional-css = [\"a.css\"]  # ours too\n\n[preprocessor.contract]\n# roles\ncontract = [\"c.md\"]\n";
+        let (text, changes) = edited(original);
+        assert_eq!(
+            changes,
+            [format!(
+                "added `{CSS_FILE}` to `output.html.additional-css`"
+            )]
+        );
+        assert_eq!(
+            text,
+            original.replace("[\"a.css\"]", &format!("[\"a.css\", \"{CSS_FILE}\"]"))
+        );
+        let (again, changes) = edited(&text);
+        assert!(changes.is_empty());
+        assert_eq!(again, text);
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_type_is_refused() {
+        let mut doc: DocumentMut = "[output.html]\nadditional-css = \"a.css\"\n"
+            .parse()
+            .unwrap();
+        let message = format!("{:#}", edit(&mut doc).unwrap_err());
+        assert!(
+            message.contains("must be a list of paths, found string"),
+            "{message}"
+        );
+    }
+}

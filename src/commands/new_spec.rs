@@ -1,0 +1,305 @@
+//! `mdbook-contract new-spec TYPE`: the first step of specifying a new provider, as the plan
+//! has it ("copy the template to `<type>-provider-spec.md`, fill every Answer line").
+//!
+//! [`new_spec`] writes the spec chapter from the template chapter (its preamble replaced by the
+//! spec's heading, `**Status:** draft` and `{{#spec-status}}`, the header's `Type` filled, every
+//! entry kept with its Answer and Evidence empty), lists it in SUMMARY.md right after the
+//! template at the same depth, and adds its path to `specs` in book.toml (with `toml_edit`, so
+//! comments and layout stay). It changes nothing when it refuses: every new text is made and
+//! checked before any file is written.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result, bail};
+use toml_edit::{Array, DocumentMut, Item, value};
+
+use crate::model::spec::{STATUS, is_dns_label};
+use crate::read::config::{Config, TABLE};
+
+/// What [`new_spec`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct NewSpec {
+    /// The spec chapter, relative to `src` (`/`-separated).
+    pub chapter: String,
+    /// The files written, relative to the book's root folder.
+    pub written: Vec<PathBuf>,
+}
+
+/// Writes the spec of provider `provider_type` for the book at `dir` (see the module docs), as
+/// `path` (relative to `src`) or beside the template as `<type>-<noun>-spec.md`, the noun the
+/// book's template title gives (`provider` for a "Provider spec template").
+pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<NewSpec> {
+    if !is_dns_label(provider_type) {
+        bail!(
+            "`{provider_type}` is not a provider type: a type is a DNS-1123 label (lowercase letters, digits and `-`, at most 63 characters, starting and ending with a letter or digit), such as `my-backend`"
+        );
+    }
+    let md = mdbook_driver::MDBook::load(dir)
+        .with_context(|| format!("could not load the book at `{}`", dir.display()))?;
+    let config = Config::from_book_config(&md.config)?.without_problems()?;
+    let Some(template) = config.template.first() else {
+        bail!(
+            "book.toml names no template chapter (`{TABLE}.template`); new-spec copies the template"
+        );
+    };
+    let src = md.root.join(&md.config.book.src);
+    let template_text = std::fs::read_to_string(src.join(template))
+        .with_context(|| format!("cannot read the template `{template}`"))?;
+    let kind = crate::model::spec::spec_kind(&template_text);
+    // The file is named in the book's own word: an "Adapter spec template" gives
+    // `<type>-adapter-spec.md`.
+    let default_name = format!("{provider_type}-{}-spec.md", file_word(&kind));
+    let folder = template.rsplit_once('/').map_or("", |(f, _)| f);
+    let chapter = match path {
+        Some(path) => crate::read::config::normalise(path),
+        None if folder.is_empty() => default_name.clone(),
+        None => format!("{folder}/{default_name}"),
+    };
+    let (spec_folder, file_name) = chapter.rsplit_once('/').unwrap_or(("", &chapter));
+    let src_shown = md.config.book.src.display();
+    // Where a chapter path puts a file, in words: paths are relative to the book's `src`.
+    let in_folder = |folder: &str| match folder {
+        "" => format!("the book's `src` folder (`{src_shown}/`)"),
+        folder => format!("`{folder}/` of the book's `src` folder (`{src_shown}/{folder}/`)"),
+    };
+    let beside = |name: &str| match folder {
+        "" => name.to_owned(),
+        folder => format!("{folder}/{name}"),
+    };
+    if !chapter.ends_with(".md") {
+        bail!(
+            "`{chapter}` is not a `.md` file: a spec is a chapter of the book; try `--path {}`",
+            beside(&default_name)
+        );
+    }
+    if spec_folder != folder {
+        bail!(
+            "`{chapter}` would put the spec in {}, but its template `{template}` is in {}: a spec goes beside its template, so that the template's relative links hold in it; try `--path {}`",
+            in_folder(spec_folder),
+            in_folder(folder),
+            beside(file_name)
+        );
+    }
+    let spec_file = src.join(&chapter);
+    if spec_file.exists() {
+        bail!(
+            "`{}` exists; new-spec writes a new spec and never overwrites one",
+            relative(&md.root, &spec_file).display()
+        );
+    }
+    let spec_text = spec_from_template(&template_text, provider_type, &kind)
+        .with_context(|| format!("the template `{template}` cannot be copied"))?;
+
+    let summary_file = src.join("SUMMARY.md");
+    let summary = std::fs::read_to_string(&summary_file)
+        .with_context(|| format!("cannot read `{}`", summary_file.display()))?;
+    let title = format!("{}: {provider_type}", capitalised(&kind));
+    let summary = with_summary_line(&summary, template, &title, &chapter)?;
+
+    let toml_file = md.root.join("book.toml");
+    let toml = std::fs::read_to_string(&toml_file)
+        .with_context(|| format!("cannot read `{}`", toml_file.display()))?;
+    let toml = with_spec_key(&toml, &chapter, &config)?;
+
+    std::fs::write(&spec_file, spec_text)
+        .with_context(|| format!("cannot write `{}`", spec_file.display()))?;
+    std::fs::write(&summary_file, summary)
+        .with_context(|| format!("cannot write `{}`", summary_file.display()))?;
+    let mut written = vec![
+        relative(&md.root, &spec_file),
+        relative(&md.root, &summary_file),
+    ];
+    if let Some(toml) = toml {
+        std::fs::write(&toml_file, toml)
+            .with_context(|| format!("cannot write `{}`", toml_file.display()))?;
+        written.push(PathBuf::from("book.toml"));
+    }
+    Ok(NewSpec { chapter, written })
+}
+
+/// The book's noun for a provider as a file name's word: "Adapter" gives `adapter`,
+/// "Storage backend" `storage-backend`; `provider` when the noun has other characters.
+fn file_word(kind: &str) -> String {
+    let noun = crate::model::spec::provider_noun(kind).to_lowercase();
+    let word = noun.split_whitespace().collect::<Vec<_>>().join("-");
+    if crate::read::shortcode::is_code(&word) {
+        word
+    } else {
+        "provider".to_owned()
+    }
+}
+
+fn relative(root: &Path, path: &Path) -> PathBuf {
+    path.strip_prefix(root).unwrap_or(path).to_path_buf()
+}
+
+/// The spec's text: the template's preamble (everything before its first `##` heading)
+/// replaced by the spec's heading, status and status box, the header's `Type` row filled.
+/// `text` with its first letter in upper case.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+fn spec_from_template(template: &str, provider_type: &str, kind: &str) -> Result<String> {
+    let mut offset = 0;
+    let mut fenced = false;
+    let mut body = None;
+    for line in template.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fenced = !fenced;
+        } else if !fenced && trimmed.starts_with("## ") {
+            body = Some(offset);
+            break;
+        }
+        offset += line.len();
+    }
+    let Some(body) = body else {
+        bail!("it has no `##` section after its preamble, so it has no entries");
+    };
+    let mut out = format!(
+        "# `{provider_type}` {kind} {{.provider .proposed}}\n\n{STATUS} draft\n\n{{{{#spec-status}}}}\n\n"
+    );
+    let mut typed = false;
+    for line in template[body..].split_inclusive('\n') {
+        if !typed && let Some(filled) = fill_type_row(line, provider_type) {
+            out.push_str(&filled);
+            typed = true;
+        } else {
+            out.push_str(line);
+        }
+    }
+    Ok(out)
+}
+
+/// `line` with its second cell filled, when it is the header table's `Type` row with that
+/// cell empty (`| Type (the `type` of the config block) | |`).
+fn fill_type_row(line: &str, provider_type: &str) -> Option<String> {
+    let trimmed = line.trim_end();
+    let cells: Vec<&str> = trimmed
+        .strip_prefix('|')?
+        .strip_suffix('|')?
+        .split('|')
+        .collect();
+    let [first, second] = cells.as_slice() else {
+        return None;
+    };
+    if !first.trim().starts_with("Type") || !second.trim().is_empty() {
+        return None;
+    }
+    let ending = &line[trimmed.len()..];
+    Some(format!("|{first}| `{provider_type}` |{ending}"))
+}
+
+/// SUMMARY.md with a line for the spec right after the template's (and its sub-chapters), at
+/// the template's depth and with its list marker.
+fn with_summary_line(summary: &str, template: &str, title: &str, chapter: &str) -> Result<String> {
+    let lines: Vec<&str> = summary.split_inclusive('\n').collect();
+    let target = |line: &str| {
+        line.split("](").nth(1).is_some_and(|rest| {
+            let link = rest.split(')').next().unwrap_or("");
+            crate::read::config::normalise(link.split('#').next().unwrap_or(link)) == template
+        })
+    };
+    let Some(at) = lines.iter().position(|l| target(l)) else {
+        bail!(
+            "SUMMARY.md does not list the template `{template}`, so the spec has no place after it"
+        );
+    };
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let depth = indent(lines[at]);
+    let marker = lines[at].trim_start().chars().next().unwrap_or('-');
+    let mut after = at + 1;
+    while after < lines.len() && !lines[after].trim().is_empty() && indent(lines[after]) > depth {
+        after += 1;
+    }
+    let mut out = String::with_capacity(summary.len() + 80);
+    for line in &lines[..after] {
+        out.push_str(line);
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "{}{marker} [{title}]({chapter})\n",
+        &lines[at][..depth]
+    ));
+    for line in &lines[after..] {
+        out.push_str(line);
+    }
+    Ok(out)
+}
+
+/// book.toml with `chapter` added to `specs`, or `None` when a glob there already covers it.
+fn with_spec_key(toml: &str, chapter: &str, config: &Config) -> Result<Option<String>> {
+    if config.is_spec(chapter) {
+        return Ok(None);
+    }
+    let mut doc: DocumentMut = toml.parse().context("book.toml is not valid TOML")?;
+    let Some(table) = doc
+        .get_mut("preprocessor")
+        .and_then(Item::as_table_like_mut)
+        .and_then(|t| t.get_mut("contract"))
+        .and_then(Item::as_table_mut)
+    else {
+        bail!("book.toml has no `[{TABLE}]` table");
+    };
+    let specs = table.entry("specs").or_insert_with(|| value(Array::new()));
+    let Some(list) = specs.as_array_mut() else {
+        bail!("book.toml: `{TABLE}.specs` must be a list of chapter paths");
+    };
+    list.push(chapter);
+    Ok(Some(doc.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_type_row_is_filled_and_nothing_else() {
+        assert_eq!(
+            fill_type_row("| Type (the `type` of the config block) | |\n", "proxmox").as_deref(),
+            Some("| Type (the `type` of the config block) | `proxmox` |\n")
+        );
+        assert_eq!(fill_type_row("| Type | given |\n", "proxmox"), None);
+        assert_eq!(fill_type_row("| Author | |\n", "proxmox"), None);
+    }
+
+    #[test]
+    fn the_preamble_is_replaced() {
+        let template = "# Template\n\nCopy me.\n\n```\n## not a heading\n```\n\n## Header\n\n| Field | Value |\n|---|---|\n| Type | |\n\n## Entries\n";
+        assert_eq!(crate::model::spec::spec_kind(template), "spec");
+        assert_eq!(
+            crate::model::spec::spec_kind("# Provider spec template\n"),
+            "provider spec"
+        );
+        assert_eq!(
+            crate::model::spec::spec_kind("# Backend spec template\n"),
+            "backend spec"
+        );
+        assert_eq!(crate::model::spec::spec_kind("# Questions\n"), "spec");
+        let spec = spec_from_template(template, "proxmox", "provider spec").unwrap();
+        assert_eq!(
+            spec,
+            "# `proxmox` provider spec {.provider .proposed}\n\n**Status:** draft\n\n{{#spec-status}}\n\n## Header\n\n| Field | Value |\n|---|---|\n| Type | `proxmox` |\n\n## Entries\n"
+        );
+        assert!(spec_from_template("# Only a title\n", "x", "spec").is_err());
+    }
+
+    #[test]
+    fn the_summary_line_follows_the_template_at_its_depth() {
+        let summary = "# Summary\n\n[Intro](intro.md)\n\n- [Contract](c.md)\n- [Template](t.md)\n    - [Part](t/part.md)\n- [Appendix](a.md)\n";
+        let out =
+            with_summary_line(summary, "t.md", "Provider spec: x", "x-provider-spec.md").unwrap();
+        assert_eq!(
+            out,
+            "# Summary\n\n[Intro](intro.md)\n\n- [Contract](c.md)\n- [Template](t.md)\n    - [Part](t/part.md)\n- [Provider spec: x](x-provider-spec.md)\n- [Appendix](a.md)\n"
+        );
+        assert!(with_summary_line(summary, "missing.md", "t", "x.md").is_err());
+    }
+}

@@ -1,0 +1,416 @@
+//! The contract as owned data: what `diff` compares between two revisions of a book.
+//!
+//! [`Snapshot::of`] reads a checked book's model, rules and specs once and keeps, for each
+//! axis, profile, rule, provider, claim, spec and template entry, what a reader sees of it (its
+//! text as written, trimmed) and where it is written (`file:line:col` as `check` shows it), and
+//! the heading ids of every page. Nothing borrows the book, so two sides can be held at once.
+//!
+//! To compare something new: record it here, then say in `diff` what a change to it means.
+
+use std::path::PathBuf;
+
+use crate::model::Model;
+use crate::model::rules::Rules;
+use crate::model::spec::Specs;
+use crate::read::chapter::{BookFiles, Chapter};
+
+/// Where something is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Place {
+    pub path: PathBuf,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.path.display(), self.line, self.column)
+    }
+}
+
+/// One profile of an axis, its cells as written.
+#[derive(Debug, Clone)]
+pub(crate) struct ProfileSnap {
+    pub name: String,
+    pub meaning: String,
+    pub obliges: String,
+    pub tolerated_by: String,
+    pub place: Place,
+}
+
+/// One axis.
+#[derive(Debug, Clone)]
+pub(crate) struct AxisSnap {
+    pub code: String,
+    /// Its heading's id.
+    pub anchor: String,
+    /// Its chapter's source path.
+    pub chapter: String,
+    pub question: String,
+    pub place: Place,
+    pub profiles: Vec<ProfileSnap>,
+}
+
+impl AxisSnap {
+    pub(crate) fn profile(&self, name: &str) -> Option<&ProfileSnap> {
+        self.profiles.iter().find(|p| p.name == name)
+    }
+}
+
+/// One rule.
+#[derive(Debug, Clone)]
+pub(crate) struct RuleSnap {
+    pub id: String,
+    pub version: u32,
+    pub level: Option<crate::model::rules::Level>,
+    /// Its text as written, trimmed.
+    pub text: String,
+    pub applies: Option<(String, String)>,
+    pub place: Place,
+}
+
+/// One claim of a provider.
+#[derive(Debug, Clone)]
+pub(crate) struct ClaimSnap {
+    pub axis: String,
+    pub profile: String,
+    pub evidence: Vec<String>,
+    pub place: Place,
+}
+
+/// One provider section (or spec).
+#[derive(Debug, Clone)]
+pub(crate) struct ProviderSnap {
+    pub name: String,
+    /// Built (not proposed, not a spec).
+    pub built: bool,
+    /// Described by a spec chapter.
+    pub spec: bool,
+    /// Its heading's id.
+    pub anchor: String,
+    pub place: Place,
+    pub claims: Vec<ClaimSnap>,
+}
+
+/// One filled spec.
+#[derive(Debug, Clone)]
+pub(crate) struct SpecSnap {
+    pub provider: String,
+    pub status: &'static str,
+    /// The titles of its answered entries.
+    pub answered: Vec<String>,
+    /// Every entry it has, with what each still lacks (nothing: answered).
+    pub entries: Vec<(String, Vec<String>)>,
+    pub place: Place,
+}
+
+/// One entry of the template.
+#[derive(Debug, Clone)]
+pub(crate) struct EntrySnap {
+    pub title: String,
+    pub place: Place,
+}
+
+/// The heading ids of one page.
+#[derive(Debug, Clone)]
+pub(crate) struct PageSnap {
+    /// The page's path as mdBook renders it (`provider-contract.html`).
+    pub page: String,
+    pub ids: Vec<String>,
+    /// The line of each heading of `ids`, in the file as written.
+    pub lines: Vec<usize>,
+    /// The start of its chapter's file.
+    pub place: Place,
+}
+
+/// Where one rule stands for one built provider.
+#[derive(Debug, Clone)]
+pub(crate) struct CoverageCell {
+    pub rule: String,
+    /// `verified`, `implemented`, `uncovered`, `not-bound`, `profile-unknown` or `optional`;
+    /// with test results, `passed`, `failed`, `skipped` or `not-run` in place of `verified`.
+    pub status: &'static str,
+    /// The first citation that counts (a test for `verified`), as a path under
+    /// `source-root` and a line.
+    pub citation: Option<(String, usize)>,
+    /// The result that decided a failed or skipped cell.
+    pub result: Option<ResultSnap>,
+}
+
+/// A test case's result, as a cell shows it.
+#[derive(Debug, Clone)]
+pub(crate) struct ResultSnap {
+    /// The case as its report names it.
+    pub case: String,
+    /// The first line of its failure, or of why it was skipped.
+    pub message: Option<String>,
+    /// The results file, relative to the book root.
+    pub run: String,
+    /// When the run was, as the report says.
+    pub at: Option<String>,
+}
+
+/// The coverage of the rules for one built provider.
+#[derive(Debug, Clone)]
+pub(crate) struct CoverageSnap {
+    pub provider: String,
+    /// Whether the source tree was read.
+    pub known: bool,
+    /// Whether test results were read: then a cell is passed, failed, skipped or not run.
+    pub results: bool,
+    pub rules: Vec<CoverageCell>,
+}
+
+/// See the module docs.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Snapshot {
+    /// The coverage of the rules per built provider (none without rules).
+    pub coverage: Vec<CoverageSnap>,
+    /// The contract's version, when book.toml states one (`version`).
+    pub version: Option<semver::Version>,
+    pub axes: Vec<AxisSnap>,
+    pub rules: Vec<RuleSnap>,
+    pub providers: Vec<ProviderSnap>,
+    pub specs: Vec<SpecSnap>,
+    pub entries: Vec<EntrySnap>,
+    pub pages: Vec<PageSnap>,
+}
+
+impl Snapshot {
+    /// Reads the snapshot of a checked book.
+    pub(crate) fn of(
+        chapters: &[Chapter<'_>],
+        model: &Model,
+        specs: &Specs,
+        rules: &Rules,
+        files: &BookFiles,
+    ) -> Snapshot {
+        let place = |chapter: usize, range: std::ops::Range<usize>| {
+            let at = chapters[chapter].locate(files, range);
+            Place {
+                path: at.path,
+                line: at.line,
+                column: at.column,
+            }
+        };
+        let mut snapshot = Snapshot::default();
+        for axis in model.unique_axes() {
+            let chapter = &chapters[axis.chapter];
+            let index = &chapter.index;
+            let table = axis.table.and_then(|t| index.tables.get(t));
+            let cell = |row: usize, column: Option<usize>| -> String {
+                table
+                    .and_then(|t| t.rows.get(row))
+                    .and_then(|r| r.cells.get(column?))
+                    .map(|c| chapter.content[c.range.clone()].trim().to_owned())
+                    .unwrap_or_default()
+            };
+            let profiles = axis
+                .profiles
+                .iter()
+                .map(|p| ProfileSnap {
+                    name: p.name.clone(),
+                    meaning: cell(p.row, axis.columns.meaning),
+                    obliges: cell(p.row, axis.columns.obliges),
+                    tolerated_by: cell(p.row, axis.columns.tolerated_by),
+                    place: table.and_then(|t| t.rows.get(p.row)).map_or_else(
+                        || place(axis.chapter, axis.range.clone()),
+                        |r| place(axis.chapter, r.range.clone()),
+                    ),
+                })
+                .collect();
+            snapshot.axes.push(AxisSnap {
+                code: axis.code.clone(),
+                anchor: axis.anchor.clone(),
+                chapter: chapter.key.clone(),
+                question: crate::pipeline::outline::question(
+                    chapter.content,
+                    index,
+                    axis.range.end,
+                ),
+                place: place(axis.chapter, axis.range.clone()),
+                profiles,
+            });
+        }
+        for rule in &rules.rules {
+            let text = chapters[rule.chapter].content[rule.text.clone()].trim();
+            snapshot.rules.push(RuleSnap {
+                id: rule.id.clone(),
+                version: rule.version,
+                level: rule.level,
+                text: text.to_owned(),
+                applies: rule.applies.clone(),
+                place: place(rule.chapter, rule.id_range.clone()),
+            });
+        }
+        for (p, provider) in model.providers.iter().enumerate() {
+            let claims = model
+                .claims
+                .iter()
+                .filter(|c| c.provider == p)
+                .map(|c| ClaimSnap {
+                    axis: c.axis.text.clone(),
+                    profile: c.profile.text.clone(),
+                    evidence: c.evidence.iter().map(|e| e.text.clone()).collect(),
+                    place: place(c.chapter, c.range.clone()),
+                })
+                .collect();
+            snapshot.providers.push(ProviderSnap {
+                name: provider.name.clone(),
+                built: !provider.proposed && !provider.spec,
+                spec: provider.spec,
+                anchor: provider.anchor.clone(),
+                place: place(provider.chapter, provider.range.clone()),
+                claims,
+            });
+        }
+        for spec in &specs.specs {
+            let unanswered = spec.unanswered(model, specs);
+            snapshot.specs.push(SpecSnap {
+                provider: spec
+                    .provider
+                    .map(|p| model.providers[p].name.clone())
+                    .unwrap_or_default(),
+                status: spec.status.as_str(),
+                answered: unanswered
+                    .iter()
+                    .filter(|(_, why)| why.is_empty())
+                    .map(|(e, _)| e.title.clone())
+                    .collect(),
+                entries: unanswered
+                    .iter()
+                    .map(|(e, why)| (e.title.clone(), why.iter().map(|w| w.describe()).collect()))
+                    .collect(),
+                place: place(spec.chapter, 0..0),
+            });
+        }
+        for entry in &specs.template {
+            snapshot.entries.push(EntrySnap {
+                title: entry.title.clone(),
+                place: place(entry.chapter, entry.range.clone()),
+            });
+        }
+        for (number, chapter) in chapters.iter().enumerate() {
+            snapshot.pages.push(PageSnap {
+                page: chapter
+                    .link_path()
+                    .with_extension("html")
+                    .to_string_lossy()
+                    .replace('\\', "/"),
+                place: place(number, 0..0),
+                ids: chapter
+                    .index
+                    .headings
+                    .iter()
+                    .map(|h| h.id.clone())
+                    .collect(),
+                lines: chapter
+                    .index
+                    .headings
+                    .iter()
+                    .map(|h| place(number, h.range.clone()).line)
+                    .collect(),
+            });
+        }
+        snapshot
+    }
+
+    /// Shows every place's path as `f` makes it (a BASE side's as `REV:path`).
+    pub(crate) fn map_paths(&mut self, f: impl Fn(&std::path::Path) -> PathBuf) {
+        let each = |place: &mut Place| place.path = f(&place.path);
+        for axis in &mut self.axes {
+            each(&mut axis.place);
+            for profile in &mut axis.profiles {
+                each(&mut profile.place);
+            }
+        }
+        for rule in &mut self.rules {
+            each(&mut rule.place);
+        }
+        for provider in &mut self.providers {
+            each(&mut provider.place);
+            for claim in &mut provider.claims {
+                each(&mut claim.place);
+            }
+        }
+        for spec in &mut self.specs {
+            each(&mut spec.place);
+        }
+        for entry in &mut self.entries {
+            each(&mut entry.place);
+        }
+        for page in &mut self.pages {
+            each(&mut page.place);
+        }
+    }
+
+    /// Records the coverage of `rules` per built provider.
+    pub(crate) fn with_coverage(
+        mut self,
+        model: &Model,
+        rules: &Rules,
+        coverage: &crate::model::rules::coverage::Coverage,
+        citations: &[crate::model::rules::code::CodeCitation],
+        results: &crate::read::results::Results,
+    ) -> Snapshot {
+        use crate::model::rules::coverage::Status;
+        if rules.rules.is_empty() {
+            return self;
+        }
+        for (column, &p) in coverage.providers.iter().enumerate() {
+            let cells = rules
+                .rules
+                .iter()
+                .zip(&coverage.cells)
+                .map(|(rule, row)| {
+                    let (status, at) = match row[column] {
+                        Status::Verified(i) if coverage.results => ("passed", Some(i)),
+                        Status::Verified(i) => ("verified", Some(i)),
+                        Status::Failed(i, _) => ("failed", Some(i)),
+                        Status::Skipped(i, _) => ("skipped", Some(i)),
+                        Status::NotRun(i) => ("not-run", Some(i)),
+                        Status::Implemented(i) => ("implemented", Some(i)),
+                        Status::Uncovered => ("uncovered", None),
+                        Status::NotBound => ("not-bound", None),
+                        Status::Undecided => ("profile-unknown", None),
+                        Status::Optional => ("optional", None),
+                    };
+                    let result = match row[column] {
+                        Status::Failed(_, case) | Status::Skipped(_, case) => {
+                            results.cases.get(case).map(|case| ResultSnap {
+                                case: case.name.clone(),
+                                message: case.message.clone(),
+                                run: results.files[case.report].shown.clone(),
+                                at: results.files[case.report].timestamp.clone(),
+                            })
+                        }
+                        _ => None,
+                    };
+                    CoverageCell {
+                        rule: rule.id.clone(),
+                        status,
+                        citation: at
+                            .and_then(|i| citations.get(i))
+                            .map(|c| (c.path.clone(), c.line)),
+                        result,
+                    }
+                })
+                .collect();
+            self.coverage.push(CoverageSnap {
+                provider: model.providers[p].name.clone(),
+                known: coverage.known,
+                results: coverage.results,
+                rules: cells,
+            });
+        }
+        self
+    }
+
+    pub(crate) fn axis(&self, code: &str) -> Option<&AxisSnap> {
+        self.axes.iter().find(|a| a.code == code)
+    }
+
+    pub(crate) fn rule(&self, id: &str) -> Option<&RuleSnap> {
+        self.rules.iter().find(|r| r.id == id)
+    }
+}

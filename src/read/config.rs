@@ -1,0 +1,1010 @@
+//! The `[preprocessor.contract]` table of `book.toml`.
+//!
+//! [`Config::from_book_config`] reads the table as a plain value and validates it key by key, so
+//! every mistake names the key, what was found and what was expected, and an unknown key
+//! suggests the nearest known one. To add a key: add a field, a line in [`KNOWN_KEYS`], and its
+//! arm in `Config::set`.
+
+use std::collections::{BTreeMap, HashMap};
+
+use anyhow::{Result, bail};
+use mdbook_preprocessor::config::Config as BookConfig;
+use serde_json::Value;
+
+use crate::util::suggest;
+use crate::util::vocab::{Check, NAME, Severity};
+
+/// The table this preprocessor reads.
+pub(crate) const TABLE: &str = "preprocessor.contract";
+
+/// Keys mdBook itself reads from every preprocessor table.
+const MDBOOK_KEYS: &[&str] = &["command", "before", "after", "optional", "renderers"];
+
+/// Keys of this preprocessor, with what each expects.
+pub(crate) const KNOWN_KEYS: &[(&str, &str)] = &[
+    (
+        "contract",
+        "a list of chapter paths relative to the book's `src`",
+    ),
+    (
+        "template",
+        "a list of chapter paths relative to the book's `src`",
+    ),
+    (
+        "specs",
+        "a list of chapter paths or globs relative to the book's `src`",
+    ),
+    (
+        "companions",
+        "a list of file paths relative to the folder of book.toml",
+    ),
+    ("changed-since", "a git revision, such as \"origin/main\""),
+    (
+        "version",
+        "the contract's version, a semantic version such as \"1.2.0\"",
+    ),
+    (
+        "brief-checklist",
+        "words of the contract heading that the brief copies as its checklist",
+    ),
+    (
+        "brief-known-gaps",
+        "the title of the sub-heading of a provider's section that the brief copies as its known gaps",
+    ),
+    ("source-root", "a path relative to the book root"),
+    (
+        "test-results",
+        "a list of globs relative to the book root, of JUnit XML files or `go test -json` output",
+    ),
+    (
+        "baseline",
+        "a file path relative to the book root, written by `mdbook-contract check --write-baseline FILE`",
+    ),
+    ("shared-layer", "a list of repository paths or globs"),
+    ("symbol-files", "a list of file name globs"),
+    ("symbol-ignore", "a list of words"),
+    ("line-reference-patterns", "a list of regular expressions"),
+    (
+        "checks",
+        "a table of check names to \"error\", \"warning\" or \"off\"",
+    ),
+    (
+        "chapters",
+        "a table of chapter paths to tables with a `checks` table",
+    ),
+    (
+        "forbidden-terms",
+        "a table of chapter paths to lists of terms",
+    ),
+    (
+        "provider-paths",
+        "a table of provider names to lists of repository folders",
+    ),
+];
+
+/// The default patterns of `line-reference`: a file name followed by a line number, and a bare
+/// `:12-30` line range, as the plan's verification grep finds them.
+pub(crate) const DEFAULT_LINE_REFERENCE_PATTERNS: &[&str] = &[
+    r#"[^\s:()\[\]<>"'`,;|]+\.[A-Za-z]{1,5}:[0-9]+(?:-[0-9]+)?(?-u:\b)"#,
+    r":[0-9]+-[0-9]+(?-u:\b)",
+];
+
+/// The validated configuration.
+#[derive(Debug, Clone)]
+pub(crate) struct Config {
+    /// Chapters with the contract role (they define axes and must stay abstract).
+    pub contract: Vec<String>,
+    /// Chapters with the template role (they hold the answer sites).
+    pub template: Vec<String>,
+    /// Globs of the chapters that are filled specs, as written.
+    pub specs: Vec<String>,
+    /// `specs`, compiled.
+    spec_globs: globset::GlobSet,
+    /// Files outside the book checked with it, relative to the book root.
+    pub companions: Vec<String>,
+    /// The revision whose merge base with `HEAD` limits findings in companions to the lines
+    /// changed since.
+    pub changed_since: Option<String>,
+    /// `baseline`: the file of known findings, relative to the book root (empty: none).
+    pub baseline: Option<String>,
+    /// `test-results`: globs of test results (JUnit XML, `go test -json`), relative to the
+    /// book root.
+    pub test_results: Vec<String>,
+    /// The contract's version, which `diff` holds against the level of a change.
+    pub version: Option<semver::Version>,
+    /// What the brief looks for in a contract heading to copy its section as the checklist
+    /// (`checklist`, in any case).
+    pub brief_checklist: String,
+    /// The title of a provider's sub-section that the brief copies as its known gaps.
+    pub brief_known_gaps: String,
+    /// The repository the documents describe, relative to the book root.
+    pub source_root: Option<String>,
+    /// Roots of the shared layer that a MUST in a contract chapter must cite.
+    pub shared_layer: Vec<String>,
+    /// Globs of the files searched for cited symbols.
+    pub symbol_files: Vec<String>,
+    /// Words that are never taken for symbols.
+    pub symbol_ignore: Vec<String>,
+    /// Regular expressions of source line references.
+    pub line_reference_patterns: Vec<String>,
+    /// Terms banned per chapter.
+    pub forbidden_terms: BTreeMap<String, Vec<String>>,
+    /// Folders of the source tree whose rule citations count for a provider, besides those
+    /// its claims cite, by provider name.
+    pub provider_paths: BTreeMap<String, Vec<String>>,
+    /// The renderers this preprocessor runs for, if restricted.
+    pub renderers: Option<Vec<String>>,
+    /// Whether mdBook runs its `links` preprocessor (includes) before this one, as the order
+    /// mdBook derives from the `before` and `after` keys of every preprocessor says.
+    pub links_first: bool,
+    /// Severities set under `checks`; the rest have their default.
+    severities: HashMap<Check, Severity>,
+    chapter_severities: HashMap<String, HashMap<Check, Severity>>,
+    /// By key, where each item kept of a list is written in book.toml (its index there): an
+    /// item left out must not move the place of a later finding to the item before it.
+    written_at: HashMap<String, Vec<usize>>,
+    /// What cannot be used as written: values left out of the above, and (added once the book
+    /// is read) paths that lead to nothing. Reported by the checks they name.
+    pub problems: Vec<Problem>,
+}
+
+/// A step on the way to a value under `[preprocessor.contract]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum KeyPart {
+    /// A key of a table.
+    Key(String),
+    /// An item of a list.
+    Index(usize),
+}
+
+/// Where a value of `[preprocessor.contract]` is written: the keys and list indexes that lead
+/// to it from the table (none: the table itself), and whether a finding there is about the
+/// key's name (`cheks`, not a key) rather than its value.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct KeyPath {
+    pub parts: Vec<KeyPart>,
+    pub name: bool,
+}
+
+impl KeyPath {
+    /// A key of the table (empty: the table).
+    pub(crate) fn key(key: &str) -> KeyPath {
+        let parts = if key.is_empty() {
+            Vec::new()
+        } else {
+            vec![KeyPart::Key(key.to_owned())]
+        };
+        KeyPath { parts, name: false }
+    }
+
+    /// The key `key` of the table here.
+    pub(crate) fn child(&self, key: &str) -> KeyPath {
+        let mut path = self.clone();
+        path.parts.push(KeyPart::Key(key.to_owned()));
+        path
+    }
+
+    /// Item `index` of the list here.
+    pub(crate) fn index(&self, index: usize) -> KeyPath {
+        let mut path = self.clone();
+        path.parts.push(KeyPart::Index(index));
+        path
+    }
+
+    /// The same place, the key's name rather than its value.
+    pub(crate) fn naming(mut self) -> KeyPath {
+        self.name = true;
+        self
+    }
+
+    /// The key of the table it is under.
+    pub(crate) fn top(&self) -> Option<&str> {
+        match self.parts.first() {
+            Some(KeyPart::Key(key)) => Some(key),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for KeyPath {
+    /// As TOML writes it: `preprocessor.contract.companions[1]`,
+    /// `preprocessor.contract.chapters."a.md".checks`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(TABLE)?;
+        for part in &self.parts {
+            match part {
+                KeyPart::Key(key)
+                    if !key.is_empty()
+                        && key
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
+                {
+                    write!(f, ".{key}")?;
+                }
+                KeyPart::Key(key) => write!(f, ".{key:?}")?,
+                KeyPart::Index(i) => write!(f, "[{i}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Something in `[preprocessor.contract]` that cannot be used as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Problem {
+    /// The check that reports it.
+    pub check: Check,
+    /// Where it is written.
+    pub at: KeyPath,
+    /// What is wrong (it names the key).
+    pub message: String,
+    /// What to do about it.
+    pub help: Option<String>,
+}
+
+impl Problem {
+    /// With `help` in place of the default.
+    pub(crate) fn help(mut self, help: impl Into<String>) -> Problem {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// A value that cannot be used: not a key, the wrong type, a pattern that does not
+    /// compile (`malformed-config`).
+    pub(crate) fn malformed(at: KeyPath, message: String) -> Problem {
+        Problem {
+            check: Check::MalformedConfig,
+            at,
+            message,
+            help: Some(
+                "the value is left out, as if not written; the rest of the book is checked"
+                    .to_owned(),
+            ),
+        }
+    }
+
+    /// A path that leads to nothing (`dangling-path`).
+    pub(crate) fn dangling(at: KeyPath, message: String, help: impl Into<String>) -> Problem {
+        Problem {
+            check: Check::DanglingPath,
+            at,
+            message,
+            help: Some(help.into()),
+        }
+    }
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            contract: Vec::new(),
+            template: Vec::new(),
+            specs: Vec::new(),
+            spec_globs: globset::GlobSet::empty(),
+            companions: Vec::new(),
+            changed_since: None,
+            baseline: None,
+            test_results: Vec::new(),
+            version: None,
+            brief_checklist: "checklist".to_owned(),
+            brief_known_gaps: "Known gaps".to_owned(),
+            source_root: None,
+            shared_layer: Vec::new(),
+            symbol_files: vec!["*.go".into(), "Makefile".into(), "*.yaml".into()],
+            symbol_ignore: Vec::new(),
+            line_reference_patterns: DEFAULT_LINE_REFERENCE_PATTERNS
+                .iter()
+                .map(|p| (*p).to_owned())
+                .collect(),
+            forbidden_terms: BTreeMap::new(),
+            provider_paths: BTreeMap::new(),
+            renderers: None,
+            links_first: true,
+            severities: HashMap::new(),
+            chapter_severities: HashMap::new(),
+            written_at: HashMap::new(),
+            problems: Vec::new(),
+        }
+    }
+}
+
+impl Config {
+    /// Reads and validates `[preprocessor.contract]` of a book's configuration. A value that
+    /// cannot be used is left out, as if not written, and recorded in [`Config::problems`];
+    /// only a table that cannot be read at all is an error.
+    pub(crate) fn from_book_config(book: &BookConfig) -> Result<Config> {
+        let table = match book.get::<Value>(TABLE) {
+            Ok(table) => table,
+            Err(error) => bail!("book.toml: `{TABLE}` could not be read: {error:#}"),
+        };
+        let mut config = match table {
+            None => Config::default(),
+            Some(value) => Config::from_value(&value)?,
+        };
+        config.links_first = links_first(book);
+        Ok(config)
+    }
+
+    /// Validates the table given as a value.
+    pub(crate) fn from_value(value: &Value) -> Result<Config> {
+        let Value::Object(table) = value else {
+            bail!(
+                "book.toml: `{TABLE}` must be a table, found {}",
+                kind(value)
+            );
+        };
+        let mut config = Config::default();
+        let mut problems = Vec::new();
+        for (key, value) in table {
+            config.set(key, value, &mut problems);
+        }
+        config.problems = problems;
+        Ok(config)
+    }
+
+    /// Fails with every problem of the table, for the commands that change the book and so
+    /// take no configuration with a mistake in it.
+    pub(crate) fn without_problems(self) -> Result<Config> {
+        match self.problems.as_slice() {
+            [] => Ok(self),
+            problems => bail!(
+                "{}",
+                problems
+                    .iter()
+                    .map(|p| format!("book.toml: {}", p.message))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ),
+        }
+    }
+
+    fn set(&mut self, key: &str, value: &Value, problems: &mut Vec<Problem>) {
+        let at = KeyPath::key(key);
+        match key {
+            "contract" => {
+                let list = paths(&at, value, problems).unwrap_or_default();
+                self.contract = self.keep(key, list);
+            }
+            "template" => {
+                let list = paths(&at, value, problems).unwrap_or_default();
+                self.template = self.keep(key, list);
+            }
+            "specs" => {
+                let mut globs = globset::GlobSetBuilder::new();
+                let mut specs = Vec::new();
+                for (i, spec) in paths(&at, value, problems).into_iter().flatten() {
+                    let glob = globset::GlobBuilder::new(&spec)
+                        .literal_separator(true)
+                        .build();
+                    match glob {
+                        Ok(glob) => {
+                            globs.add(glob);
+                            specs.push((i, spec));
+                        }
+                        Err(error) => problems.push(not_a_glob(&at, i, &spec, &error)),
+                    }
+                }
+                self.spec_globs = globs.build().unwrap_or_else(|_| globset::GlobSet::empty());
+                self.specs = self.keep(key, specs);
+            }
+            "companions" => {
+                let list = paths(&at, value, problems).unwrap_or_default();
+                self.companions = self.keep(key, list);
+            }
+            "version" => {
+                if let Some(text) = string(&at, value, problems) {
+                    match semver::Version::parse(text.trim()) {
+                        Ok(version) => self.version = Some(version),
+                        Err(error) => problems.push(Problem::malformed(
+                            at.clone(),
+                            format!("`{at}` is `{text}`, which is not a semantic version ({error}); write it as MAJOR.MINOR.PATCH, such as \"1.2.0\""),
+                        )),
+                    }
+                }
+            }
+            "changed-since" => {
+                if let Some(rev) = string(&at, value, problems) {
+                    // An empty value (from the environment, say) means every line.
+                    self.changed_since = (!rev.trim().is_empty()).then(|| rev.trim().to_owned());
+                }
+            }
+            "source-root" => self.source_root = string(&at, value, problems),
+            "baseline" => {
+                if let Some(file) = string(&at, value, problems) {
+                    self.baseline = (!file.trim().is_empty()).then(|| file.trim().to_owned());
+                }
+            }
+            "brief-checklist" => {
+                if let Some(words) = string(&at, value, problems) {
+                    self.brief_checklist = words;
+                }
+            }
+            "brief-known-gaps" => {
+                if let Some(title) = string(&at, value, problems) {
+                    self.brief_known_gaps = title;
+                }
+            }
+            "shared-layer" => {
+                if let Some(roots) = strings(&at, value, problems) {
+                    let roots = globs(&at, roots, problems, |root| {
+                        let root = root.trim_start_matches("./").trim_end_matches('/');
+                        crate::read::source_tree::is_glob(root).then(|| root.to_owned())
+                    });
+                    self.shared_layer = self.keep(key, roots);
+                }
+            }
+            "symbol-files" => {
+                if let Some(patterns) = strings(&at, value, problems) {
+                    let patterns = globs(&at, patterns, problems, |p| Some(p.to_owned()));
+                    self.symbol_files = self.keep(key, patterns);
+                }
+            }
+            "test-results" => {
+                if let Some(patterns) = strings(&at, value, problems) {
+                    let patterns = globs(&at, patterns, problems, |p| Some(p.to_owned()));
+                    self.test_results = self.keep(key, patterns);
+                }
+            }
+            "symbol-ignore" => {
+                if let Some(words) = strings(&at, value, problems) {
+                    self.symbol_ignore = self.keep(key, words);
+                }
+            }
+            "line-reference-patterns" => {
+                if let Some(patterns) = strings(&at, value, problems) {
+                    let mut valid = Vec::new();
+                    for (i, pattern) in patterns {
+                        match regex::Regex::new(&pattern) {
+                            Ok(_) => valid.push((i, pattern)),
+                            Err(error) => problems.push(Problem::malformed(
+                                at.index(i),
+                                format!(
+                                    "`{}` is `{pattern}`, which is not a regular expression: {error}",
+                                    at.index(i)
+                                ),
+                            )),
+                        }
+                    }
+                    self.line_reference_patterns = self.keep(key, valid);
+                }
+            }
+            "checks" => {
+                let severities = severities(&at, value, problems);
+                self.severities.extend(severities);
+            }
+            "chapters" => {
+                let Value::Object(chapters) = value else {
+                    problems.push(wrong_type(&at, expected(key), value));
+                    return;
+                };
+                for (chapter, settings) in chapters {
+                    let chapter_at = at.child(chapter);
+                    let Value::Object(settings) = settings else {
+                        problems.push(wrong_type(
+                            &chapter_at,
+                            "a table with a `checks` table",
+                            settings,
+                        ));
+                        continue;
+                    };
+                    for (setting, value) in settings {
+                        if setting != "checks" {
+                            let setting_at = chapter_at.child(setting);
+                            problems.push(Problem::malformed(
+                                setting_at.clone().naming(),
+                                format!(
+                                    "`{setting_at}` is not a key; a chapter table has only `checks`"
+                                ),
+                            ));
+                            continue;
+                        }
+                        let severities = severities(&chapter_at.child("checks"), value, problems);
+                        self.chapter_severities
+                            .entry(normalise(chapter))
+                            .or_default()
+                            .extend(severities);
+                    }
+                }
+            }
+            "forbidden-terms" => {
+                let Value::Object(chapters) = value else {
+                    problems.push(wrong_type(&at, expected(key), value));
+                    return;
+                };
+                for (chapter, terms) in chapters {
+                    if let Some(terms) = strings(&at.child(chapter), terms, problems) {
+                        self.forbidden_terms.insert(
+                            normalise(chapter),
+                            terms.into_iter().map(|(_, t)| t).collect(),
+                        );
+                    }
+                }
+            }
+            "provider-paths" => {
+                let Value::Object(providers) = value else {
+                    problems.push(wrong_type(&at, expected(key), value));
+                    return;
+                };
+                for (provider, folders) in providers {
+                    if let Some(folders) = strings(&at.child(provider), folders, problems) {
+                        self.provider_paths.insert(
+                            provider.clone(),
+                            folders
+                                .into_iter()
+                                .map(|(_, f)| {
+                                    f.trim_start_matches("./").trim_end_matches('/').to_owned()
+                                })
+                                .collect(),
+                        );
+                    }
+                }
+            }
+            "renderers" => {
+                self.renderers = strings(&at, value, problems)
+                    .map(|list| list.into_iter().map(|(_, r)| r).collect());
+            }
+            _ if MDBOOK_KEYS.contains(&key) => {}
+            _ => {
+                let known = KNOWN_KEYS
+                    .iter()
+                    .map(|(k, _)| *k)
+                    .chain(MDBOOK_KEYS.iter().copied());
+                let hint = suggest::hint(key, known);
+                problems.push(Problem::malformed(
+                    at.clone().naming(),
+                    format!("`{at}` is not a key of this preprocessor{hint}"),
+                ));
+            }
+        }
+    }
+
+    /// The items of a list, recording where each was written.
+    fn keep(&mut self, key: &str, list: Vec<(usize, String)>) -> Vec<String> {
+        let (indexes, items) = list.into_iter().unzip();
+        self.written_at.insert(key.to_owned(), indexes);
+        items
+    }
+
+    /// Where the `i`th item kept of the list `key` is written.
+    pub(crate) fn item_at(&self, key: &str, i: usize) -> KeyPath {
+        let written = self.written_at.get(key).and_then(|at| at.get(i));
+        KeyPath::key(key).index(written.copied().unwrap_or(i))
+    }
+
+    /// Keeps of the list `key` (`contract` or `template`) the chapters `keep` takes.
+    pub(crate) fn retain_chapters(&mut self, key: &str, keep: impl Fn(&str) -> bool) {
+        let list = match key {
+            "contract" => &mut self.contract,
+            "template" => &mut self.template,
+            _ => return,
+        };
+        let written = self.written_at.entry(key.to_owned()).or_default();
+        let (at, kept): (Vec<usize>, Vec<String>) = std::mem::take(list)
+            .into_iter()
+            .enumerate()
+            .map(|(i, chapter)| (written.get(i).copied().unwrap_or(i), chapter))
+            .filter(|(_, chapter)| keep(chapter))
+            .unzip();
+        *written = at;
+        *list = kept;
+    }
+
+    /// Records a problem found once the book is read (a path that leads to nothing).
+    pub(crate) fn add_problem(&mut self, problem: Problem) {
+        self.problems.push(problem);
+    }
+
+    /// Whether a problem was found at `key` (a key of the table).
+    pub(crate) fn has_problem_at(&self, key: &str) -> bool {
+        self.problems.iter().any(|p| p.at.top() == Some(key))
+    }
+
+    /// The severity of `check` in the chapter whose source path is `chapter`.
+    pub(crate) fn severity(&self, check: Check, chapter: Option<&str>) -> Severity {
+        chapter
+            .and_then(|c| self.chapter_severities.get(c))
+            .and_then(|s| s.get(&check))
+            .or_else(|| self.severities.get(&check))
+            .copied()
+            .unwrap_or_else(|| check.default_severity())
+    }
+
+    /// Whether `check` is on anywhere: in the book, or in a chapter that turns it on.
+    pub(crate) fn runs(&self, check: Check) -> bool {
+        self.severity(check, None) != Severity::Off
+            || self
+                .chapter_severities
+                .values()
+                .any(|s| s.get(&check).is_some_and(|&s| s != Severity::Off))
+    }
+
+    /// Forgets the settings of `chapter` under `key` (`chapters` or `forbidden-terms`).
+    pub(crate) fn forget_chapter(&mut self, key: &str, chapter: &str) {
+        match key {
+            "chapters" => {
+                self.chapter_severities.remove(chapter);
+            }
+            _ => {
+                self.forbidden_terms.remove(chapter);
+            }
+        }
+    }
+
+    /// The chapters named under `chapters`.
+    pub(crate) fn chapter_keys(&self) -> impl Iterator<Item = &str> {
+        self.chapter_severities.keys().map(String::as_str)
+    }
+
+    /// Whether `chapter` (a source path relative to `src`, `/`-separated) has the contract role.
+    pub(crate) fn is_contract(&self, chapter: &str) -> bool {
+        self.contract.iter().any(|c| c == chapter)
+    }
+
+    /// Whether `chapter` has the template role.
+    pub(crate) fn is_template(&self, chapter: &str) -> bool {
+        self.template.iter().any(|c| c == chapter)
+    }
+
+    /// Whether `chapter` is a filled spec (it matches one of `specs`).
+    pub(crate) fn is_spec(&self, chapter: &str) -> bool {
+        !self.specs.is_empty() && self.spec_globs.is_match(chapter)
+    }
+
+    /// The `specs` (their indexes) that `chapter` matches.
+    pub(crate) fn specs_matching(&self, chapter: &str) -> Vec<usize> {
+        self.spec_globs.matches(chapter)
+    }
+
+    /// Whether `chapter` may define axes: a contract chapter, or any chapter when no chapter
+    /// is named a contract.
+    pub(crate) fn may_define_axes(&self, chapter: &str) -> bool {
+        self.contract.is_empty() || self.is_contract(chapter)
+    }
+
+    /// Whether `chapter` may hold answer sites: a template or spec chapter, or any chapter
+    /// when no chapter is named a template.
+    pub(crate) fn may_hold_answers(&self, chapter: &str) -> bool {
+        self.template.is_empty() || self.is_template(chapter) || self.is_spec(chapter)
+    }
+}
+
+/// Whether mdBook runs `links` before this preprocessor. mdBook orders preprocessors in layers
+/// (mdbook-driver's `determine_preprocessors`): a preprocessor runs in the layer after the last
+/// of those it must follow (`after`, or another's `before`), and within a layer by name. So
+/// `links` comes first only if its layer is earlier, since `contract` sorts before `links`.
+/// Without mdBook's default preprocessors (`build.use-default-preprocessors = false`) `links`
+/// runs only when configured as `[preprocessor.links]`.
+fn links_first(book: &BookConfig) -> bool {
+    let tables: BTreeMap<String, Value> = book
+        .preprocessors::<Value>()
+        .map(|tables| tables.into_iter().collect())
+        .unwrap_or_default();
+    let defaults = book.build.use_default_preprocessors;
+    let exists =
+        |name: &str| tables.contains_key(name) || (defaults && matches!(name, "links" | "index"));
+    if !exists("links") {
+        return false;
+    }
+    // (runs first, runs after) pairs.
+    let mut edges: Vec<(String, String)> = Vec::new();
+    for (name, table) in &tables {
+        let list = |key: &str| -> Vec<String> {
+            match table.get(key) {
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect(),
+                Some(Value::String(one)) => vec![one.clone()],
+                _ => Vec::new(),
+            }
+        };
+        for later in list("before").into_iter().filter(|n| exists(n)) {
+            edges.push((name.clone(), later));
+        }
+        for earlier in list("after").into_iter().filter(|n| exists(n)) {
+            edges.push((earlier, name.clone()));
+        }
+    }
+    // The layer of a preprocessor: one past the deepest of those it follows (a cycle, which
+    // mdBook refuses anyway, stops at the number of edges).
+    fn layer(name: &str, edges: &[(String, String)], depth: usize) -> usize {
+        if depth > edges.len() {
+            return depth;
+        }
+        edges
+            .iter()
+            .filter(|(_, later)| later == name)
+            .map(|(earlier, _)| layer(earlier, edges, depth + 1) + 1)
+            .max()
+            .unwrap_or(0)
+    }
+    layer("links", &edges, 0) < layer(NAME, &edges, 0)
+}
+
+/// A chapter path as written in book.toml, in the form chapters are compared in: `/`
+/// separators, no leading `./`.
+pub(crate) fn normalise(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    path.trim_start_matches("./").to_owned()
+}
+
+fn expected(key: &str) -> &'static str {
+    KNOWN_KEYS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map_or("a value", |(_, e)| e)
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "nothing",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a table",
+    }
+}
+
+/// What a list key expects, for its messages.
+fn list_of(at: &KeyPath) -> &'static str {
+    KNOWN_KEYS
+        .iter()
+        .find(|(k, _)| Some(*k) == at.top())
+        .filter(|_| at.parts.len() == 1)
+        .map_or("a list of strings", |(_, e)| e)
+}
+
+fn wrong_type(at: &KeyPath, what: &str, value: &Value) -> Problem {
+    Problem::malformed(
+        at.clone(),
+        format!("`{at}` must be {what}, found {}", kind(value)),
+    )
+}
+
+fn string(at: &KeyPath, value: &Value, problems: &mut Vec<Problem>) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        other => {
+            problems.push(wrong_type(at, expected(at.top().unwrap_or("")), other));
+            None
+        }
+    }
+}
+
+/// A list of strings (a lone string is a list of one, as mdBook takes `renderers`): `None`
+/// when the value is not a list, else the strings of it with their index in the list, each
+/// other item a problem.
+fn strings(
+    at: &KeyPath,
+    value: &Value,
+    problems: &mut Vec<Problem>,
+) -> Option<Vec<(usize, String)>> {
+    let what = list_of(at);
+    match value {
+        Value::String(s) => Some(vec![(0, s.clone())]),
+        Value::Array(items) => Some(
+            items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, item)| match item {
+                    Value::String(s) => Some((i, s.clone())),
+                    other => {
+                        problems.push(wrong_type(
+                            &at.index(i),
+                            &format!("a string ({what})"),
+                            other,
+                        ));
+                        None
+                    }
+                })
+                .collect(),
+        ),
+        other => {
+            problems.push(wrong_type(at, what, other));
+            None
+        }
+    }
+}
+
+fn paths(at: &KeyPath, value: &Value, problems: &mut Vec<Problem>) -> Option<Vec<(usize, String)>> {
+    strings(at, value, problems)
+        .map(|list| list.into_iter().map(|(i, p)| (i, normalise(&p))).collect())
+}
+
+/// The items of `list` whose glob (as `glob_of` makes it; `None`: not a glob) compiles, each
+/// other one a problem.
+fn globs(
+    at: &KeyPath,
+    list: Vec<(usize, String)>,
+    problems: &mut Vec<Problem>,
+    glob_of: impl Fn(&str) -> Option<String>,
+) -> Vec<(usize, String)> {
+    let mut valid = Vec::new();
+    for (i, item) in list {
+        if let Some(pattern) = glob_of(&item)
+            && let Err(error) = globset::GlobBuilder::new(&pattern)
+                .literal_separator(true)
+                .build()
+        {
+            problems.push(not_a_glob(at, i, &item, &error));
+            continue;
+        }
+        valid.push((i, item));
+    }
+    valid
+}
+
+fn not_a_glob(at: &KeyPath, i: usize, item: &str, error: &globset::Error) -> Problem {
+    let at = at.index(i);
+    let message = format!("`{at}` is `{item}`, which is not a glob: {}", error.kind());
+    Problem::malformed(at, message)
+}
+
+fn severities(
+    at: &KeyPath,
+    value: &Value,
+    problems: &mut Vec<Problem>,
+) -> HashMap<Check, Severity> {
+    let mut out = HashMap::new();
+    let Value::Object(table) = value else {
+        problems.push(wrong_type(
+            at,
+            "a table of check names to \"error\", \"warning\" or \"off\"",
+            value,
+        ));
+        return out;
+    };
+    for (name, severity) in table {
+        let check_at = at.child(name);
+        let Some(check) = Check::from_name(name) else {
+            let hint = suggest::hint(name, Check::names());
+            problems.push(Problem::malformed(
+                check_at.clone().naming(),
+                format!("`{check_at}` is not a check{hint}"),
+            ));
+            continue;
+        };
+        let parsed = match severity {
+            Value::String(s) => Severity::parse(s),
+            _ => None,
+        };
+        let Some(parsed) = parsed else {
+            problems.push(Problem::malformed(
+                check_at.clone(),
+                format!(
+                    "`{check_at}` must be \"error\", \"warning\" or \"off\", found {}",
+                    match severity {
+                        Value::String(s) => format!("\"{s}\""),
+                        other => kind(other).to_owned(),
+                    }
+                ),
+            ));
+            continue;
+        };
+        out.insert(check, parsed);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The messages of the problems of the table `value`.
+    fn error(value: Value) -> String {
+        let config = Config::from_value(&value).unwrap();
+        assert!(!config.problems.is_empty(), "{value}");
+        config
+            .problems
+            .iter()
+            .map(|p| p.message.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn defaults_and_roles() {
+        let config = Config::from_value(&json!({
+            "after": ["links"],
+            "command": "mdbook-contract",
+            "contract": ["./provider-contract.md"],
+            "template": "provider-spec-template.md",
+        }))
+        .unwrap();
+        assert!(config.is_contract("provider-contract.md"));
+        assert!(config.is_template("provider-spec-template.md"));
+        assert_eq!(
+            config.severity(Check::UnknownClaim, None),
+            Severity::Warning
+        );
+        assert_eq!(config.severity(Check::UnknownAxis, None), Severity::Error);
+    }
+
+    #[test]
+    fn severities_per_check_and_chapter() {
+        let config = Config::from_value(&json!({
+            "checks": {"unknown-claim": "error"},
+            "chapters": {"draft.md": {"checks": {"unknown-claim": "off"}}},
+        }))
+        .unwrap();
+        assert_eq!(config.severity(Check::UnknownClaim, None), Severity::Error);
+        assert_eq!(
+            config.severity(Check::UnknownClaim, Some("draft.md")),
+            Severity::Off
+        );
+        assert_eq!(
+            config.severity(Check::UnknownClaim, Some("other.md")),
+            Severity::Error
+        );
+        let off = Config::from_value(&json!({
+            "checks": {"em-dash": "off", "line-reference": "off"},
+            "chapters": {"draft.md": {"checks": {"em-dash": "error"}}},
+        }))
+        .unwrap();
+        assert!(off.runs(Check::EmDash), "on in one chapter");
+        assert!(!off.runs(Check::LineReference));
+        assert!(off.runs(Check::UnknownAxis));
+    }
+
+    #[test]
+    fn unknown_keys_suggest_the_nearest() {
+        let message = error(json!({"contracts": ["a.md"]}));
+        assert!(
+            message.contains("`preprocessor.contract.contracts` is not a key"),
+            "{message}"
+        );
+        assert!(message.contains("did you mean `contract`?"), "{message}");
+        let message = error(json!({"checks": {"unknown-axes": "error"}}));
+        assert!(
+            message.contains("did you mean `unknown-axis`?"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn wrong_types_name_the_key_and_the_type() {
+        let message = error(json!({"contract": 3}));
+        assert!(
+            message.contains("`preprocessor.contract.contract` must be a list of chapter paths"),
+            "{message}"
+        );
+        assert!(message.contains("found a number"), "{message}");
+        let message = error(json!({"checks": {"unknown-axis": "fatal"}}));
+        assert!(
+            message.contains("must be \"error\", \"warning\" or \"off\", found \"fatal\""),
+            "{message}"
+        );
+        let message = error(json!({"template": ["a.md", true]}));
+        assert!(
+            message.contains("`preprocessor.contract.template[1]` must be a string"),
+            "{message}"
+        );
+        let message = error(json!({"line-reference-patterns": ["("]}));
+        assert!(message.contains("not a regular expression"), "{message}");
+    }
+
+    #[test]
+    fn links_first_follows_the_order_mdbook_derives() {
+        let first = |toml: &str| {
+            let book: BookConfig = format!("[book]\ntitle = \"T\"\n{toml}").parse().unwrap();
+            links_first(&book)
+        };
+        assert!(!first(""), "`contract` sorts before `links`");
+        assert!(!first("[preprocessor.contract]\ncontract = [\"c.md\"]\n"));
+        assert!(first("[preprocessor.contract]\nafter = [\"links\"]\n"));
+        assert!(first(
+            "[preprocessor.links]\nbefore = [\"contract\"]\n[preprocessor.contract]\n"
+        ));
+        assert!(first(
+            "[preprocessor.spec]\nafter = [\"links\"]\n[preprocessor.contract]\nafter = [\"spec\"]\n"
+        ));
+        assert!(!first(
+            "[build]\nuse-default-preprocessors = false\n[preprocessor.contract]\nafter = [\"links\"]\n"
+        ));
+        assert!(first(
+            "[build]\nuse-default-preprocessors = false\n[preprocessor.links]\n[preprocessor.contract]\nafter = [\"links\"]\n"
+        ));
+    }
+}

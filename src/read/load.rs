@@ -1,0 +1,197 @@
+//! Loading a book from disk the way mdBook hands it to this preprocessor, for
+//! `mdbook-contract check` and the other commands that read a book.
+//!
+//! [`load`] reads book.toml (with `MDBOOK_*` environment overrides) and SUMMARY.md through
+//! mdbook-driver, then runs every preprocessor that mdBook would run before this one, in
+//! mdBook's own order and by mdBook's own code: `index` and `links`, and any other the book
+//! configures, external commands included. In this preprocessor's place it puts one that keeps
+//! the book as it arrives and stops the run, so the preprocessors ordered after it never run.
+//! A book whose other preprocessors write links or text gets the same findings from `check` as
+//! from `mdbook build`.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use anyhow::{Context as _, Result, bail};
+use mdbook_driver::MDBook;
+use mdbook_driver::config::Config;
+use mdbook_preprocessor::book::{Book, BookItem};
+use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
+use mdbook_renderer::{RenderContext, Renderer};
+
+use crate::read::chapter::Overlays;
+use crate::util::vocab::NAME;
+
+/// Loads the book at `dir` as mdBook would hand it to this preprocessor for `renderer`.
+pub fn load(dir: &Path, renderer: &str) -> Result<(PreprocessorContext, Book)> {
+    let md = MDBook::load(dir).with_context(|| cannot_load(dir))?;
+    preprocess(md, renderer)
+}
+
+/// Why the book at `dir` cannot be loaded, naming book.toml when that is what cannot be read
+/// (mdBook's own message gives the line and column, not the file).
+fn cannot_load(dir: &Path) -> String {
+    let toml = dir.join("book.toml");
+    if toml.is_file() && Config::from_disk(&toml).is_err() {
+        format!(
+            "could not load the book at `{}`: `{}` cannot be read",
+            dir.display(),
+            toml.display()
+        )
+    } else {
+        format!("could not load the book at `{}`", dir.display())
+    }
+}
+
+/// Loads the book at `dir` as its authors wrote it: mdBook's own preprocessors run (`index`,
+/// `links`, so includes are expanded), and every other one passes the book on unchanged in its
+/// place. What the brief is written from: Markdown, not another preprocessor's HTML.
+pub(crate) fn load_as_written(dir: &Path) -> Result<(PreprocessorContext, Book)> {
+    let mut md = MDBook::load(dir).with_context(|| cannot_load(dir))?;
+    pass_on_external(&mut md);
+    preprocess(md, "html")
+}
+
+/// Stands in for each external preprocessor of `md` with one that passes the book on.
+fn pass_on_external(md: &mut MDBook) {
+    for name in crate::read::chapter::external_preprocessors(&md.config) {
+        // In the same place: mdBook keeps a replaced preprocessor's position.
+        md.with_preprocessor(PassOn(name));
+    }
+}
+
+/// Which preprocessors a load runs before this one's place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Preprocessors {
+    /// Every one mdBook would run, external commands included.
+    All,
+    /// mdBook's own (`index`, `links`); each external one is stood in for by one that passes
+    /// the book on unchanged, in its place.
+    MdbookOnly,
+}
+
+/// Loads the book at `dir` for an editor: an open book.toml or chapter is read from
+/// `overlays` instead of the disk (SUMMARY.md and included files are read from disk), and a
+/// chapter that SUMMARY.md lists but that does not exist is an error, not a file created
+/// (`build.create-missing` is off), since the editor loads the book at every change.
+pub(crate) fn load_for_editor(
+    dir: &Path,
+    overlays: &Overlays,
+    preprocessors: Preprocessors,
+) -> Result<(PreprocessorContext, Book)> {
+    let toml = dir.join("book.toml");
+    let mut config = match overlays.get(&crate::util::paths::lexical(&toml)) {
+        Some(text) => text
+            .parse::<Config>()
+            .context("book.toml could not be read")?,
+        None if toml.exists() => Config::from_disk(&toml)?,
+        None => Config::default(),
+    };
+    config.update_from_env()?;
+    config.build.create_missing = false;
+    let mut md = MDBook::load_with_config(dir, config)
+        .with_context(|| format!("could not load the book at `{}`", dir.display()))?;
+    let src = md.root.join(&md.config.book.src);
+    for item in md.book.items.iter_mut() {
+        overlay(item, &src, overlays);
+    }
+    if preprocessors == Preprocessors::MdbookOnly {
+        pass_on_external(&mut md);
+    }
+    preprocess(md, "html")
+}
+
+/// Stands in for an external preprocessor: the book goes on unchanged.
+struct PassOn(String);
+
+impl Preprocessor for PassOn {
+    fn name(&self) -> &str {
+        &self.0
+    }
+
+    fn run(&self, _: &PreprocessorContext, book: Book) -> Result<Book> {
+        Ok(book)
+    }
+
+    fn supports_renderer(&self, _: &str) -> Result<bool> {
+        Ok(true)
+    }
+}
+
+/// Puts the overlay of each chapter in `item` (and below) in place of its content.
+fn overlay(item: &mut BookItem, src: &Path, overlays: &Overlays) {
+    let BookItem::Chapter(chapter) = item else {
+        return;
+    };
+    if let Some(path) = &chapter.source_path
+        && let Some(text) = overlays.get(&crate::util::paths::lexical(&src.join(path)))
+    {
+        // mdBook drops a byte order mark when it reads a chapter.
+        chapter.content = text.strip_prefix('\u{feff}').unwrap_or(text).to_owned();
+    }
+    for sub in &mut chapter.sub_items {
+        overlay(sub, src, overlays);
+    }
+}
+
+/// Runs the preprocessors of `md` up to this one's place, and gives the book as it arrives.
+fn preprocess(mut md: MDBook, renderer: &str) -> Result<(PreprocessorContext, Book)> {
+    let ctx = PreprocessorContext::new(md.root.clone(), md.config.clone(), renderer.to_owned());
+    let arrived = Arc::new(Mutex::new(None));
+    // Takes this preprocessor's place in mdBook's order (or the last place, when book.toml
+    // does not configure it).
+    md.with_preprocessor(Arrival {
+        book: Arc::clone(&arrived),
+    });
+    let ran = md.preprocess_book(&Named(renderer));
+    let book = arrived
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .take();
+    match (book, ran) {
+        (Some(book), _) => Ok((ctx, book)),
+        // This preprocessor does not run for `renderer` (`renderers` leaves it out): every
+        // other one did.
+        (None, Ok((book, _))) => Ok((ctx, book)),
+        (None, Err(error)) => Err(error.context(format!(
+            "a preprocessor that mdBook runs before `{NAME}` failed"
+        ))),
+    }
+}
+
+/// Stands in for this preprocessor: keeps the book it is given and stops the run there.
+struct Arrival {
+    book: Arc<Mutex<Option<Book>>>,
+}
+
+impl Preprocessor for Arrival {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn run(&self, _: &PreprocessorContext, book: Book) -> Result<Book> {
+        *self
+            .book
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(book);
+        bail!("stopped where `{NAME}` runs: the book is read as it arrives there")
+    }
+
+    fn supports_renderer(&self, _: &str) -> Result<bool> {
+        Ok(true)
+    }
+}
+
+/// A renderer that is only a name: what `MDBook::preprocess_book` asks the preprocessors
+/// about. It renders nothing.
+struct Named<'a>(&'a str);
+
+impl Renderer for Named<'_> {
+    fn name(&self) -> &str {
+        self.0
+    }
+
+    fn render(&self, _: &RenderContext) -> Result<()> {
+        Ok(())
+    }
+}
