@@ -338,65 +338,20 @@ pub fn status(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> 
 /// What `status` reports of an analysis.
 fn status_of(analysis: &Analysis<'_>) -> Status {
     let Analysis {
-        chapters,
-        model,
         specs,
         rules,
         coverage,
-        files,
         files_read,
         citations,
         config,
         results,
         ..
     } = analysis;
-    let mut states = Vec::new();
-    for spec in &specs.specs {
-        let chapter = &chapters[spec.chapter];
-        let unanswered = spec.unanswered(model, specs);
-        let mut open = Vec::new();
-        let mut answered = 0;
-        for (entry, why) in &unanswered {
-            if why.is_empty() {
-                answered += 1;
-                continue;
-            }
-            let (to_fill, _) = crate::model::spec::where_to_fill(entry, &why[0]);
-            let at = chapter.locate(files, to_fill);
-            open.push(OpenEntry {
-                entry: entry.title.clone(),
-                path: at.path,
-                line: at.line,
-                lacks: why
-                    .iter()
-                    .map(|w| w.describe())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            });
-        }
-        let top = chapter.locate(files, 0..0);
-        for entry in &specs.template {
-            if !unanswered.iter().any(|(e, _)| e.name == entry.name) {
-                open.push(OpenEntry {
-                    entry: entry.title.clone(),
-                    path: top.path.clone(),
-                    line: top.line,
-                    lacks: "not in the spec".to_owned(),
-                });
-            }
-        }
-        states.push(SpecState {
-            provider: spec
-                .provider
-                .map(|p| model.providers[p].name.clone())
-                .unwrap_or_default(),
-            path: top.path,
-            status: spec.status.as_str(),
-            answered,
-            entries: specs.template.len(),
-            open,
-        });
-    }
+    let states = specs
+        .specs
+        .iter()
+        .map(|spec| spec_state(analysis, spec))
+        .collect();
     let providers = if rules.rules.is_empty() {
         Vec::new()
     } else {
@@ -404,54 +359,7 @@ fn status_of(analysis: &Analysis<'_>) -> Status {
             .providers
             .iter()
             .enumerate()
-            .map(|(column, &p)| {
-                let provider = &model.providers[p];
-                let at = chapters[provider.chapter].locate(files, provider.range.clone());
-                let (verified, bound) = coverage.verified_of_bound(column);
-                let must_short: Vec<String> = rules
-                    .rules
-                    .iter()
-                    .zip(&coverage.cells)
-                    .filter(|(rule, row)| {
-                        rule.level == Some(crate::model::rules::Level::Must)
-                            && !matches!(
-                                row[column],
-                                CellStatus::Verified(_)
-                                    | CellStatus::NotBound
-                                    | CellStatus::Undecided
-                                    | CellStatus::Optional
-                            )
-                    })
-                    .map(|(rule, _)| rule.id.clone())
-                    .collect();
-                let must = rules
-                    .rules
-                    .iter()
-                    .zip(&coverage.cells)
-                    .filter(|(rule, row)| {
-                        rule.level == Some(crate::model::rules::Level::Must)
-                            && !matches!(
-                                row[column],
-                                CellStatus::NotBound | CellStatus::Undecided | CellStatus::Optional
-                            )
-                    })
-                    .count();
-                ProviderCoverage {
-                    provider: provider.name.clone(),
-                    path: at.path,
-                    line: at.line,
-                    bound,
-                    verified,
-                    implemented: coverage.implemented_only(column),
-                    failed: coverage.count(column, |s| matches!(s, CellStatus::Failed(..))),
-                    skipped: coverage.count(column, |s| matches!(s, CellStatus::Skipped(..))),
-                    not_run: coverage.count(column, |s| matches!(s, CellStatus::NotRun(_))),
-                    must_verified: must - must_short.len(),
-                    must,
-                    must_short,
-                    known: coverage.known,
-                }
-            })
+            .map(|(column, &p)| provider_coverage(analysis, column, p))
             .collect()
     };
     let source = match (&config.source_root, files_read) {
@@ -474,6 +382,120 @@ fn status_of(analysis: &Analysis<'_>) -> Status {
         providers,
         source,
         results,
+    }
+}
+
+/// Where one filled spec stands: its entries answered, and each open one with its place (the
+/// template's entries it lacks last, at its first line).
+fn spec_state(analysis: &Analysis<'_>, spec: &crate::model::spec::Spec) -> SpecState {
+    let Analysis {
+        chapters,
+        model,
+        specs,
+        files,
+        ..
+    } = analysis;
+    let chapter = &chapters[spec.chapter];
+    let unanswered = spec.unanswered(model, specs);
+    let mut open = Vec::new();
+    let mut answered = 0;
+    for (entry, why) in &unanswered {
+        if why.is_empty() {
+            answered += 1;
+            continue;
+        }
+        let (to_fill, _) = crate::model::spec::where_to_fill(entry, &why[0]);
+        let at = chapter.locate(files, to_fill);
+        open.push(OpenEntry {
+            entry: entry.title.clone(),
+            path: at.path,
+            line: at.line,
+            lacks: why
+                .iter()
+                .map(|w| w.describe())
+                .collect::<Vec<_>>()
+                .join(", "),
+        });
+    }
+    let top = chapter.locate(files, 0..0);
+    for entry in &specs.template {
+        if !unanswered.iter().any(|(e, _)| e.name == entry.name) {
+            open.push(OpenEntry {
+                entry: entry.title.clone(),
+                path: top.path.clone(),
+                line: top.line,
+                lacks: "not in the spec".to_owned(),
+            });
+        }
+    }
+    SpecState {
+        provider: spec
+            .provider
+            .map(|p| model.providers[p].name.clone())
+            .unwrap_or_default(),
+        path: top.path,
+        status: spec.status.as_str(),
+        answered,
+        entries: specs.template.len(),
+        open,
+    }
+}
+
+/// How many of the rules that bind the built provider `p` (the coverage's column `column`)
+/// its tests verify, and which MUST rules they leave.
+fn provider_coverage(analysis: &Analysis<'_>, column: usize, p: usize) -> ProviderCoverage {
+    let Analysis {
+        chapters,
+        model,
+        rules,
+        coverage,
+        files,
+        ..
+    } = analysis;
+    let provider = &model.providers[p];
+    let at = chapters[provider.chapter].locate(files, provider.range.clone());
+    let (verified, bound) = coverage.verified_of_bound(column);
+    let must_rules = || {
+        rules
+            .rules
+            .iter()
+            .zip(&coverage.cells)
+            .filter(|(rule, _)| rule.level == Some(crate::model::rules::Level::Must))
+    };
+    let must_short: Vec<String> = must_rules()
+        .filter(|(_, row)| {
+            !matches!(
+                row[column],
+                CellStatus::Verified(_)
+                    | CellStatus::NotBound
+                    | CellStatus::Undecided
+                    | CellStatus::Optional
+            )
+        })
+        .map(|(rule, _)| rule.id.clone())
+        .collect();
+    let must = must_rules()
+        .filter(|(_, row)| {
+            !matches!(
+                row[column],
+                CellStatus::NotBound | CellStatus::Undecided | CellStatus::Optional
+            )
+        })
+        .count();
+    ProviderCoverage {
+        provider: provider.name.clone(),
+        path: at.path,
+        line: at.line,
+        bound,
+        verified,
+        implemented: coverage.implemented_only(column),
+        failed: coverage.count(column, |s| matches!(s, CellStatus::Failed(..))),
+        skipped: coverage.count(column, |s| matches!(s, CellStatus::Skipped(..))),
+        not_run: coverage.count(column, |s| matches!(s, CellStatus::NotRun(_))),
+        must_verified: must - must_short.len(),
+        must,
+        must_short,
+        known: coverage.known,
     }
 }
 
@@ -578,78 +600,33 @@ impl<'b> Analysis<'b> {
         let rules = Rules::collect(&chapters, &model, &config);
         check_provider_paths(&mut config, &model);
         let excluded = checks::excluded_words(&model, &config);
-        // The source tree and the test results are read at once: a large report (JUnit of a
-        // whole suite, tens of megabytes) costs no more than the slower of the two.
-        let wants_results = config.source_root.is_some()
-            && !rules.rules.is_empty()
-            && !config.test_results.is_empty();
-        let work = if wants_results {
-            crate::util::parallel::PARALLEL_FROM
-        } else {
-            0
+        let wanted = Wanted {
+            chapters: &chapters,
+            excluded: &excluded,
+            prefixes: if rules.rules.is_empty() {
+                &[]
+            } else {
+                &rules.prefixes
+            },
         };
-        let (book_root, patterns) = (ctx.root.clone(), config.test_results.clone());
-        let (indexed, results) = crate::util::parallel::both(
-            work,
-            || {
-                let root = config.source_root.clone()?;
-                let wanted = Wanted {
-                    chapters: &chapters,
-                    excluded: &excluded,
-                    prefixes: if rules.rules.is_empty() {
-                        &[]
-                    } else {
-                        &rules.prefixes
-                    },
-                };
-                Some(index_source(ctx, &files, &config, &shared, &wanted, &root))
-            },
-            move || {
-                if wants_results {
-                    Results::read(&book_root, &patterns)
-                } else {
-                    Results::default()
-                }
-            },
+        let (source, citations, results) = read_tree_and_results(
+            ctx,
+            &files,
+            &mut config,
+            &shared,
+            &wanted,
+            !rules.rules.is_empty(),
         );
-        let (source, citations) = match indexed {
-            Some(Ok((source, citations))) => (Some(source), citations),
-            // Without the tree, `cited-path` and `cited-symbol` cannot run; the rest can.
-            Some(Err(problem)) => {
-                config.add_problem(*problem);
-                (None, Vec::new())
-            }
-            None => (None, Vec::new()),
-        };
-        // Test results count only for a tree whose tests they can be of.
-        let results = if source.is_some() {
-            results
-        } else {
-            Results::default()
-        };
-        let mut built: Vec<String> = Vec::new();
-        for provider in model.providers.iter().filter(|p| !p.proposed && !p.spec) {
-            if !built.contains(&provider.name) {
-                built.push(provider.name.clone());
-            }
-        }
-        let matcher = Matcher::new(&results, built);
-        let source_root = ctx.root.join(config.source_root.as_deref().unwrap_or("."));
-        let with_results = WithResults {
-            results: &results,
-            matcher: &matcher,
-            source_root: &source_root,
-        };
-        let coverage = Coverage::of(
+        let coverage = coverage_of(
+            ctx,
             &rules,
             &model,
             &config,
             source.is_some().then_some(citations.as_slice()),
             &shared,
             &excluded,
-            results.asked.then_some(&with_results),
+            &results,
         );
-        drop(matcher);
         let cx = checks::Context {
             chapters: &chapters,
             companions: &companions,
@@ -761,6 +738,96 @@ fn check_chapter_keys(config: &mut Config, keys: &[String]) {
     for problem in problems {
         config.add_problem(problem);
     }
+}
+
+/// The source tree's index and the citations of rules in it (none without `source-root`; a
+/// tree that cannot be read is a problem of book.toml), and the test results (read only for a
+/// tree whose tests they can be of).
+fn read_tree_and_results(
+    ctx: &PreprocessorContext,
+    files: &BookFiles,
+    config: &mut Config,
+    shared: &Roots,
+    wanted: &Wanted<'_>,
+    has_rules: bool,
+) -> (Option<SourceIndex>, Vec<CodeCitation>, Results) {
+    // The source tree and the test results are read at once: a large report (JUnit of a
+    // whole suite, tens of megabytes) costs no more than the slower of the two.
+    let wants_results =
+        config.source_root.is_some() && has_rules && !config.test_results.is_empty();
+    let work = if wants_results {
+        crate::util::parallel::PARALLEL_FROM
+    } else {
+        0
+    };
+    let (book_root, patterns) = (ctx.root.clone(), config.test_results.clone());
+    let reading: &Config = config;
+    let (indexed, results) = crate::util::parallel::both(
+        work,
+        || {
+            let root = reading.source_root.clone()?;
+            Some(index_source(ctx, files, reading, shared, wanted, &root))
+        },
+        move || {
+            if wants_results {
+                Results::read(&book_root, &patterns)
+            } else {
+                Results::default()
+            }
+        },
+    );
+    let (source, citations) = match indexed {
+        Some(Ok((source, citations))) => (Some(source), citations),
+        // Without the tree, `cited-path` and `cited-symbol` cannot run; the rest can.
+        Some(Err(problem)) => {
+            config.add_problem(*problem);
+            (None, Vec::new())
+        }
+        None => (None, Vec::new()),
+    };
+    // Test results count only for a tree whose tests they can be of.
+    let results = if source.is_some() {
+        results
+    } else {
+        Results::default()
+    };
+    (source, citations, results)
+}
+
+/// The coverage of the rules per built provider, with the test results when they were read.
+#[allow(clippy::too_many_arguments)] // The inputs of `Coverage::of`, and the results' root.
+fn coverage_of(
+    ctx: &PreprocessorContext,
+    rules: &Rules,
+    model: &Model,
+    config: &Config,
+    citations: Option<&[CodeCitation]>,
+    shared: &Roots,
+    excluded: &HashSet<String>,
+    results: &Results,
+) -> Coverage {
+    let mut built: Vec<String> = Vec::new();
+    for provider in model.providers.iter().filter(|p| !p.proposed && !p.spec) {
+        if !built.contains(&provider.name) {
+            built.push(provider.name.clone());
+        }
+    }
+    let matcher = Matcher::new(results, built);
+    let source_root = ctx.root.join(config.source_root.as_deref().unwrap_or("."));
+    let with_results = WithResults {
+        results,
+        matcher: &matcher,
+        source_root: &source_root,
+    };
+    Coverage::of(
+        rules,
+        model,
+        config,
+        citations,
+        shared,
+        excluded,
+        results.asked.then_some(&with_results),
+    )
 }
 
 /// What the source tree is searched for: the words the chapters cite, and the citations of
