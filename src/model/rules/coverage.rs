@@ -85,6 +85,15 @@ impl Coverage {
             .filter(|(_, p)| !p.proposed && !p.spec && names.insert(p.name.as_str()))
             .map(|(i, _)| i)
             .collect();
+        if rules.rules.is_empty() {
+            // No cell to fill: the folders below are worked out for the rules' citations alone.
+            return Coverage {
+                providers,
+                cells: Vec::new(),
+                known: citations.is_some(),
+                results: results.is_some(),
+            };
+        }
         // Every section's folders, built or not: a citation in a proposed provider's folder
         // counts for nobody until it is built, not for everyone.
         let folders: Vec<Vec<String>> = (0..model.providers.len())

@@ -164,15 +164,17 @@ fn words(text: &str) -> impl Iterator<Item = (&str, Range<usize>)> {
 /// one, `req`). Its prefix, its inside, and the inside's offset in the line; `None` when the
 /// line is not one.
 pub(crate) fn marker_line(line: &str) -> Option<(&str, &str, usize)> {
-    let line = line.trim_end();
-    let open = line.find('[')?;
-    let prefix = &line[..open];
-    let mut letters = prefix.bytes();
-    if !letters.next().is_some_and(|b| b.is_ascii_lowercase())
-        || !letters.all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-    {
+    // The prefix is read first, byte by byte: a line of prose is left at its first word's end,
+    // never searched whole for a `[` (every line of a contract chapter comes here).
+    let bytes = line.as_bytes();
+    let open = bytes
+        .iter()
+        .position(|b| !(b.is_ascii_lowercase() || b.is_ascii_digit()))?;
+    if open == 0 || bytes[open] != b'[' || !bytes[0].is_ascii_lowercase() {
         return None;
     }
+    let prefix = &line[..open];
+    let line = line.trim_end();
     let inner = line[open + 1..].strip_suffix(']')?;
     // `r[a] and r[b]` is prose, not a marker: mdbook-spec reads no `]` inside.
     (!inner.contains(']')).then_some((prefix, inner, open + 1))

@@ -388,21 +388,30 @@ pub(crate) struct MarkerLine<'c> {
 /// blockquote's line (`> r[ID]`, as in an admonition or tracey's multi-paragraph rules).
 pub(crate) fn markers<'c>(chapter: &'c Chapter<'_>) -> impl Iterator<Item = MarkerLine<'c>> + 'c {
     let content = chapter.content;
-    let mut at = 0;
-    content.split_inclusive('\n').filter_map(move |line| {
-        let start = at;
-        at += line.len();
-        // Cheap test first: most lines start with neither a letter nor a quote.
-        let first = *line.as_bytes().first()?;
-        if !first.is_ascii_lowercase() && !matches!(first, b'>' | b' ') {
+    let bytes = content.as_bytes();
+    // Every chapter is read for markers (one outside the contract chapters is reported), so
+    // only the `[`s are visited, not every line: a marker's `[` follows a word of lowercase
+    // letters and digits that starts its line (after a blockquote's `>`s).
+    memchr::memchr_iter(b'[', bytes).filter_map(move |open| {
+        let word = bytes[..open]
+            .iter()
+            .rposition(|b| !(b.is_ascii_lowercase() || b.is_ascii_digit()))
+            .map_or(0, |at| at + 1);
+        if word == open {
             return None;
         }
+        let start = memchr::memrchr(b'\n', &bytes[..word]).map_or(0, |at| at + 1);
+        let end = memchr::memchr(b'\n', &bytes[open..]).map_or(bytes.len(), |at| open + at + 1);
+        let line = &content[start..end];
         let quoted = quote_prefix(line);
         let begin = start + quoted;
-        if chapter.index.is_verbatim(begin) {
+        if begin != word {
             return None;
         }
         let (prefix, inner, offset) = marker::marker_line(&line[quoted..])?;
+        if chapter.index.is_verbatim(begin) {
+            return None;
+        }
         let end = start + line.trim_end().len();
         let quote = (quoted > 0)
             .then(|| chapter.index.quote_at(begin))
