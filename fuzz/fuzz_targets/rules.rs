@@ -2,11 +2,13 @@
 //! markers and whose source tree holds citations, run through the whole pipeline, `status`,
 //! `export` and `diff`.
 //!
-//! The input is split on `0xFF` into up to four parts: the contract chapter, the appendix (its
-//! provider sections cite `pods/` and `vms/`, the source tree's two folders), and the raw bytes
+//! The input is split on `0xFF` into up to five parts: the contract chapter, the appendix (its
+//! provider sections cite `pods/` and `vms/`, the source tree's two folders), the raw bytes
 //! of two source files, `code/pods/pods_test.go` and `code/vms/vms.rs` (not only UTF-8: the
-//! source tree is read as bytes). The chapters are read as lossy UTF-8, as mdBook would refuse
-//! a file that is not. The book is committed, then:
+//! source tree is read as bytes), and the raw bytes of a test report, `results/report`, JUnit
+//! XML or `go test -json` by what it starts with (book.toml names it in `test-results` only
+//! when the input has a fifth part). The chapters are read as lossy UTF-8, as mdBook would
+//! refuse a file that is not. The book is committed, then:
 //!
 //! - the pipeline runs with the invariants of `src/lib.rs` (no panic, no `internal-error`,
 //!   every position at least 1:1, chapters changed only at shortcodes and rule markers);
@@ -27,6 +29,9 @@ use mdbook_contract::{DiffFormat, StatusFormat};
 use mdbook_contract_fuzz as harness;
 
 const BOOK_TOML: &str = "[book]\ntitle = \"Rules\"\n\n[output.html]\ngit-repository-url = \"https://example.com/team/repo\"\n\n[preprocessor.contract]\nafter = [\"links\"]\ncontract = [\"contract.md\"]\nsource-root = \"code\"\n";
+
+/// The key that reads the fifth part as the test results.
+const TEST_RESULTS: &str = "test-results = [\"results/*\"]\n";
 
 const SUMMARY: &str = "# Summary\n\n- [Contract](contract.md)\n- [Appendix](appendix.md)\n";
 
@@ -63,9 +68,15 @@ fn write_and_commit(root: &Path, parts: &[&[u8]]) {
     let _ = std::fs::remove_dir_all(root.join(".git"));
     let _ = std::fs::remove_dir_all(root.join("src"));
     let _ = std::fs::remove_dir_all(root.join("code"));
+    let _ = std::fs::remove_dir_all(root.join("results"));
     let part = |i: usize| parts.get(i).copied().unwrap_or_default();
-    let files: [(&str, Vec<u8>); 6] = [
-        ("book.toml", BOOK_TOML.into()),
+    let results = parts.get(4);
+    let book_toml = match results {
+        Some(_) => format!("{BOOK_TOML}{TEST_RESULTS}"),
+        None => BOOK_TOML.to_owned(),
+    };
+    let mut files: Vec<(&str, Vec<u8>)> = vec![
+        ("book.toml", book_toml.into_bytes()),
         ("src/SUMMARY.md", SUMMARY.into()),
         (
             "src/contract.md",
@@ -78,6 +89,9 @@ fn write_and_commit(root: &Path, parts: &[&[u8]]) {
         ("code/pods/pods_test.go", part(2).to_vec()),
         ("code/vms/vms.rs", part(3).to_vec()),
     ];
+    if let Some(results) = results {
+        files.push(("results/report", results.to_vec()));
+    }
     for (path, bytes) in files {
         let path = root.join(path);
         std::fs::create_dir_all(path.parent().expect("a folder")).expect("a folder is made");
@@ -89,7 +103,7 @@ fn write_and_commit(root: &Path, parts: &[&[u8]]) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let parts: Vec<&[u8]> = data.splitn(4, |&b| b == 0xFF).collect();
+    let parts: Vec<&[u8]> = data.splitn(5, |&b| b == 0xFF).collect();
     harness::restart_interrupted_calls();
     let root = book_dir();
     write_and_commit(root, &parts);
