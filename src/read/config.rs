@@ -358,81 +358,16 @@ impl Config {
         }
     }
 
+    /// Reads one key of the table by the kind of value it takes, each mistake a problem.
     fn set(&mut self, key: &str, value: &Value, problems: &mut Vec<Problem>) {
         let at = KeyPath::key(key);
         match key {
-            "contract" => {
-                let list = paths(&at, value, problems).unwrap_or_default();
-                self.contract = self.keep(key, list);
-            }
-            "template" => {
-                let list = paths(&at, value, problems).unwrap_or_default();
-                self.template = self.keep(key, list);
-            }
-            "specs" => {
-                let mut globs = globset::GlobSetBuilder::new();
-                let mut specs = Vec::new();
-                for (i, spec) in paths(&at, value, problems).into_iter().flatten() {
-                    let glob = globset::GlobBuilder::new(&spec)
-                        .literal_separator(true)
-                        .build();
-                    match glob {
-                        Ok(glob) => {
-                            globs.add(glob);
-                            specs.push((i, spec));
-                        }
-                        Err(error) => problems.push(not_a_glob(&at, i, &spec, &error)),
-                    }
-                }
-                self.spec_globs = globs.build().unwrap_or_else(|_| globset::GlobSet::empty());
-                self.specs = self.keep(key, specs);
-            }
-            "companions" => {
-                let list = paths(&at, value, problems).unwrap_or_default();
-                self.companions = self.keep(key, list);
-            }
-            "version" => {
-                if let Some(text) = string(&at, value, problems) {
-                    match semver::Version::parse(text.trim()) {
-                        Ok(version) => self.version = Some(version),
-                        Err(error) => problems.push(Problem::malformed(
-                            at.clone(),
-                            format!("`{at}` is `{text}`, which is not a semantic version ({error}); write it as MAJOR.MINOR.PATCH, such as \"1.2.0\""),
-                        )),
-                    }
-                }
-            }
-            "changed-since" => {
-                if let Some(rev) = string(&at, value, problems) {
-                    // An empty value (from the environment, say) means every line.
-                    self.changed_since = (!rev.trim().is_empty()).then(|| rev.trim().to_owned());
-                }
-            }
-            "source-root" => self.source_root = string(&at, value, problems),
-            "baseline" => {
-                if let Some(file) = string(&at, value, problems) {
-                    self.baseline = (!file.trim().is_empty()).then(|| file.trim().to_owned());
-                }
-            }
-            "brief-checklist" => {
-                if let Some(words) = string(&at, value, problems) {
-                    self.brief_checklist = words;
-                }
-            }
-            "brief-known-gaps" => {
-                if let Some(title) = string(&at, value, problems) {
-                    self.brief_known_gaps = title;
-                }
-            }
-            "shared-layer" => {
-                if let Some(roots) = strings(&at, value, problems) {
-                    let roots = globs(&at, roots, problems, |root| {
-                        let root = root.trim_start_matches("./").trim_end_matches('/');
-                        crate::read::source_tree::is_glob(root).then(|| root.to_owned())
-                    });
-                    self.shared_layer = self.keep(key, roots);
-                }
-            }
+            "contract" | "template" | "companions" => self.set_paths(key, &at, value, problems),
+            "specs" => self.set_specs(&at, value, problems),
+            "version" => self.set_version(&at, value, problems),
+            "changed-since" | "source-root" | "baseline" | "brief-checklist"
+            | "brief-known-gaps" => self.set_text(key, &at, value, problems),
+            "shared-layer" => self.set_shared_layer(&at, value, problems),
             "symbol-files" => {
                 if let Some(patterns) = strings(&at, value, problems) {
                     let patterns = globs(&at, patterns, problems, |p| Some(p.to_owned()));
@@ -450,110 +385,184 @@ impl Config {
                     self.symbol_ignore = self.keep(key, words);
                 }
             }
-            "line-reference-patterns" => {
-                if let Some(patterns) = strings(&at, value, problems) {
-                    let mut valid = Vec::new();
-                    for (i, pattern) in patterns {
-                        match regex::Regex::new(&pattern) {
-                            Ok(_) => valid.push((i, pattern)),
-                            Err(error) => problems.push(Problem::malformed(
-                                at.index(i),
-                                format!(
-                                    "`{}` is `{pattern}`, which is not a regular expression: {error}",
-                                    at.index(i)
-                                ),
-                            )),
-                        }
-                    }
-                    self.line_reference_patterns = self.keep(key, valid);
-                }
-            }
+            "line-reference-patterns" => self.set_line_reference_patterns(&at, value, problems),
             "checks" => {
                 let severities = severities(&at, value, problems);
                 self.severities.extend(severities);
             }
-            "chapters" => {
-                let Value::Object(chapters) = value else {
-                    problems.push(wrong_type(&at, expected(key), value));
-                    return;
-                };
-                for (chapter, settings) in chapters {
-                    let chapter_at = at.child(chapter);
-                    let Value::Object(settings) = settings else {
-                        problems.push(wrong_type(
-                            &chapter_at,
-                            "a table with a `checks` table",
-                            settings,
-                        ));
-                        continue;
-                    };
-                    for (setting, value) in settings {
-                        if setting != "checks" {
-                            let setting_at = chapter_at.child(setting);
-                            problems.push(Problem::malformed(
-                                setting_at.clone().naming(),
-                                format!(
-                                    "`{setting_at}` is not a key; a chapter table has only `checks`"
-                                ),
-                            ));
-                            continue;
-                        }
-                        let severities = severities(&chapter_at.child("checks"), value, problems);
-                        self.chapter_severities
-                            .entry(normalise(chapter))
-                            .or_default()
-                            .extend(severities);
-                    }
-                }
-            }
-            "forbidden-terms" => {
-                let Value::Object(chapters) = value else {
-                    problems.push(wrong_type(&at, expected(key), value));
-                    return;
-                };
-                for (chapter, terms) in chapters {
-                    if let Some(terms) = strings(&at.child(chapter), terms, problems) {
-                        self.forbidden_terms.insert(
-                            normalise(chapter),
-                            terms.into_iter().map(|(_, t)| t).collect(),
-                        );
-                    }
-                }
-            }
-            "provider-paths" => {
-                let Value::Object(providers) = value else {
-                    problems.push(wrong_type(&at, expected(key), value));
-                    return;
-                };
-                for (provider, folders) in providers {
-                    if let Some(folders) = strings(&at.child(provider), folders, problems) {
-                        self.provider_paths.insert(
-                            provider.clone(),
-                            folders
-                                .into_iter()
-                                .map(|(_, f)| {
-                                    f.trim_start_matches("./").trim_end_matches('/').to_owned()
-                                })
-                                .collect(),
-                        );
-                    }
-                }
-            }
+            "chapters" => self.set_chapters(&at, value, problems),
+            "forbidden-terms" => self.set_forbidden_terms(&at, value, problems),
+            "provider-paths" => self.set_provider_paths(&at, value, problems),
             "renderers" => {
                 self.renderers = strings(&at, value, problems)
                     .map(|list| list.into_iter().map(|(_, r)| r).collect());
             }
             _ if MDBOOK_KEYS.contains(&key) => {}
-            _ => {
-                let known = KNOWN_KEYS
-                    .iter()
-                    .map(|(k, _)| *k)
-                    .chain(MDBOOK_KEYS.iter().copied());
-                let hint = suggest::hint(key, known);
-                problems.push(Problem::malformed(
-                    at.clone().naming(),
-                    format!("`{at}` is not a key of this preprocessor{hint}"),
+            _ => problems.push(not_a_key(&at, key)),
+        }
+    }
+
+    /// Reads a list of paths into `contract`, `template` or `companions`.
+    fn set_paths(&mut self, key: &str, at: &KeyPath, value: &Value, problems: &mut Vec<Problem>) {
+        let list = paths(at, value, problems).unwrap_or_default();
+        let list = self.keep(key, list);
+        match key {
+            "contract" => self.contract = list,
+            "template" => self.template = list,
+            "companions" => self.companions = list,
+            _ => {}
+        }
+    }
+
+    /// Reads `specs`, a list of chapter paths or globs, keeping those that compile as globs.
+    fn set_specs(&mut self, at: &KeyPath, value: &Value, problems: &mut Vec<Problem>) {
+        let mut globs = globset::GlobSetBuilder::new();
+        let mut specs = Vec::new();
+        for (i, spec) in paths(at, value, problems).into_iter().flatten() {
+            let glob = globset::GlobBuilder::new(&spec)
+                .literal_separator(true)
+                .build();
+            match glob {
+                Ok(glob) => {
+                    globs.add(glob);
+                    specs.push((i, spec));
+                }
+                Err(error) => problems.push(not_a_glob(at, i, &spec, &error)),
+            }
+        }
+        self.spec_globs = globs.build().unwrap_or_else(|_| globset::GlobSet::empty());
+        self.specs = self.keep("specs", specs);
+    }
+
+    /// Reads `version`, which must be a semantic version.
+    fn set_version(&mut self, at: &KeyPath, value: &Value, problems: &mut Vec<Problem>) {
+        let Some(text) = string(at, value, problems) else {
+            return;
+        };
+        match semver::Version::parse(text.trim()) {
+            Ok(version) => self.version = Some(version),
+            Err(error) => problems.push(Problem::malformed(
+                at.clone(),
+                format!("`{at}` is `{text}`, which is not a semantic version ({error}); write it as MAJOR.MINOR.PATCH, such as \"1.2.0\""),
+            )),
+        }
+    }
+
+    /// Reads a key whose value is one string: a revision, a folder, a file or a title.
+    fn set_text(&mut self, key: &str, at: &KeyPath, value: &Value, problems: &mut Vec<Problem>) {
+        match (key, string(at, value, problems)) {
+            ("source-root", root) => self.source_root = root,
+            // An empty value (from the environment, say) means every line.
+            ("changed-since", Some(rev)) => self.changed_since = non_blank(&rev),
+            ("baseline", Some(file)) => self.baseline = non_blank(&file),
+            ("brief-checklist", Some(words)) => self.brief_checklist = words,
+            ("brief-known-gaps", Some(title)) => self.brief_known_gaps = title,
+            _ => {}
+        }
+    }
+
+    /// Reads `shared-layer`, folders as written without `./` or a trailing `/`.
+    fn set_shared_layer(&mut self, at: &KeyPath, value: &Value, problems: &mut Vec<Problem>) {
+        if let Some(roots) = strings(at, value, problems) {
+            let roots = globs(at, roots, problems, |root| {
+                let root = root.trim_start_matches("./").trim_end_matches('/');
+                crate::read::source_tree::is_glob(root).then(|| root.to_owned())
+            });
+            self.shared_layer = self.keep("shared-layer", roots);
+        }
+    }
+
+    /// Reads `line-reference-patterns`, keeping those that compile as regular expressions.
+    fn set_line_reference_patterns(
+        &mut self,
+        at: &KeyPath,
+        value: &Value,
+        problems: &mut Vec<Problem>,
+    ) {
+        let Some(patterns) = strings(at, value, problems) else {
+            return;
+        };
+        let mut valid = Vec::new();
+        for (i, pattern) in patterns {
+            match regex::Regex::new(&pattern) {
+                Ok(_) => valid.push((i, pattern)),
+                Err(error) => problems.push(Problem::malformed(
+                    at.index(i),
+                    format!(
+                        "`{}` is `{pattern}`, which is not a regular expression: {error}",
+                        at.index(i)
+                    ),
+                )),
+            }
+        }
+        self.line_reference_patterns = self.keep("line-reference-patterns", valid);
+    }
+
+    /// Reads `chapters`, a table of chapters each with a `checks` table of severities.
+    fn set_chapters(&mut self, at: &KeyPath, value: &Value, problems: &mut Vec<Problem>) {
+        let Value::Object(chapters) = value else {
+            problems.push(wrong_type(at, expected("chapters"), value));
+            return;
+        };
+        for (chapter, settings) in chapters {
+            let chapter_at = at.child(chapter);
+            let Value::Object(settings) = settings else {
+                problems.push(wrong_type(
+                    &chapter_at,
+                    "a table with a `checks` table",
+                    settings,
                 ));
+                continue;
+            };
+            for (setting, value) in settings {
+                if setting != "checks" {
+                    let setting_at = chapter_at.child(setting);
+                    problems.push(Problem::malformed(
+                        setting_at.clone().naming(),
+                        format!("`{setting_at}` is not a key; a chapter table has only `checks`"),
+                    ));
+                    continue;
+                }
+                let severities = severities(&chapter_at.child("checks"), value, problems);
+                self.chapter_severities
+                    .entry(normalise(chapter))
+                    .or_default()
+                    .extend(severities);
+            }
+        }
+    }
+
+    /// Reads `forbidden-terms`, a table of chapters each with a list of terms.
+    fn set_forbidden_terms(&mut self, at: &KeyPath, value: &Value, problems: &mut Vec<Problem>) {
+        let Value::Object(chapters) = value else {
+            problems.push(wrong_type(at, expected("forbidden-terms"), value));
+            return;
+        };
+        for (chapter, terms) in chapters {
+            if let Some(terms) = strings(&at.child(chapter), terms, problems) {
+                self.forbidden_terms.insert(
+                    normalise(chapter),
+                    terms.into_iter().map(|(_, t)| t).collect(),
+                );
+            }
+        }
+    }
+
+    /// Reads `provider-paths`, a table of providers each with a list of folders.
+    fn set_provider_paths(&mut self, at: &KeyPath, value: &Value, problems: &mut Vec<Problem>) {
+        let Value::Object(providers) = value else {
+            problems.push(wrong_type(at, expected("provider-paths"), value));
+            return;
+        };
+        for (provider, folders) in providers {
+            if let Some(folders) = strings(&at.child(provider), folders, problems) {
+                self.provider_paths.insert(
+                    provider.clone(),
+                    folders
+                        .into_iter()
+                        .map(|(_, f)| f.trim_start_matches("./").trim_end_matches('/').to_owned())
+                        .collect(),
+                );
             }
         }
     }
@@ -833,6 +842,24 @@ fn globs(
         valid.push((i, item));
     }
     valid
+}
+
+/// The problem of a key this preprocessor does not read, with the nearest known key.
+fn not_a_key(at: &KeyPath, key: &str) -> Problem {
+    let known = KNOWN_KEYS
+        .iter()
+        .map(|(k, _)| *k)
+        .chain(MDBOOK_KEYS.iter().copied());
+    let hint = suggest::hint(key, known);
+    Problem::malformed(
+        at.clone().naming(),
+        format!("`{at}` is not a key of this preprocessor{hint}"),
+    )
+}
+
+/// The text trimmed, or `None` when nothing but whitespace is left.
+fn non_blank(text: &str) -> Option<String> {
+    (!text.trim().is_empty()).then(|| text.trim().to_owned())
 }
 
 fn not_a_glob(at: &KeyPath, i: usize, item: &str, error: &globset::Error) -> Problem {
