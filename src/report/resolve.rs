@@ -34,15 +34,68 @@ pub(crate) fn resolve(
     config: &Config,
     drafts: Vec<Draft>,
 ) -> (Report, Pages) {
+    let toml = BookToml::read(files);
+    let drafts = in_reading_order(drafts, chapters.len(), companions.len(), &toml);
+    let mut pages: Pages = Vec::new();
+    let mut findings = Vec::new();
+    for (draft, at) in drafts {
+        // A finding about book.toml or a companion is shown on the first page.
+        let page = match draft.place {
+            Place::Chapter(number) => number,
+            Place::Config(_) | Place::Companion(_) | Place::Code(_) => 0,
+        };
+        let placed = match &draft.place {
+            Place::Chapter(number) => in_chapter(&chapters[*number], files, config, &draft),
+            Place::Companion(number) => in_companion(&companions[*number], config, &draft),
+            Place::Config(key) => match config.severity(draft.check, None) {
+                Severity::Off => None,
+                severity => Some((severity, at.unwrap_or_else(|| toml.locate(key)))),
+            },
+            Place::Code(number) => {
+                let severity = config.severity(draft.check, None);
+                match citations.get(*number) {
+                    Some(citation) if severity != Severity::Off => {
+                        Some((severity, locate_code(files, config, citation)))
+                    }
+                    _ => None,
+                }
+            }
+        };
+        let Some((severity, location)) = placed else {
+            continue;
+        };
+        let finding = finding_of(draft, severity, location, chapters, files);
+        match pages.iter_mut().find(|(number, _)| *number == page) {
+            Some((_, list)) => list.push(finding.clone()),
+            None => pages.push((page, vec![finding.clone()])),
+        }
+        findings.push(finding);
+    }
+    (
+        Report {
+            findings,
+            ..Report::default()
+        },
+        pages,
+    )
+}
+
+/// The drafts, each about book.toml with where it is there, in the order findings are read:
+/// those that can follow from another check's last, then by place and position.
+fn in_reading_order(
+    drafts: Vec<Draft>,
+    chapters: usize,
+    companions: usize,
+    toml: &BookToml,
+) -> Vec<(Draft, Option<Location>)> {
     // book.toml, then the chapters, then the companions, then the source tree.
     let order = |place: &Place| match place {
         Place::Config(_) => 0,
         Place::Chapter(n) => 1 + n,
-        Place::Companion(n) => 1 + chapters.len() + n,
-        Place::Code(n) => 1 + chapters.len() + companions.len() + n,
+        Place::Companion(n) => 1 + chapters + n,
+        Place::Code(n) => 1 + chapters + companions + n,
     };
     // A finding about book.toml is located once, and sorted in the order they are written there.
-    let toml = BookToml::read(files);
     let mut drafts: Vec<(Draft, Option<Location>)> = drafts
         .into_iter()
         .map(|d| {
@@ -60,111 +113,95 @@ pub(crate) fn resolve(
         };
         (d.check.follows_others(), order(&d.place), at)
     });
-    let mut pages: Pages = Vec::new();
-    let mut findings = Vec::new();
-    for (draft, at) in drafts {
-        // A finding about book.toml or a companion is shown on the first page.
-        let page = match draft.place {
-            Place::Chapter(number) => number,
-            Place::Config(_) | Place::Companion(_) | Place::Code(_) => 0,
-        };
-        let (severity, location) = match &draft.place {
-            Place::Chapter(number) => {
-                let chapter = &chapters[*number];
-                let mut severity = config.severity(draft.check, Some(&chapter.key));
-                if draft.blocking && severity != Severity::Off {
-                    severity = Severity::Error;
-                }
-                if draft.lenient {
-                    severity = severity.min(Severity::Warning);
-                }
-                if severity == Severity::Off
-                    || chapter
-                        .suppressions()
-                        .allows(draft.check, draft.range.start)
-                {
-                    continue;
-                }
-                debug_assert!(
-                    chapter.content.is_char_boundary(draft.range.start)
-                        && chapter.content.is_char_boundary(draft.range.end),
-                    "{} reported {:?}, not on character boundaries of `{}`",
-                    draft.check,
-                    draft.range,
-                    chapter.key
-                );
-                (severity, chapter.locate(files, draft.range.clone()))
-            }
-            Place::Companion(number) => {
-                let companion = &companions[*number];
-                let severity = config.severity(draft.check, None);
-                if severity == Severity::Off
-                    || companion
-                        .suppressions()
-                        .allows(draft.check, draft.range.start)
-                {
-                    continue;
-                }
-                debug_assert!(
-                    companion.content.is_char_boundary(draft.range.start)
-                        && companion.content.is_char_boundary(draft.range.end),
-                    "{} reported {:?}, not on character boundaries",
-                    draft.check,
-                    draft.range
-                );
-                let location = companion.locate(draft.range.clone());
-                if !companion.counts_line(location.line) {
-                    continue;
-                }
-                (severity, location)
-            }
-            Place::Config(key) => {
-                let severity = config.severity(draft.check, None);
-                if severity == Severity::Off {
-                    continue;
-                }
-                (severity, at.unwrap_or_else(|| toml.locate(key)))
-            }
-            Place::Code(number) => {
-                let severity = config.severity(draft.check, None);
-                let Some(citation) = citations.get(*number) else {
-                    continue;
-                };
-                if severity == Severity::Off {
-                    continue;
-                }
-                (severity, locate_code(files, config, citation))
-            }
-        };
-        let notes = draft
-            .related
-            .iter()
-            .map(|(number, range, label)| {
-                let at = chapters[*number].locate(files, range.clone());
-                format!("{label}: {}:{}:{}", at.path.display(), at.line, at.column)
-            })
-            .collect();
-        let finding = Finding {
-            check: draft.check,
-            severity,
-            message: draft.message,
-            location,
-            help: draft.help,
-            notes,
-        };
-        match pages.iter_mut().find(|(number, _)| *number == page) {
-            Some((_, list)) => list.push(finding.clone()),
-            None => pages.push((page, vec![finding.clone()])),
-        }
-        findings.push(finding);
+    drafts
+}
+
+/// The severity and location of a draft about a chapter, or `None` when it is off or
+/// suppressed there.
+fn in_chapter(
+    chapter: &Chapter<'_>,
+    files: &BookFiles,
+    config: &Config,
+    draft: &Draft,
+) -> Option<(Severity, Location)> {
+    let mut severity = config.severity(draft.check, Some(&chapter.key));
+    if draft.blocking && severity != Severity::Off {
+        severity = Severity::Error;
     }
-    (
-        Report {
-            findings,
-            ..Report::default()
-        },
-        pages,
-    )
+    if draft.lenient {
+        severity = severity.min(Severity::Warning);
+    }
+    if severity == Severity::Off
+        || chapter
+            .suppressions()
+            .allows(draft.check, draft.range.start)
+    {
+        return None;
+    }
+    debug_assert!(
+        chapter.content.is_char_boundary(draft.range.start)
+            && chapter.content.is_char_boundary(draft.range.end),
+        "{} reported {:?}, not on character boundaries of `{}`",
+        draft.check,
+        draft.range,
+        chapter.key
+    );
+    Some((severity, chapter.locate(files, draft.range.clone())))
+}
+
+/// The severity and location of a draft about a companion, or `None` when it is off,
+/// suppressed, or on a line `changed-since` does not count.
+fn in_companion(
+    companion: &Companion,
+    config: &Config,
+    draft: &Draft,
+) -> Option<(Severity, Location)> {
+    let severity = config.severity(draft.check, None);
+    if severity == Severity::Off
+        || companion
+            .suppressions()
+            .allows(draft.check, draft.range.start)
+    {
+        return None;
+    }
+    debug_assert!(
+        companion.content.is_char_boundary(draft.range.start)
+            && companion.content.is_char_boundary(draft.range.end),
+        "{} reported {:?}, not on character boundaries",
+        draft.check,
+        draft.range
+    );
+    let location = companion.locate(draft.range.clone());
+    if !companion.counts_line(location.line) {
+        return None;
+    }
+    Some((severity, location))
+}
+
+/// The finding of a located draft, its related places written out as notes.
+fn finding_of(
+    draft: Draft,
+    severity: Severity,
+    location: Location,
+    chapters: &[Chapter<'_>],
+    files: &BookFiles,
+) -> Finding {
+    let notes = draft
+        .related
+        .iter()
+        .map(|(number, range, label)| {
+            let at = chapters[*number].locate(files, range.clone());
+            format!("{label}: {}:{}:{}", at.path.display(), at.line, at.column)
+        })
+        .collect();
+    Finding {
+        check: draft.check,
+        severity,
+        message: draft.message,
+        location,
+        help: draft.help,
+        notes,
+    }
 }
 
 /// Where a citation of a rule in the source tree is: its ID, in the file under `source-root`.
