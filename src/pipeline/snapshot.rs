@@ -7,12 +7,16 @@
 //!
 //! To compare something new: record it here, then say in `diff` what a change to it means.
 
+use std::ops::Range;
 use std::path::PathBuf;
 
 use crate::model::Model;
 use crate::model::rules::Rules;
+use crate::model::rules::code::CodeCitation;
+use crate::model::rules::coverage::{Coverage, Status};
 use crate::model::spec::Specs;
 use crate::read::chapter::{BookFiles, Chapter};
+use crate::read::results::Results;
 
 /// Where something is written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -185,7 +189,7 @@ impl Snapshot {
         rules: &Rules,
         files: &BookFiles,
     ) -> Snapshot {
-        let place = |chapter: usize, range: std::ops::Range<usize>| {
+        let place = |chapter: usize, range: Range<usize>| {
             let at = chapters[chapter].locate(files, range);
             Place {
                 path: at.path,
@@ -193,126 +197,15 @@ impl Snapshot {
                 column: at.column,
             }
         };
-        let mut snapshot = Snapshot::default();
-        for axis in model.unique_axes() {
-            let chapter = &chapters[axis.chapter];
-            let index = &chapter.index;
-            let table = axis.table.and_then(|t| index.tables.get(t));
-            let cell = |row: usize, column: Option<usize>| -> String {
-                table
-                    .and_then(|t| t.rows.get(row))
-                    .and_then(|r| r.cells.get(column?))
-                    .map(|c| chapter.content[c.range.clone()].trim().to_owned())
-                    .unwrap_or_default()
-            };
-            let profiles = axis
-                .profiles
-                .iter()
-                .map(|p| ProfileSnap {
-                    name: p.name.clone(),
-                    meaning: cell(p.row, axis.columns.meaning),
-                    obliges: cell(p.row, axis.columns.obliges),
-                    tolerated_by: cell(p.row, axis.columns.tolerated_by),
-                    place: table.and_then(|t| t.rows.get(p.row)).map_or_else(
-                        || place(axis.chapter, axis.range.clone()),
-                        |r| place(axis.chapter, r.range.clone()),
-                    ),
-                })
-                .collect();
-            snapshot.axes.push(AxisSnap {
-                code: axis.code.clone(),
-                anchor: axis.anchor.clone(),
-                chapter: chapter.key.clone(),
-                question: crate::pipeline::outline::question(
-                    chapter.content,
-                    index,
-                    axis.range.end,
-                ),
-                place: place(axis.chapter, axis.range.clone()),
-                profiles,
-            });
+        Snapshot {
+            axes: axes_of(chapters, model, &place),
+            rules: rules_of(chapters, rules, &place),
+            providers: providers_of(model, &place),
+            specs: specs_of(model, specs, &place),
+            entries: entries_of(specs, &place),
+            pages: pages_of(chapters, &place),
+            ..Snapshot::default()
         }
-        for rule in &rules.rules {
-            let text = chapters[rule.chapter].content[rule.text.clone()].trim();
-            snapshot.rules.push(RuleSnap {
-                id: rule.id.clone(),
-                version: rule.version,
-                level: rule.level,
-                text: text.to_owned(),
-                applies: rule.applies.clone(),
-                place: place(rule.chapter, rule.id_range.clone()),
-            });
-        }
-        for (p, provider) in model.providers.iter().enumerate() {
-            let claims = model
-                .claims
-                .iter()
-                .filter(|c| c.provider == p)
-                .map(|c| ClaimSnap {
-                    axis: c.axis.text.clone(),
-                    profile: c.profile.text.clone(),
-                    evidence: c.evidence.iter().map(|e| e.text.clone()).collect(),
-                    place: place(c.chapter, c.range.clone()),
-                })
-                .collect();
-            snapshot.providers.push(ProviderSnap {
-                name: provider.name.clone(),
-                built: !provider.proposed && !provider.spec,
-                spec: provider.spec,
-                anchor: provider.anchor.clone(),
-                place: place(provider.chapter, provider.range.clone()),
-                claims,
-            });
-        }
-        for spec in &specs.specs {
-            let unanswered = spec.unanswered(model, specs);
-            snapshot.specs.push(SpecSnap {
-                provider: spec
-                    .provider
-                    .map(|p| model.providers[p].name.clone())
-                    .unwrap_or_default(),
-                status: spec.status.as_str(),
-                answered: unanswered
-                    .iter()
-                    .filter(|(_, why)| why.is_empty())
-                    .map(|(e, _)| e.title.clone())
-                    .collect(),
-                entries: unanswered
-                    .iter()
-                    .map(|(e, why)| (e.title.clone(), why.iter().map(|w| w.describe()).collect()))
-                    .collect(),
-                place: place(spec.chapter, 0..0),
-            });
-        }
-        for entry in &specs.template {
-            snapshot.entries.push(EntrySnap {
-                title: entry.title.clone(),
-                place: place(entry.chapter, entry.range.clone()),
-            });
-        }
-        for (number, chapter) in chapters.iter().enumerate() {
-            snapshot.pages.push(PageSnap {
-                page: chapter
-                    .link_path()
-                    .with_extension("html")
-                    .to_string_lossy()
-                    .replace('\\', "/"),
-                place: place(number, 0..0),
-                ids: chapter
-                    .index
-                    .headings
-                    .iter()
-                    .map(|h| h.id.clone())
-                    .collect(),
-                lines: chapter
-                    .index
-                    .headings
-                    .iter()
-                    .map(|h| place(number, h.range.clone()).line)
-                    .collect(),
-            });
-        }
-        snapshot
     }
 
     /// Shows every place's path as `f` makes it (a BASE side's as `REV:path`).
@@ -349,11 +242,10 @@ impl Snapshot {
         mut self,
         model: &Model,
         rules: &Rules,
-        coverage: &crate::model::rules::coverage::Coverage,
-        citations: &[crate::model::rules::code::CodeCitation],
-        results: &crate::read::results::Results,
+        coverage: &Coverage,
+        citations: &[CodeCitation],
+        results: &Results,
     ) -> Snapshot {
-        use crate::model::rules::coverage::Status;
         if rules.rules.is_empty() {
             return self;
         }
@@ -363,29 +255,8 @@ impl Snapshot {
                 .iter()
                 .zip(&coverage.cells)
                 .map(|(rule, row)| {
-                    let (status, at) = match row[column] {
-                        Status::Verified(i) if coverage.results => ("passed", Some(i)),
-                        Status::Verified(i) => ("verified", Some(i)),
-                        Status::Failed(i, _) => ("failed", Some(i)),
-                        Status::Skipped(i, _) => ("skipped", Some(i)),
-                        Status::NotRun(i) => ("not-run", Some(i)),
-                        Status::Implemented(i) => ("implemented", Some(i)),
-                        Status::Uncovered => ("uncovered", None),
-                        Status::NotBound => ("not-bound", None),
-                        Status::Undecided => ("profile-unknown", None),
-                        Status::Optional => ("optional", None),
-                    };
-                    let result = match row[column] {
-                        Status::Failed(_, case) | Status::Skipped(_, case) => {
-                            results.cases.get(case).map(|case| ResultSnap {
-                                case: case.name.clone(),
-                                message: case.message.clone(),
-                                run: results.files[case.report].shown.clone(),
-                                at: results.files[case.report].timestamp.clone(),
-                            })
-                        }
-                        _ => None,
-                    };
+                    let (status, at) = status_name(row[column], coverage.results);
+                    let result = decided_by(row[column], results);
                     CoverageCell {
                         rule: rule.id.clone(),
                         status,
@@ -412,5 +283,202 @@ impl Snapshot {
 
     pub(crate) fn rule(&self, id: &str) -> Option<&RuleSnap> {
         self.rules.iter().find(|r| r.id == id)
+    }
+}
+
+/// Each axis once, with its question and its profiles' cells as written.
+fn axes_of(
+    chapters: &[Chapter<'_>],
+    model: &Model,
+    place: &impl Fn(usize, Range<usize>) -> Place,
+) -> Vec<AxisSnap> {
+    let mut axes = Vec::new();
+    for axis in model.unique_axes() {
+        let chapter = &chapters[axis.chapter];
+        let index = &chapter.index;
+        let table = axis.table.and_then(|t| index.tables.get(t));
+        let cell = |row: usize, column: Option<usize>| -> String {
+            table
+                .and_then(|t| t.rows.get(row))
+                .and_then(|r| r.cells.get(column?))
+                .map(|c| chapter.content[c.range.clone()].trim().to_owned())
+                .unwrap_or_default()
+        };
+        let profiles = axis
+            .profiles
+            .iter()
+            .map(|p| ProfileSnap {
+                name: p.name.clone(),
+                meaning: cell(p.row, axis.columns.meaning),
+                obliges: cell(p.row, axis.columns.obliges),
+                tolerated_by: cell(p.row, axis.columns.tolerated_by),
+                place: table.and_then(|t| t.rows.get(p.row)).map_or_else(
+                    || place(axis.chapter, axis.range.clone()),
+                    |r| place(axis.chapter, r.range.clone()),
+                ),
+            })
+            .collect();
+        axes.push(AxisSnap {
+            code: axis.code.clone(),
+            anchor: axis.anchor.clone(),
+            chapter: chapter.key.clone(),
+            question: crate::pipeline::outline::question(chapter.content, index, axis.range.end),
+            place: place(axis.chapter, axis.range.clone()),
+            profiles,
+        });
+    }
+    axes
+}
+
+/// Each rule with its text as written, trimmed.
+fn rules_of(
+    chapters: &[Chapter<'_>],
+    rules: &Rules,
+    place: &impl Fn(usize, Range<usize>) -> Place,
+) -> Vec<RuleSnap> {
+    let mut snaps = Vec::new();
+    for rule in &rules.rules {
+        let text = chapters[rule.chapter].content[rule.text.clone()].trim();
+        snaps.push(RuleSnap {
+            id: rule.id.clone(),
+            version: rule.version,
+            level: rule.level,
+            text: text.to_owned(),
+            applies: rule.applies.clone(),
+            place: place(rule.chapter, rule.id_range.clone()),
+        });
+    }
+    snaps
+}
+
+/// Each provider section with its claims.
+fn providers_of(model: &Model, place: &impl Fn(usize, Range<usize>) -> Place) -> Vec<ProviderSnap> {
+    let mut snaps = Vec::new();
+    for (p, provider) in model.providers.iter().enumerate() {
+        let claims = model
+            .claims
+            .iter()
+            .filter(|c| c.provider == p)
+            .map(|c| ClaimSnap {
+                axis: c.axis.text.clone(),
+                profile: c.profile.text.clone(),
+                evidence: c.evidence.iter().map(|e| e.text.clone()).collect(),
+                place: place(c.chapter, c.range.clone()),
+            })
+            .collect();
+        snaps.push(ProviderSnap {
+            name: provider.name.clone(),
+            built: !provider.proposed && !provider.spec,
+            spec: provider.spec,
+            anchor: provider.anchor.clone(),
+            place: place(provider.chapter, provider.range.clone()),
+            claims,
+        });
+    }
+    snaps
+}
+
+/// Each filled spec with its entries and what each still lacks.
+fn specs_of(
+    model: &Model,
+    specs: &Specs,
+    place: &impl Fn(usize, Range<usize>) -> Place,
+) -> Vec<SpecSnap> {
+    let mut snaps = Vec::new();
+    for spec in &specs.specs {
+        let unanswered = spec.unanswered(model, specs);
+        snaps.push(SpecSnap {
+            provider: spec
+                .provider
+                .map(|p| model.providers[p].name.clone())
+                .unwrap_or_default(),
+            status: spec.status.as_str(),
+            answered: unanswered
+                .iter()
+                .filter(|(_, why)| why.is_empty())
+                .map(|(e, _)| e.title.clone())
+                .collect(),
+            entries: unanswered
+                .iter()
+                .map(|(e, why)| (e.title.clone(), why.iter().map(|w| w.describe()).collect()))
+                .collect(),
+            place: place(spec.chapter, 0..0),
+        });
+    }
+    snaps
+}
+
+/// Each entry of the template.
+fn entries_of(specs: &Specs, place: &impl Fn(usize, Range<usize>) -> Place) -> Vec<EntrySnap> {
+    let mut snaps = Vec::new();
+    for entry in &specs.template {
+        snaps.push(EntrySnap {
+            title: entry.title.clone(),
+            place: place(entry.chapter, entry.range.clone()),
+        });
+    }
+    snaps
+}
+
+/// Each page with the ids and lines of its headings.
+fn pages_of(
+    chapters: &[Chapter<'_>],
+    place: &impl Fn(usize, Range<usize>) -> Place,
+) -> Vec<PageSnap> {
+    let mut snaps = Vec::new();
+    for (number, chapter) in chapters.iter().enumerate() {
+        snaps.push(PageSnap {
+            page: chapter
+                .link_path()
+                .with_extension("html")
+                .to_string_lossy()
+                .replace('\\', "/"),
+            place: place(number, 0..0),
+            ids: chapter
+                .index
+                .headings
+                .iter()
+                .map(|h| h.id.clone())
+                .collect(),
+            lines: chapter
+                .index
+                .headings
+                .iter()
+                .map(|h| place(number, h.range.clone()).line)
+                .collect(),
+        });
+    }
+    snaps
+}
+
+/// A cell's status as the snapshot names it (with test results a verified rule has `passed`),
+/// and the citation that counts for it.
+fn status_name(status: Status, results: bool) -> (&'static str, Option<usize>) {
+    match status {
+        Status::Verified(i) if results => ("passed", Some(i)),
+        Status::Verified(i) => ("verified", Some(i)),
+        Status::Failed(i, _) => ("failed", Some(i)),
+        Status::Skipped(i, _) => ("skipped", Some(i)),
+        Status::NotRun(i) => ("not-run", Some(i)),
+        Status::Implemented(i) => ("implemented", Some(i)),
+        Status::Uncovered => ("uncovered", None),
+        Status::NotBound => ("not-bound", None),
+        Status::Undecided => ("profile-unknown", None),
+        Status::Optional => ("optional", None),
+    }
+}
+
+/// The result of the case that failed or skipped a cell (`None` for any other status).
+fn decided_by(status: Status, results: &Results) -> Option<ResultSnap> {
+    match status {
+        Status::Failed(_, case) | Status::Skipped(_, case) => {
+            results.cases.get(case).map(|case| ResultSnap {
+                case: case.name.clone(),
+                message: case.message.clone(),
+                run: results.files[case.report].shown.clone(),
+                at: results.files[case.report].timestamp.clone(),
+            })
+        }
+        _ => None,
     }
 }
