@@ -419,63 +419,12 @@ impl Server {
         let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             self.check_with_runs(&root, &overlays)
         }));
-        let mut diagnostics: BTreeMap<Url, Vec<Diagnostic>> = BTreeMap::new();
-        match checked {
+        let diagnostics = match checked {
             Ok(Ok(None)) => return,
-            Ok(Ok(Some(Checked {
-                report,
-                outline,
-                src,
-                held,
-            }))) => {
-                self.outline = outline;
-                let mut kept = Vec::new();
-                let mut lines = Vec::new();
-                for held in held {
-                    match held {
-                        external::Held::All(path) => kept.push(src.join(path)),
-                        external::Held::Lines(path, range) => lines.push((src.join(path), range)),
-                    }
-                }
-                // What the baseline records is shown as a hint: known, not failing the build.
-                let known = report.known.iter().map(|f| (f, true));
-                for (finding, baselined) in report.findings.iter().map(|f| (f, false)).chain(known)
-                {
-                    let path = if finding.location.path.is_absolute() {
-                        finding.location.path.clone()
-                    } else {
-                        root.join(&finding.location.path)
-                    };
-                    // Held for the next run of the book's preprocessors.
-                    let waits = kept.contains(&path)
-                        || lines.iter().any(|(file, range)| {
-                            *file == path && range.contains(&finding.location.line)
-                        });
-                    if waits {
-                        continue;
-                    }
-                    if let Ok(uri) = Url::from_file_path(&path) {
-                        let mut diagnostic = self.diagnostic(finding, &uri);
-                        if baselined {
-                            diagnostic.severity = Some(DiagnosticSeverity::HINT);
-                            diagnostic
-                                .message
-                                .push_str("\nnote: known: the baseline records it");
-                        }
-                        diagnostics.entry(uri).or_default().push(diagnostic);
-                    }
-                }
-                for path in kept {
-                    if let Ok(uri) = Url::from_file_path(&path)
-                        && let Some(last) = self.published.get(&uri)
-                    {
-                        diagnostics.insert(uri, last.clone());
-                    }
-                }
-            }
+            Ok(Ok(Some(checked))) => self.diagnostics_of(&root, checked),
             Ok(Err(error)) => {
                 let (uri, diagnostic) = self.unloadable(&root, &format!("{error:#}"));
-                diagnostics.entry(uri).or_default().push(diagnostic);
+                BTreeMap::from([(uri, vec![diagnostic])])
             }
             Err(_) => {
                 let message = format!(
@@ -483,9 +432,71 @@ impl Server {
                     env!("CARGO_PKG_VERSION")
                 );
                 let (uri, diagnostic) = self.unloadable(&root, &message);
+                BTreeMap::from([(uri, vec![diagnostic])])
+            }
+        };
+        self.publish(diagnostics);
+    }
+
+    /// The diagnostics of a checked book by document, what the baseline records as hints; a
+    /// document whose findings wait for the book's preprocessors keeps what was published.
+    fn diagnostics_of(&mut self, root: &Path, checked: Checked) -> BTreeMap<Url, Vec<Diagnostic>> {
+        let Checked {
+            report,
+            outline,
+            src,
+            held,
+        } = checked;
+        self.outline = outline;
+        let mut diagnostics: BTreeMap<Url, Vec<Diagnostic>> = BTreeMap::new();
+        let mut kept = Vec::new();
+        let mut lines = Vec::new();
+        for held in held {
+            match held {
+                external::Held::All(path) => kept.push(src.join(path)),
+                external::Held::Lines(path, range) => lines.push((src.join(path), range)),
+            }
+        }
+        // What the baseline records is shown as a hint: known, not failing the build.
+        let known = report.known.iter().map(|f| (f, true));
+        for (finding, baselined) in report.findings.iter().map(|f| (f, false)).chain(known) {
+            let path = if finding.location.path.is_absolute() {
+                finding.location.path.clone()
+            } else {
+                root.join(&finding.location.path)
+            };
+            // Held for the next run of the book's preprocessors.
+            let waits = kept.contains(&path)
+                || lines
+                    .iter()
+                    .any(|(file, range)| *file == path && range.contains(&finding.location.line));
+            if waits {
+                continue;
+            }
+            if let Ok(uri) = Url::from_file_path(&path) {
+                let mut diagnostic = self.diagnostic(finding, &uri);
+                if baselined {
+                    diagnostic.severity = Some(DiagnosticSeverity::HINT);
+                    diagnostic
+                        .message
+                        .push_str("\nnote: known: the baseline records it");
+                }
                 diagnostics.entry(uri).or_default().push(diagnostic);
             }
         }
+        for path in kept {
+            if let Ok(uri) = Url::from_file_path(&path)
+                && let Some(last) = self.published.get(&uri)
+            {
+                diagnostics.insert(uri, last.clone());
+            }
+        }
+        diagnostics
+    }
+
+    /// Publishes each document's diagnostics that changed, and an empty list for each that
+    /// had some and has none now.
+    fn publish(&mut self, mut diagnostics: BTreeMap<Url, Vec<Diagnostic>>) {
         let gone: Vec<Url> = self
             .published
             .keys()
@@ -653,6 +664,7 @@ impl Server {
         (uri, diagnostic)
     }
 
+    /// Answers a request by its method; one the server does not serve is an error.
     fn request(&mut self, request: Request) -> Response {
         let id = request.id.clone();
         let result = match request.method.as_str() {
@@ -672,80 +684,10 @@ impl Server {
                     .map(GotoDefinitionResponse::Scalar);
                 json(at)
             }),
-            References::METHOD => {
-                let declaration = request
-                    .params
-                    .pointer("/context/includeDeclaration")
-                    .and_then(serde_json::Value::as_bool)
-                    .unwrap_or(true);
-                self.with_position(request, move |s, path, _, position| {
-                    let found = match features::target(&s.outline, path, position, s.encoding) {
-                        Some(Target::Axis { axis, .. } | Target::Profile { axis, .. }) => Some(
-                            features::references(&s.outline, axis, declaration, s.encoding),
-                        ),
-                        Some(Target::Rule { id, .. }) => {
-                            Some(rules::references(&s.outline, id, declaration, s.encoding))
-                        }
-                        None => None,
-                    };
-                    json(found)
-                })
-            }
-            PrepareRenameRequest::METHOD => self.with_position(request, |s, path, _, position| {
-                let answer = match features::target(&s.outline, path, position, s.encoding) {
-                    Some(Target::Axis { axis: name, range } | Target::Rule { id: name, range }) => {
-                        Some(PrepareRenameResponse::RangeWithPlaceholder {
-                            range,
-                            placeholder: name.to_owned(),
-                        })
-                    }
-                    _ => None,
-                };
-                json(answer)
-            }),
-            Rename::METHOD => {
-                let new_name = request
-                    .params
-                    .get("newName")
-                    .and_then(serde_json::Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned();
-                self.with_position(request, move |s, path, _, position| match features::target(
-                    &s.outline, path, position, s.encoding,
-                ) {
-                    Some(Target::Axis { axis, .. }) => {
-                        match features::rename(&s.outline, axis, &new_name, s.encoding) {
-                            Ok(edit) => json(edit),
-                            Err(why) => Err((ErrorCode::RequestFailed, why)),
-                        }
-                    }
-                    Some(Target::Rule { id, .. }) => {
-                        match rules::rename(&s.outline, id, &new_name, s.encoding) {
-                            Ok(edit) => json(edit),
-                            Err(why) => Err((ErrorCode::RequestFailed, why)),
-                        }
-                    }
-                    _ => Err((
-                        ErrorCode::RequestFailed,
-                        "only an axis code or a rule ID can be renamed here".to_owned(),
-                    )),
-                })
-            }
-            DocumentSymbolRequest::METHOD => {
-                let uri = request
-                    .params
-                    .pointer("/textDocument/uri")
-                    .and_then(|u| serde_json::from_value::<Url>(u.clone()).ok());
-                match uri.map(|uri| uri.to_file_path()) {
-                    Some(Ok(path)) => {
-                        let symbols = features::symbols(&self.outline, &path, self.encoding);
-                        json(DocumentSymbolResponse::Nested(symbols))
-                    }
-                    // An untitled buffer is in no book.
-                    Some(Err(())) => Ok(serde_json::Value::Null),
-                    None => Err((ErrorCode::InvalidParams, "no document URI".to_owned())),
-                }
-            }
+            References::METHOD => self.references(request),
+            PrepareRenameRequest::METHOD => self.prepare_rename(request),
+            Rename::METHOD => self.rename(request),
+            DocumentSymbolRequest::METHOD => self.document_symbols(&request),
             _ => Err((
                 ErrorCode::MethodNotFound,
                 format!("`{}` is not served", request.method),
@@ -754,6 +696,92 @@ impl Server {
         match result {
             Ok(value) => Response::new_ok(id, value),
             Err((code, message)) => Response::new_err(id, code as i32, message),
+        }
+    }
+
+    /// The places that name the axis, profile or rule at the position (with its definition
+    /// unless the request leaves it out).
+    fn references(&mut self, request: Request) -> Answer {
+        let declaration = request
+            .params
+            .pointer("/context/includeDeclaration")
+            .and_then(serde_json::Value::as_bool)
+            .unwrap_or(true);
+        self.with_position(request, move |s, path, _, position| {
+            let found = match features::target(&s.outline, path, position, s.encoding) {
+                Some(Target::Axis { axis, .. } | Target::Profile { axis, .. }) => Some(
+                    features::references(&s.outline, axis, declaration, s.encoding),
+                ),
+                Some(Target::Rule { id, .. }) => {
+                    Some(rules::references(&s.outline, id, declaration, s.encoding))
+                }
+                None => None,
+            };
+            json(found)
+        })
+    }
+
+    /// The range and name of the axis code or rule ID at the position, if one is there.
+    fn prepare_rename(&mut self, request: Request) -> Answer {
+        self.with_position(request, |s, path, _, position| {
+            let answer = match features::target(&s.outline, path, position, s.encoding) {
+                Some(Target::Axis { axis: name, range } | Target::Rule { id: name, range }) => {
+                    Some(PrepareRenameResponse::RangeWithPlaceholder {
+                        range,
+                        placeholder: name.to_owned(),
+                    })
+                }
+                _ => None,
+            };
+            json(answer)
+        })
+    }
+
+    /// The edit that renames the axis code or rule ID at the position everywhere it is
+    /// written, or why it cannot.
+    fn rename(&mut self, request: Request) -> Answer {
+        let new_name = request
+            .params
+            .get("newName")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        self.with_position(request, move |s, path, _, position| match features::target(
+            &s.outline, path, position, s.encoding,
+        ) {
+            Some(Target::Axis { axis, .. }) => {
+                match features::rename(&s.outline, axis, &new_name, s.encoding) {
+                    Ok(edit) => json(edit),
+                    Err(why) => Err((ErrorCode::RequestFailed, why)),
+                }
+            }
+            Some(Target::Rule { id, .. }) => {
+                match rules::rename(&s.outline, id, &new_name, s.encoding) {
+                    Ok(edit) => json(edit),
+                    Err(why) => Err((ErrorCode::RequestFailed, why)),
+                }
+            }
+            _ => Err((
+                ErrorCode::RequestFailed,
+                "only an axis code or a rule ID can be renamed here".to_owned(),
+            )),
+        })
+    }
+
+    /// The outline of the document the request names.
+    fn document_symbols(&self, request: &Request) -> Answer {
+        let uri = request
+            .params
+            .pointer("/textDocument/uri")
+            .and_then(|u| serde_json::from_value::<Url>(u.clone()).ok());
+        match uri.map(|uri| uri.to_file_path()) {
+            Some(Ok(path)) => {
+                let symbols = features::symbols(&self.outline, &path, self.encoding);
+                json(DocumentSymbolResponse::Nested(symbols))
+            }
+            // An untitled buffer is in no book.
+            Some(Err(())) => Ok(serde_json::Value::Null),
+            None => Err((ErrorCode::InvalidParams, "no document URI".to_owned())),
         }
     }
 
