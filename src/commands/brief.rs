@@ -150,6 +150,20 @@ struct Part {
     shift: u8,
 }
 
+/// What the brief copies, in the order it copies it.
+struct Plan {
+    /// The filled spec.
+    spec: Part,
+    /// The contract's checklist for adding a provider, if it has one.
+    checklist: Option<Part>,
+    /// Per example provider, its sections that hold the matching claims and its known gaps.
+    examples: Vec<(usize, Vec<Part>)>,
+    /// The example providers whose section has no known-gaps sub-section.
+    without_gaps: Vec<String>,
+    /// The whole contract.
+    contract: Vec<Part>,
+}
+
 struct Writer<'r> {
     rendered: &'r Rendered,
     spec: &'r Spec,
@@ -259,48 +273,35 @@ impl<'r> Writer<'r> {
     }
 
     fn write(mut self, provider_type: &str) -> Brief {
-        let rendered = self.rendered;
-        let model = &rendered.model;
-        let specs = &rendered.specs;
-        let contracts: Vec<usize> = (0..rendered.chapters.len())
-            .filter(|&c| rendered.config.is_contract(&rendered.chapters[c].key))
-            .collect();
-        let whole = |chapter: usize, prefix: &'static str| -> Part {
-            Part {
-                chapter,
-                range: 0..rendered.chapters[chapter].content.len(),
-                prefix,
-                shift: 1,
-            }
-        };
-        let spec_part = whole(self.spec.chapter, "spec");
-        let contract_parts: Vec<Part> = contracts.iter().map(|&c| whole(c, "contract")).collect();
-        let checklist_words = identity(&rendered.config.brief_checklist);
-        let gaps_title = identity(&rendered.config.brief_known_gaps);
-        let checklist = contracts.iter().find_map(|&c| {
-            let index = self.index(c);
-            let at = index
-                .headings
-                .iter()
-                .position(|h| identity(&h.text).contains(&checklist_words))?;
-            let range = section_of(&index.headings, at, rendered.chapters[c].content.len());
-            let shift = 2u8.saturating_sub(index.headings[at].level);
-            Some(Part {
-                chapter: c,
-                range,
-                prefix: "checklist",
-                shift,
-            })
-        });
-        // The worked examples: for each axis, the built providers that chose the spec's profile.
         let provider = self
             .spec
             .provider
             .expect("a spec with a brief has its provider");
+        let (chosen, examples) = self.choices(provider);
+        let plan = self.plan(&examples);
+        self.collect_ids(&plan, &chosen);
+        let noun = self.noun();
+        let mut events: Vec<Event<'static>> = Vec::new();
+        self.title_and_purpose(&mut events, provider_type, &noun);
+        self.not_found(&mut events, &plan);
+        self.status(&mut events);
+        self.profiles(&mut events, &chosen, &noun);
+        self.rules(&mut events, provider, &noun);
+        self.copies(&mut events, &plan);
+        Brief {
+            markdown: written(&events),
+            links: self.links,
+        }
+    }
+
+    /// Per axis the profile the spec chose and the built providers that chose it too; and per
+    /// such provider, in order, the anchors of the sections that hold those claims.
+    fn choices(&self, provider: usize) -> (Vec<Choice<'r>>, Vec<(usize, Vec<String>)>) {
+        let model = &self.rendered.model;
         let built: Vec<usize> = (0..model.providers.len())
             .filter(|&p| !model.providers[p].proposed && !model.providers[p].spec)
             .collect();
-        let mut chosen: Vec<Choice<'_>> = Vec::new();
+        let mut chosen: Vec<Choice<'r>> = Vec::new();
         let mut examples: Vec<(usize, Vec<String>)> = Vec::new();
         for axis in model.unique_axes() {
             let profile = model
@@ -330,71 +331,138 @@ impl<'r> Writer<'r> {
             });
         }
         examples.sort_by_key(|(p, _)| *p);
-        let mut example_parts: Vec<(usize, Vec<Part>)> = Vec::new();
-        // The example providers whose section has no known-gaps sub-section.
-        let mut without_gaps: Vec<String> = Vec::new();
-        for (p, anchors) in &examples {
-            let chapter = model.providers[*p].chapter;
-            let content_len = rendered.chapters[chapter].content.len();
-            let index = self.index(chapter);
-            let provider_at = index
-                .headings
-                .iter()
-                .position(|h| h.id == model.providers[*p].anchor);
-            let mut parts: Vec<Part> = Vec::new();
-            let quote = |at: usize, parts: &mut Vec<Part>| {
-                let range = section_of(&index.headings, at, content_len);
-                if parts
-                    .iter()
-                    .any(|q| q.range.start <= range.start && range.end <= q.range.end)
-                {
-                    return;
-                }
-                parts.push(Part {
-                    chapter,
-                    range,
-                    prefix: "examples",
-                    shift: 4u8.saturating_sub(index.headings[at].level),
-                });
-            };
-            for anchor in anchors {
-                if let Some(at) = index.headings.iter().position(|h| h.id == *anchor) {
-                    quote(at, &mut parts);
-                }
+        (chosen, examples)
+    }
+
+    /// The parts the brief copies, given the example providers and their claims' sections.
+    fn plan(&self, examples: &[(usize, Vec<String>)]) -> Plan {
+        let rendered = self.rendered;
+        let contracts: Vec<usize> = (0..rendered.chapters.len())
+            .filter(|&c| rendered.config.is_contract(&rendered.chapters[c].key))
+            .collect();
+        let whole = |chapter: usize, prefix: &'static str| -> Part {
+            Part {
+                chapter,
+                range: 0..rendered.chapters[chapter].content.len(),
+                prefix,
+                shift: 1,
             }
-            // The provider's known gaps, a sub-section of its section.
-            if let Some(top) = provider_at {
-                let section = section_of(&index.headings, top, content_len);
-                let gaps = index
-                    .headings
-                    .iter()
-                    .enumerate()
-                    .skip(top + 1)
-                    .find(|(_, h)| {
-                        section.contains(&h.range.start) && identity(&h.text) == gaps_title
-                    });
-                match gaps {
-                    Some((at, _)) => quote(at, &mut parts),
-                    None => without_gaps.push(model.providers[*p].name.clone()),
-                }
-            }
-            parts.sort_by_key(|q| q.range.start);
-            // The provider's whole section is quoted when its claims stand under its own
-            // heading: that heading is then the example's, one level under "Worked examples".
-            if let Some(top) = provider_at
-                && let Some(whole) = parts
-                    .iter_mut()
-                    .find(|q| q.range.start == index.headings[top].range.start)
-            {
-                whole.shift = 3u8.saturating_sub(index.headings[top].level);
+        };
+        let mut example_parts = Vec::new();
+        let mut without_gaps = Vec::new();
+        for (p, anchors) in examples {
+            let (parts, gapless) = self.examples_of(*p, anchors);
+            if gapless {
+                without_gaps.push(rendered.model.providers[*p].name.clone());
             }
             example_parts.push((*p, parts));
         }
-        // Every id the brief will have, before any link is resolved.
-        let mut all: Vec<&Part> = vec![&spec_part];
-        all.extend(checklist.iter());
-        all.extend(example_parts.iter().flat_map(|(_, parts)| parts.iter()));
-        all.extend(contract_parts.iter());
+        Plan {
+            spec: whole(self.spec.chapter, "spec"),
+            checklist: self.checklist(&contracts),
+            examples: example_parts,
+            without_gaps,
+            contract: contracts.iter().map(|&c| whole(c, "contract")).collect(),
+        }
+    }
+
+    /// The contract's checklist for adding a provider: the first section of the contract
+    /// whose heading holds the words `brief-checklist` names.
+    fn checklist(&self, contracts: &[usize]) -> Option<Part> {
+        let rendered = self.rendered;
+        let checklist_words = identity(&rendered.config.brief_checklist);
+        contracts.iter().find_map(|&c| {
+            let index = self.index(c);
+            let at = index
+                .headings
+                .iter()
+                .position(|h| identity(&h.text).contains(&checklist_words))?;
+            let range = section_of(&index.headings, at, rendered.chapters[c].content.len());
+            let shift = 2u8.saturating_sub(index.headings[at].level);
+            Some(Part {
+                chapter: c,
+                range,
+                prefix: "checklist",
+                shift,
+            })
+        })
+    }
+
+    /// The sections of provider `p` to copy as worked examples, those at `anchors` and its
+    /// known gaps, in the chapter's order; and whether its section has no known-gaps
+    /// sub-section.
+    fn examples_of(&self, p: usize, anchors: &[String]) -> (Vec<Part>, bool) {
+        let rendered = self.rendered;
+        let model = &rendered.model;
+        let chapter = model.providers[p].chapter;
+        let content_len = rendered.chapters[chapter].content.len();
+        let index = self.index(chapter);
+        let provider_at = index
+            .headings
+            .iter()
+            .position(|h| h.id == model.providers[p].anchor);
+        let mut parts: Vec<Part> = Vec::new();
+        let quote = |at: usize, parts: &mut Vec<Part>| {
+            let range = section_of(&index.headings, at, content_len);
+            if parts
+                .iter()
+                .any(|q| q.range.start <= range.start && range.end <= q.range.end)
+            {
+                return;
+            }
+            parts.push(Part {
+                chapter,
+                range,
+                prefix: "examples",
+                shift: 4u8.saturating_sub(index.headings[at].level),
+            });
+        };
+        for anchor in anchors {
+            if let Some(at) = index.headings.iter().position(|h| h.id == *anchor) {
+                quote(at, &mut parts);
+            }
+        }
+        let mut gapless = false;
+        if let Some(top) = provider_at {
+            match self.known_gaps(index, top, content_len) {
+                Some(at) => quote(at, &mut parts),
+                None => gapless = true,
+            }
+        }
+        parts.sort_by_key(|q| q.range.start);
+        // The provider's whole section is quoted when its claims stand under its own
+        // heading: that heading is then the example's, one level under "Worked examples".
+        if let Some(top) = provider_at
+            && let Some(whole) = parts
+                .iter_mut()
+                .find(|q| q.range.start == index.headings[top].range.start)
+        {
+            whole.shift = 3u8.saturating_sub(index.headings[top].level);
+        }
+        (parts, gapless)
+    }
+
+    /// The heading of the provider's known gaps, a sub-section of its section at heading `top`.
+    fn known_gaps(&self, index: &ChapterIndex, top: usize, content_len: usize) -> Option<usize> {
+        let gaps_title = identity(&self.rendered.config.brief_known_gaps);
+        let section = section_of(&index.headings, top, content_len);
+        index
+            .headings
+            .iter()
+            .enumerate()
+            .skip(top + 1)
+            .find(|(_, h)| section.contains(&h.range.start) && identity(&h.text) == gaps_title)
+            .map(|(at, _)| at)
+    }
+
+    /// Records every id the brief will have, before any link is resolved, and which prefix
+    /// a link into each copied chapter takes.
+    fn collect_ids(&mut self, plan: &Plan, chosen: &[Choice<'_>]) {
+        let model = &self.rendered.model;
+        let mut all: Vec<&Part> = vec![&plan.spec];
+        all.extend(plan.checklist.iter());
+        all.extend(plan.examples.iter().flat_map(|(_, parts)| parts.iter()));
+        all.extend(plan.contract.iter());
         for part in &all {
             let index = &self.indexes[&part.chapter];
             for heading in index
@@ -410,7 +478,7 @@ impl<'r> Writer<'r> {
                 *entry = part.prefix;
             }
         }
-        for (p, parts) in &example_parts {
+        for (p, parts) in &plan.examples {
             if !parts
                 .first()
                 .is_some_and(|q| self.is_provider_heading(q, *p))
@@ -419,36 +487,41 @@ impl<'r> Writer<'r> {
                     .insert(format!("examples-of-{}", model.providers[*p].name));
             }
         }
-        for Choice { axis, .. } in &chosen {
+        for Choice { axis, .. } in chosen {
             self.ids.insert(format!("profile-{}", axis.code));
         }
+    }
 
-        // The book's own noun for what it specifies ("backend", from a "Backend spec template").
-        let noun = rendered
+    /// The book's own noun for what it specifies ("backend", from a "Backend spec template").
+    fn noun(&self) -> String {
+        let rendered = self.rendered;
+        rendered
             .chapters
             .iter()
             .find(|c| rendered.config.is_template(&c.key))
             .map_or_else(
                 || "provider".to_owned(),
                 |t| crate::model::spec::provider_noun(&crate::model::spec::spec_kind(&t.content)),
-            );
-        let mut events: Vec<Event<'static>> = Vec::new();
-        // The title and the status.
-        heading(&mut events, 1, "brief", {
+            )
+    }
+
+    /// Writes the title and the paragraph that says what the brief holds.
+    fn title_and_purpose(&self, events: &mut Vec<Event<'static>>, provider_type: &str, noun: &str) {
+        heading(events, 1, "brief", {
             let mut title = vec![text("Implementer's brief: the ")];
             title.push(Event::Code(CowStr::from(provider_type.to_owned())));
             title.push(text(&format!(" {noun}")));
             title
         });
         paragraph(
-            &mut events,
+            events,
             vec![
                 text("Written by "),
                 Event::Code(CowStr::Borrowed("mdbook-contract brief")),
                 text(&format!(
                     " from the book \u{201c}{}\u{201d}, for whoever builds this {noun}: the profiles its spec chose with what they oblige, {}the spec, the contract's checklist, the sections of the existing providers that chose the same profiles, and the whole contract. Every link leads to a heading of this document{}.",
                     self.title,
-                    if rendered.rules.rules.is_empty() {
+                    if self.rendered.rules.rules.is_empty() {
                         ""
                     } else {
                         "the rules that bind it with the citation its tests carry, "
@@ -461,23 +534,28 @@ impl<'r> Writer<'r> {
                 )),
             ],
         );
-        // What the brief looked for and did not find, said rather than left out silently.
-        if checklist.is_none() {
+    }
+
+    /// Writes what the brief looked for and did not find, said rather than left out silently:
+    /// the contract's checklist, the example providers' known gaps.
+    fn not_found(&self, events: &mut Vec<Event<'static>>, plan: &Plan) {
+        let config = &self.rendered.config;
+        if plan.checklist.is_none() {
             paragraph(
-                &mut events,
+                events,
                 vec![
                     text(&format!(
                         "The contract has no checklist: none of its headings has \u{201c}{}\u{201d} in it (",
-                        rendered.config.brief_checklist
+                        config.brief_checklist
                     )),
                     Event::Code(CowStr::Borrowed("brief-checklist")),
                     text(" in book.toml names other words)."),
                 ],
             );
         }
-        if !without_gaps.is_empty() {
+        if !plan.without_gaps.is_empty() {
             let mut line = vec![text("No known gaps are copied for ")];
-            for (i, name) in without_gaps.iter().enumerate() {
+            for (i, name) in plan.without_gaps.iter().enumerate() {
                 if i > 0 {
                     line.push(text(", "));
                 }
@@ -485,199 +563,185 @@ impl<'r> Writer<'r> {
             }
             line.push(text(&format!(
                 ": no sub-heading of their sections is titled \u{201c}{}\u{201d} (",
-                rendered.config.brief_known_gaps
+                config.brief_known_gaps
             )));
             line.push(Event::Code(CowStr::Borrowed("brief-known-gaps")));
             line.push(text(" in book.toml names another title)."));
-            paragraph(&mut events, line);
+            paragraph(events, line);
         }
-        let unanswered = self.spec.unanswered(model, specs);
+    }
+
+    /// Writes the spec's status, how many of its entries are answered, and the open ones.
+    fn status(&mut self, events: &mut Vec<Event<'static>>) {
+        let rendered = self.rendered;
+        let spec = self.spec;
+        let unanswered = spec.unanswered(&rendered.model, &rendered.specs);
         let open: Vec<_> = unanswered
             .iter()
             .filter(|(_, why)| !why.is_empty())
             .collect();
-        let total = specs.template.len();
+        let total = rendered.specs.template.len();
         let answered = unanswered.len() - open.len();
         let mut status = vec![text("The spec is ")];
-        if self.spec.status == Status::Draft {
+        if spec.status == Status::Draft {
             status.push(text("a "));
         }
-        status.extend(strong(self.spec.status.as_str()));
+        status.extend(strong(spec.status.as_str()));
         status.push(text(&format!(": {answered} of {total} entries answered.")));
-        paragraph(&mut events, status);
-        if !open.is_empty() {
-            heading(&mut events, 2, "open-entries", vec![text("Open entries")]);
-            paragraph(
-                &mut events,
-                vec![text(
-                    "Unanswered entries block implementation: these have to be answered in the spec first.",
-                )],
-            );
-            events.push(Event::Start(Tag::List(None)));
-            for (entry, why) in &open {
-                events.push(Event::Start(Tag::Item));
-                let id = format!("spec-{}", entry.anchor);
-                events.extend(self.link_to(&id, shown(&entry.title)));
-                let reasons: Vec<String> = why.iter().map(Unanswered::describe).collect();
-                events.push(text(&format!(": {}", reasons.join(", ").replace('`', ""))));
-                events.push(Event::End(TagEnd::Item));
-            }
-            events.push(Event::End(TagEnd::List(false)));
+        paragraph(events, status);
+        if open.is_empty() {
+            return;
         }
-        // The profiles, axis by axis.
+        heading(events, 2, "open-entries", vec![text("Open entries")]);
+        paragraph(
+            events,
+            vec![text(
+                "Unanswered entries block implementation: these have to be answered in the spec first.",
+            )],
+        );
+        events.push(Event::Start(Tag::List(None)));
+        for (entry, why) in &open {
+            events.push(Event::Start(Tag::Item));
+            let id = format!("spec-{}", entry.anchor);
+            events.extend(self.link_to(&id, shown(&entry.title)));
+            let reasons: Vec<String> = why.iter().map(Unanswered::describe).collect();
+            events.push(text(&format!(": {}", reasons.join(", ").replace('`', ""))));
+            events.push(Event::End(TagEnd::Item));
+        }
+        events.push(Event::End(TagEnd::List(false)));
+    }
+
+    /// Writes the profiles, axis by axis.
+    fn profiles(&mut self, events: &mut Vec<Event<'static>>, chosen: &[Choice<'_>], noun: &str) {
         heading(
-            &mut events,
+            events,
             2,
             "profiles",
             vec![text(&format!("The profiles of this {noun}, axis by axis"))],
         );
-        for Choice {
+        for choice in chosen {
+            self.profile(events, choice);
+        }
+    }
+
+    /// Writes the profile the spec chose on one axis: the axis, what the profile obliges, and
+    /// the existing providers that chose it too.
+    fn profile(&mut self, events: &mut Vec<Event<'static>>, choice: &Choice<'_>) {
+        let Choice {
             axis,
             profile,
             same,
-        } in &chosen
-        {
-            let id = format!("profile-{}", axis.code);
-            let mut title = vec![Event::Code(CowStr::from(axis.code.clone())), text(": ")];
-            match profile {
-                Some(p) => title.push(Event::Code(CowStr::from((*p).to_owned()))),
-                None => title.push(text("not answered yet")),
+        } = choice;
+        let id = format!("profile-{}", axis.code);
+        let mut title = vec![Event::Code(CowStr::from(axis.code.clone())), text(": ")];
+        match profile {
+            Some(p) => title.push(Event::Code(CowStr::from((*p).to_owned()))),
+            None => title.push(text("not answered yet")),
+        }
+        heading(events, 3, &id, title);
+        let mut rule = vec![text("The axis: ")];
+        rule.extend(self.link_to(
+            &format!("contract-{}", axis.anchor),
+            vec![Event::Code(CowStr::from(axis.code.clone()))],
+        ));
+        rule.push(text(" in the contract."));
+        paragraph(events, rule);
+        if let Some(row) = profile.and_then(|p| axis.profile(p)).map(|p| p.row) {
+            self.profile_row(events, axis, row);
+        }
+        if profile.is_some() {
+            self.same_profile(events, same);
+        }
+    }
+
+    /// Writes the contract's row of a profile on `axis`: its meaning, what it obliges, who
+    /// tolerates it.
+    fn profile_row(&mut self, events: &mut Vec<Event<'static>>, axis: &Axis, row: usize) {
+        let columns = [
+            ("Meaning", axis.columns.meaning),
+            ("Obliges", axis.columns.obliges),
+            ("Tolerated by", axis.columns.tolerated_by),
+        ];
+        events.push(Event::Start(Tag::List(None)));
+        for (label, column) in columns {
+            let Some(cell) = self.cell(axis.chapter, axis, row, column) else {
+                continue;
+            };
+            events.push(Event::Start(Tag::Item));
+            events.extend(strong(&format!("{label}:")));
+            events.push(text(" "));
+            events.extend(cell);
+            events.push(Event::End(TagEnd::Item));
+        }
+        events.push(Event::End(TagEnd::List(false)));
+    }
+
+    /// Writes the existing providers that chose the same profile, each a link to its example.
+    fn same_profile(&mut self, events: &mut Vec<Event<'static>>, same: &[(usize, String)]) {
+        if same.is_empty() {
+            paragraph(
+                events,
+                vec![text("No existing provider chose this profile.")],
+            );
+            return;
+        }
+        let model = &self.rendered.model;
+        let mut line = vec![text(
+            "Worked examples, existing providers with the same profile: ",
+        )];
+        for (i, (p, anchor)) in same.iter().enumerate() {
+            if i > 0 {
+                line.push(text(", "));
             }
-            heading(&mut events, 3, &id, title);
-            let contract = axis.chapter;
-            let mut rule = vec![text("The axis: ")];
-            rule.extend(self.link_to(
-                &format!("contract-{}", axis.anchor),
-                vec![Event::Code(CowStr::from(axis.code.clone()))],
+            let name = &model.providers[*p].name;
+            line.extend(self.link_to(
+                &format!("examples-{anchor}"),
+                vec![Event::Code(CowStr::from(name.clone()))],
             ));
-            rule.push(text(" in the contract."));
-            paragraph(&mut events, rule);
-            if let Some(row) = profile.and_then(|p| axis.profile(p)).map(|p| p.row) {
-                let columns = [
-                    ("Meaning", axis.columns.meaning),
-                    ("Obliges", axis.columns.obliges),
-                    ("Tolerated by", axis.columns.tolerated_by),
-                ];
-                events.push(Event::Start(Tag::List(None)));
-                for (label, column) in columns {
-                    let Some(cell) = self.cell(contract, axis, row, column) else {
-                        continue;
-                    };
-                    events.push(Event::Start(Tag::Item));
-                    events.extend(strong(&format!("{label}:")));
-                    events.push(text(" "));
-                    events.extend(cell);
-                    events.push(Event::End(TagEnd::Item));
-                }
-                events.push(Event::End(TagEnd::List(false)));
-            }
-            if profile.is_some() {
-                if same.is_empty() {
-                    paragraph(
-                        &mut events,
-                        vec![text("No existing provider chose this profile.")],
-                    );
-                } else {
-                    let mut line = vec![text(
-                        "Worked examples, existing providers with the same profile: ",
-                    )];
-                    for (i, (p, anchor)) in same.iter().enumerate() {
-                        if i > 0 {
-                            line.push(text(", "));
-                        }
-                        let name = &model.providers[*p].name;
-                        line.extend(self.link_to(
-                            &format!("examples-{anchor}"),
-                            vec![Event::Code(CowStr::from(name.clone()))],
-                        ));
-                    }
-                    line.push(text("."));
-                    paragraph(&mut events, line);
-                }
-            }
         }
-        self.rules(&mut events, provider, &noun);
-        // The spec, the checklist, the examples, the contract.
-        self.copy(&mut events, &spec_part);
-        if let Some(part) = &checklist {
-            self.copy(&mut events, part);
+        line.push(text("."));
+        paragraph(events, line);
+    }
+
+    /// Copies the spec, the checklist, the worked examples and the contract.
+    fn copies(&mut self, events: &mut Vec<Event<'static>>, plan: &Plan) {
+        self.copy(events, &plan.spec);
+        if let Some(part) = &plan.checklist {
+            self.copy(events, part);
         }
-        if !example_parts.is_empty() {
+        if !plan.examples.is_empty() {
             heading(
-                &mut events,
+                events,
                 2,
                 "examples",
                 vec![text("Worked examples from the existing providers")],
             );
             paragraph(
-                &mut events,
+                events,
                 vec![text(
                     "The sections of the appendix on existing providers that hold their claims on the axes where they chose the same profile as this provider, with their evidence, and each provider's known gaps.",
                 )],
             );
-            for (p, parts) in &example_parts {
-                let name = &model.providers[*p].name;
+            for (p, parts) in &plan.examples {
+                let name = &self.rendered.model.providers[*p].name;
                 if !parts
                     .first()
                     .is_some_and(|q| self.is_provider_heading(q, *p))
                 {
                     heading(
-                        &mut events,
+                        events,
                         3,
                         &format!("examples-of-{name}"),
                         vec![Event::Code(CowStr::from(name.clone()))],
                     );
                 }
                 for part in parts {
-                    self.copy(&mut events, part);
+                    self.copy(events, part);
                 }
             }
         }
-        for part in &contract_parts {
-            self.copy(&mut events, part);
-        }
-        let mut markdown = String::new();
-        let options = pulldown_cmark_to_cmark::Options {
-            list_token: '-',
-            ..Default::default()
-        };
-        let written = pulldown_cmark_to_cmark::cmark_with_options(
-            events.iter(),
-            &mut markdown,
-            mdbook_markdown::pulldown_cmark::Options::ENABLE_TABLES
-                | mdbook_markdown::pulldown_cmark::Options::ENABLE_HEADING_ATTRIBUTES
-                | mdbook_markdown::pulldown_cmark::Options::ENABLE_FOOTNOTES
-                | mdbook_markdown::pulldown_cmark::Options::ENABLE_STRIKETHROUGH
-                | mdbook_markdown::pulldown_cmark::Options::ENABLE_TASKLISTS,
-            options,
-        );
-        if written.is_err() {
-            // Only emphasis the writer cannot spell fails it; without emphasis it cannot fail.
-            markdown.clear();
-            let plain = events.iter().filter(|e| {
-                !matches!(
-                    e,
-                    Event::Start(Tag::Emphasis | Tag::Strong)
-                        | Event::End(TagEnd::Emphasis | TagEnd::Strong)
-                )
-            });
-            let _ = pulldown_cmark_to_cmark::cmark_with_options(
-                plain,
-                &mut markdown,
-                mdbook_markdown::pulldown_cmark::Options::ENABLE_TABLES
-                    | mdbook_markdown::pulldown_cmark::Options::ENABLE_HEADING_ATTRIBUTES,
-                pulldown_cmark_to_cmark::Options {
-                    list_token: '-',
-                    ..Default::default()
-                },
-            );
-        }
-        if !markdown.ends_with('\n') {
-            markdown.push('\n');
-        }
-        Brief {
-            markdown,
-            links: self.links,
+        for part in &plan.contract {
+            self.copy(events, part);
         }
     }
 
@@ -718,10 +782,14 @@ impl<'r> Writer<'r> {
                 _ => bound.push(rule),
             }
         }
-        let citation = |rule: &crate::model::rules::Rule| {
-            let id = crate::model::rules::marker::cited(&rule.id, rule.version);
-            Event::Code(CowStr::from(format!("r[verify {id}]")))
-        };
+        self.bound_rules(events, &bound);
+        permitted_rules(events, &optional);
+        pending_rules(events, &pending);
+    }
+
+    /// Writes the rules that bind the provider, each with its citation and, with test
+    /// results, how the existing providers' tests of it did.
+    fn bound_rules(&self, events: &mut Vec<Event<'static>>, bound: &[&crate::model::rules::Rule]) {
         events.push(Event::Start(Tag::List(None)));
         for rule in bound {
             events.push(Event::Start(Tag::Item));
@@ -741,40 +809,6 @@ impl<'r> Writer<'r> {
             events.push(Event::End(TagEnd::Item));
         }
         events.push(Event::End(TagEnd::List(false)));
-        if !optional.is_empty() {
-            let mut line = vec![text(
-                "Permitted, with nothing to verify (a MAY, or no RFC 2119 keyword): ",
-            )];
-            for (i, rule) in optional.iter().enumerate() {
-                if i > 0 {
-                    line.push(text(", "));
-                }
-                line.push(Event::Code(CowStr::from(rule.id.clone())));
-            }
-            line.push(text("."));
-            paragraph(events, line);
-        }
-        if !pending.is_empty() {
-            paragraph(
-                events,
-                vec![text(
-                    "These bind it too if it chooses the profile they apply to, on an axis its spec has not answered yet:",
-                )],
-            );
-            events.push(Event::Start(Tag::List(None)));
-            for (rule, axis, profile) in pending {
-                events.push(Event::Start(Tag::Item));
-                events.push(Event::Code(CowStr::from(rule.id.clone())));
-                events.push(text(", if it chooses "));
-                events.push(Event::Code(CowStr::from(profile.clone())));
-                events.push(text(" on "));
-                events.push(Event::Code(CowStr::from(axis.clone())));
-                events.push(text(": "));
-                events.push(citation(rule));
-                events.push(Event::End(TagEnd::Item));
-            }
-            events.push(Event::End(TagEnd::List(false)));
-        }
     }
 
     /// A link to `id`, a heading of the brief.
@@ -991,6 +1025,104 @@ impl<'r> Writer<'r> {
             .iter()
             .position(|c| c.key == joined || paths::components(&c.link_path).join("/") == joined)
     }
+}
+
+/// The citation a test of `rule` puts in a comment (`r[verify id]`).
+fn citation(rule: &crate::model::rules::Rule) -> Event<'static> {
+    let id = crate::model::rules::marker::cited(&rule.id, rule.version);
+    Event::Code(CowStr::from(format!("r[verify {id}]")))
+}
+
+/// Writes the rules that permit and oblige nothing, on one line.
+fn permitted_rules(events: &mut Vec<Event<'static>>, optional: &[&crate::model::rules::Rule]) {
+    if optional.is_empty() {
+        return;
+    }
+    let mut line = vec![text(
+        "Permitted, with nothing to verify (a MAY, or no RFC 2119 keyword): ",
+    )];
+    for (i, rule) in optional.iter().enumerate() {
+        if i > 0 {
+            line.push(text(", "));
+        }
+        line.push(Event::Code(CowStr::from(rule.id.clone())));
+    }
+    line.push(text("."));
+    paragraph(events, line);
+}
+
+/// Writes the rules that bind the provider if it chooses the profile they apply to, on an
+/// axis its spec has not answered yet, each with its citation.
+fn pending_rules(
+    events: &mut Vec<Event<'static>>,
+    pending: &[(&crate::model::rules::Rule, &String, &String)],
+) {
+    if pending.is_empty() {
+        return;
+    }
+    paragraph(
+        events,
+        vec![text(
+            "These bind it too if it chooses the profile they apply to, on an axis its spec has not answered yet:",
+        )],
+    );
+    events.push(Event::Start(Tag::List(None)));
+    for (rule, axis, profile) in pending {
+        events.push(Event::Start(Tag::Item));
+        events.push(Event::Code(CowStr::from(rule.id.clone())));
+        events.push(text(", if it chooses "));
+        events.push(Event::Code(CowStr::from((*profile).clone())));
+        events.push(text(" on "));
+        events.push(Event::Code(CowStr::from((*axis).clone())));
+        events.push(text(": "));
+        events.push(citation(rule));
+        events.push(Event::End(TagEnd::Item));
+    }
+    events.push(Event::End(TagEnd::List(false)));
+}
+
+/// `events` written as Markdown, ending with a newline.
+fn written(events: &[Event<'static>]) -> String {
+    let mut markdown = String::new();
+    let options = pulldown_cmark_to_cmark::Options {
+        list_token: '-',
+        ..Default::default()
+    };
+    let written = pulldown_cmark_to_cmark::cmark_with_options(
+        events.iter(),
+        &mut markdown,
+        mdbook_markdown::pulldown_cmark::Options::ENABLE_TABLES
+            | mdbook_markdown::pulldown_cmark::Options::ENABLE_HEADING_ATTRIBUTES
+            | mdbook_markdown::pulldown_cmark::Options::ENABLE_FOOTNOTES
+            | mdbook_markdown::pulldown_cmark::Options::ENABLE_STRIKETHROUGH
+            | mdbook_markdown::pulldown_cmark::Options::ENABLE_TASKLISTS,
+        options,
+    );
+    if written.is_err() {
+        // Only emphasis the writer cannot spell fails it; without emphasis it cannot fail.
+        markdown.clear();
+        let plain = events.iter().filter(|e| {
+            !matches!(
+                e,
+                Event::Start(Tag::Emphasis | Tag::Strong)
+                    | Event::End(TagEnd::Emphasis | TagEnd::Strong)
+            )
+        });
+        let _ = pulldown_cmark_to_cmark::cmark_with_options(
+            plain,
+            &mut markdown,
+            mdbook_markdown::pulldown_cmark::Options::ENABLE_TABLES
+                | mdbook_markdown::pulldown_cmark::Options::ENABLE_HEADING_ATTRIBUTES,
+            pulldown_cmark_to_cmark::Options {
+                list_token: '-',
+                ..Default::default()
+            },
+        );
+    }
+    if !markdown.ends_with('\n') {
+        markdown.push('\n');
+    }
+    markdown
 }
 
 fn shifted(level: HeadingLevel, by: u8) -> HeadingLevel {
