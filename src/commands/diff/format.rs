@@ -36,163 +36,204 @@ fn counts(diff: &ContractDiff) -> String {
 
 /// The diff in `format`.
 pub fn render_diff(diff: &ContractDiff, format: DiffFormat) -> String {
-    let mut out = String::new();
     match format {
         DiffFormat::Json => {
-            out = serde_json::to_string_pretty(diff).expect("the diff serialises");
+            let mut out = serde_json::to_string_pretty(diff).expect("the diff serialises");
             out.push('\n');
+            out
         }
-        DiffFormat::Human => {
-            if diff.changes.is_empty() {
-                let _ = writeln!(
-                    out,
-                    "no changes to the contract between `{}` and {}",
-                    diff.base,
-                    head(diff)
-                );
-                return out;
-            }
-            for level in LEVELS {
-                let of: Vec<&Change> = diff.changes.iter().filter(|c| c.level == level).collect();
-                if of.is_empty() {
-                    continue;
-                }
-                let _ = writeln!(out, "{} ({}):", level.as_str(), of.len());
-                for change in of {
-                    let _ = writeln!(out, "  {}: [{}] {}", change.at, change.kind, change.message);
-                    for (what, acts) in grouped(change) {
-                        let who: Vec<String> = acts
-                            .iter()
-                            .map(|a| format!("{} ({})", a.who, a.at))
-                            .collect();
-                        let _ = writeln!(out, "    {what}: {}", who.join(", "));
-                    }
-                }
-            }
-            // The same acts again, by who must take them: a provider's whole to-do list.
-            let mut by_who: Vec<(&str, Vec<String>)> = Vec::new();
-            for change in &diff.changes {
-                for act in &change.acts {
-                    let line = format!("{} ({}; {})", act.what, act.at, change.kind);
-                    match by_who.iter_mut().find(|(who, _)| *who == act.who) {
-                        Some((_, lines)) => lines.push(line),
-                        None => by_who.push((&act.who, vec![line])),
-                    }
-                }
-            }
-            if !by_who.is_empty() {
-                out.push_str("who must act:\n");
-                for (who, lines) in by_who {
-                    let _ = writeln!(out, "  {who}:");
-                    for line in lines {
-                        let _ = writeln!(out, "    {line}");
-                    }
-                }
-            }
-            if let Some(error) = diff.version.as_ref().and_then(|v| v.error.as_ref()) {
-                let _ = writeln!(out, "error[version]: {error}");
-            }
-            let _ = writeln!(
-                out,
-                "mdbook-contract: {} changes from `{}` to {} ({}); the diff is {}",
-                diff.changes.len(),
-                diff.base,
-                head(diff),
-                counts(diff),
-                diff.level.map_or("none", Level::as_str)
-            );
+        DiffFormat::Human => human(diff),
+        DiffFormat::Markdown => markdown(diff),
+        DiffFormat::Github => github(diff),
+    }
+}
+
+/// The changes of `diff` at `level`, in the order found.
+fn at_level(diff: &ContractDiff, level: Level) -> Vec<&Change> {
+    diff.changes.iter().filter(|c| c.level == level).collect()
+}
+
+/// The error of a version raised less than the diff's level, if it was.
+fn version_error(diff: &ContractDiff) -> Option<&String> {
+    diff.version.as_ref().and_then(|v| v.error.as_ref())
+}
+
+/// For a terminal: the changes by level, then each one's acts by who must take them.
+fn human(diff: &ContractDiff) -> String {
+    let mut out = String::new();
+    if diff.changes.is_empty() {
+        let _ = writeln!(
+            out,
+            "no changes to the contract between `{}` and {}",
+            diff.base,
+            head(diff)
+        );
+        return out;
+    }
+    for level in LEVELS {
+        let of = at_level(diff, level);
+        if of.is_empty() {
+            continue;
         }
-        DiffFormat::Markdown => {
-            let _ = writeln!(
-                out,
-                "## Contract changes from `{}` to {}\n",
-                diff.base,
-                head(diff)
-            );
-            if diff.changes.is_empty() {
-                out.push_str("No changes to the contract.\n");
-                return out;
-            }
-            let _ = writeln!(
-                out,
-                "The diff is **{}**: {}.\n",
-                diff.level.map_or("none", Level::as_str),
-                counts(diff)
-            );
-            if let Some(error) = diff.version.as_ref().and_then(|v| v.error.as_ref()) {
-                let _ = writeln!(out, "> [!CAUTION]\n> {error}.\n");
-            }
-            for level in LEVELS {
-                let of: Vec<&Change> = diff.changes.iter().filter(|c| c.level == level).collect();
-                if of.is_empty() {
-                    continue;
-                }
-                let _ = writeln!(out, "### {} ({})\n", level.as_str(), of.len());
-                for change in of {
-                    let _ = writeln!(
-                        out,
-                        "- **{}** `{}`: {}",
-                        change.kind, change.at, change.message
-                    );
-                    for (what, acts) in grouped(change) {
-                        let who: Vec<String> = acts
-                            .iter()
-                            .map(|a| format!("{} (`{}`)", a.who, a.at))
-                            .collect();
-                        let _ = writeln!(out, "  - {what}: {}", who.join(", "));
-                    }
-                }
-                out.push('\n');
-            }
-        }
-        DiffFormat::Github => {
-            if let Some(error) = diff.version.as_ref().and_then(|v| v.error.as_ref()) {
-                let _ = writeln!(
-                    out,
-                    "::error title=contract version::{}",
-                    escape_data(error)
-                );
-            }
-            for change in &diff.changes {
-                let command = match change.level {
-                    Level::Major => "error",
-                    Level::Minor => "warning",
-                    Level::Patch => "notice",
-                };
-                let mut message = format!(
-                    "{} ({}): {}",
-                    change.kind,
-                    change.level.as_str(),
-                    change.message
-                );
-                if !matches!(change.head, Annotated::At(..)) {
-                    let _ = write!(message, " (was at {})", change.at);
-                }
-                for act in &change.acts {
-                    let _ = write!(message, "; {} at {}: {}", act.who, act.at, act.what);
-                }
-                let place = match &change.head {
-                    Annotated::At(path, line) | Annotated::Section(path, line) => {
-                        format!(
-                            "file={},line={line},",
-                            escape_property(&path.to_string_lossy())
-                        )
-                    }
-                    Annotated::File(path) => {
-                        format!("file={},", escape_property(&path.to_string_lossy()))
-                    }
-                    Annotated::Nowhere => String::new(),
-                };
-                let _ = writeln!(
-                    out,
-                    "::{command} {place}title=contract {}::{}",
-                    change.level.as_str(),
-                    escape_data(&message)
-                );
+        let _ = writeln!(out, "{} ({}):", level.as_str(), of.len());
+        for change in of {
+            let _ = writeln!(out, "  {}: [{}] {}", change.at, change.kind, change.message);
+            for (what, acts) in grouped(change) {
+                let who: Vec<String> = acts
+                    .iter()
+                    .map(|a| format!("{} ({})", a.who, a.at))
+                    .collect();
+                let _ = writeln!(out, "    {what}: {}", who.join(", "));
             }
         }
     }
+    who_must_act(&mut out, diff);
+    if let Some(error) = version_error(diff) {
+        let _ = writeln!(out, "error[version]: {error}");
+    }
+    let _ = writeln!(
+        out,
+        "mdbook-contract: {} changes from `{}` to {} ({}); the diff is {}",
+        diff.changes.len(),
+        diff.base,
+        head(diff),
+        counts(diff),
+        diff.level.map_or("none", Level::as_str)
+    );
     out
+}
+
+/// The acts of every change again, by who must take them: a provider's whole to-do list.
+fn who_must_act(out: &mut String, diff: &ContractDiff) {
+    let mut by_who: Vec<(&str, Vec<String>)> = Vec::new();
+    for change in &diff.changes {
+        for act in &change.acts {
+            let line = format!("{} ({}; {})", act.what, act.at, change.kind);
+            match by_who.iter_mut().find(|(who, _)| *who == act.who) {
+                Some((_, lines)) => lines.push(line),
+                None => by_who.push((&act.who, vec![line])),
+            }
+        }
+    }
+    if by_who.is_empty() {
+        return;
+    }
+    out.push_str("who must act:\n");
+    for (who, lines) in by_who {
+        let _ = writeln!(out, "  {who}:");
+        for line in lines {
+            let _ = writeln!(out, "    {line}");
+        }
+    }
+}
+
+/// For a pull request's comment or a job summary: the level and counts, then the changes by
+/// level, each with its acts.
+fn markdown(diff: &ContractDiff) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "## Contract changes from `{}` to {}\n",
+        diff.base,
+        head(diff)
+    );
+    if diff.changes.is_empty() {
+        out.push_str("No changes to the contract.\n");
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "The diff is **{}**: {}.\n",
+        diff.level.map_or("none", Level::as_str),
+        counts(diff)
+    );
+    if let Some(error) = version_error(diff) {
+        let _ = writeln!(out, "> [!CAUTION]\n> {error}.\n");
+    }
+    for level in LEVELS {
+        let of = at_level(diff, level);
+        if of.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "### {} ({})\n", level.as_str(), of.len());
+        for change in of {
+            let _ = writeln!(
+                out,
+                "- **{}** `{}`: {}",
+                change.kind, change.at, change.message
+            );
+            for (what, acts) in grouped(change) {
+                let who: Vec<String> = acts
+                    .iter()
+                    .map(|a| format!("{} (`{}`)", a.who, a.at))
+                    .collect();
+                let _ = writeln!(out, "  - {what}: {}", who.join(", "));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// GitHub workflow commands: the version's error, then one annotation per change, at its
+/// place in HEAD (or the section that held it, its file, or no file).
+fn github(diff: &ContractDiff) -> String {
+    let mut out = String::new();
+    if let Some(error) = version_error(diff) {
+        let _ = writeln!(
+            out,
+            "::error title=contract version::{}",
+            escape_data(error)
+        );
+    }
+    for change in &diff.changes {
+        let command = match change.level {
+            Level::Major => "error",
+            Level::Minor => "warning",
+            Level::Patch => "notice",
+        };
+        let _ = writeln!(
+            out,
+            "::{command} {}title=contract {}::{}",
+            annotation_place(&change.head),
+            change.level.as_str(),
+            escape_data(&annotation_message(change))
+        );
+    }
+    out
+}
+
+/// An annotation's text: the change, where it was when its place is gone, and its acts.
+fn annotation_message(change: &Change) -> String {
+    let mut message = format!(
+        "{} ({}): {}",
+        change.kind,
+        change.level.as_str(),
+        change.message
+    );
+    if !matches!(change.head, Annotated::At(..)) {
+        let _ = write!(message, " (was at {})", change.at);
+    }
+    for act in &change.acts {
+        let _ = write!(message, "; {} at {}: {}", act.who, act.at, act.what);
+    }
+    message
+}
+
+/// An annotation's `file=` and `line=` properties, each followed by its comma.
+fn annotation_place(head: &Annotated) -> String {
+    match head {
+        Annotated::At(path, line) | Annotated::Section(path, line) => {
+            format!(
+                "file={},line={line},",
+                escape_property(&path.to_string_lossy())
+            )
+        }
+        Annotated::File(path) => {
+            format!("file={},", escape_property(&path.to_string_lossy()))
+        }
+        Annotated::Nowhere => String::new(),
+    }
 }
 
 /// The acts of `change` with the same thing to do, together, in the order met: a rule added

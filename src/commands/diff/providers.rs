@@ -3,7 +3,7 @@
 
 use super::axes::Renames;
 use super::{Change, act, change, kinds};
-use crate::pipeline::snapshot::{ProviderSnap, Snapshot};
+use crate::pipeline::snapshot::{ProviderSnap, Snapshot, SpecSnap};
 
 pub(super) fn claims(base: &Snapshot, head: &Snapshot, renames: &Renames, out: &mut Vec<Change>) {
     for (i, new) in head.providers.iter().enumerate() {
@@ -96,67 +96,75 @@ pub(super) fn claims(base: &Snapshot, head: &Snapshot, renames: &Renames, out: &
 
 pub(super) fn specs_and_entries(base: &Snapshot, head: &Snapshot, out: &mut Vec<Change>) {
     for new in &head.specs {
-        let Some(old) = base.specs.iter().find(|s| s.provider == new.provider) else {
-            continue;
-        };
-        if old.status != new.status {
-            out.push(change(
-                kinds::SpecStatusChanged,
-                format!(
-                    "the spec of `{}` is {} now (was {})",
-                    new.provider, new.status, old.status
-                ),
-                &new.place,
-                true,
-                Vec::new(),
-            ));
-        }
-        let answered: Vec<&String> = new
-            .answered
-            .iter()
-            .filter(|e| !old.answered.contains(e))
-            .collect();
-        if !answered.is_empty() {
-            out.push(change(
-                kinds::SpecEntriesAnswered,
-                format!(
-                    "the spec of `{}` answers {} more: {}",
-                    new.provider,
-                    answered.len(),
-                    answered
-                        .iter()
-                        .map(|e| format!("\"{e}\""))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                &new.place,
-                true,
-                Vec::new(),
-            ));
-        }
-        let reopened: Vec<&String> = old
-            .answered
-            .iter()
-            .filter(|e| !new.answered.contains(e))
-            .collect();
-        if !reopened.is_empty() {
-            out.push(change(
-                kinds::SpecEntriesReopened,
-                format!(
-                    "the spec of `{}` no longer answers: {}",
-                    new.provider,
-                    reopened
-                        .iter()
-                        .map(|e| format!("\"{e}\""))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                &new.place,
-                true,
-                Vec::new(),
-            ));
+        if let Some(old) = base.specs.iter().find(|s| s.provider == new.provider) {
+            spec_changed(old, new, out);
         }
     }
+    entries(base, head, out);
+}
+
+/// A spec in both revisions: its status, the entries it answers now and those it no longer
+/// answers.
+fn spec_changed(old: &SpecSnap, new: &SpecSnap, out: &mut Vec<Change>) {
+    if old.status != new.status {
+        out.push(change(
+            kinds::SpecStatusChanged,
+            format!(
+                "the spec of `{}` is {} now (was {})",
+                new.provider, new.status, old.status
+            ),
+            &new.place,
+            true,
+            Vec::new(),
+        ));
+    }
+    let answered = only_in(&new.answered, &old.answered);
+    if !answered.is_empty() {
+        out.push(change(
+            kinds::SpecEntriesAnswered,
+            format!(
+                "the spec of `{}` answers {} more: {}",
+                new.provider,
+                answered.len(),
+                quoted(&answered)
+            ),
+            &new.place,
+            true,
+            Vec::new(),
+        ));
+    }
+    let reopened = only_in(&old.answered, &new.answered);
+    if !reopened.is_empty() {
+        out.push(change(
+            kinds::SpecEntriesReopened,
+            format!(
+                "the spec of `{}` no longer answers: {}",
+                new.provider,
+                quoted(&reopened)
+            ),
+            &new.place,
+            true,
+            Vec::new(),
+        ));
+    }
+}
+
+/// The entries of `these` that `those` lacks, in order.
+fn only_in<'s>(these: &'s [String], those: &[String]) -> Vec<&'s String> {
+    these.iter().filter(|e| !those.contains(e)).collect()
+}
+
+/// `"a", "b"`.
+fn quoted(entries: &[&String]) -> String {
+    entries
+        .iter()
+        .map(|e| format!("\"{e}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The template's entries added (every spec must answer them) and removed.
+fn entries(base: &Snapshot, head: &Snapshot, out: &mut Vec<Change>) {
     for new in head
         .entries
         .iter()

@@ -4,7 +4,8 @@
 use super::axes::Renames;
 use super::{Act, Change, Level, act, callers, change, keyword, kinds, words};
 use crate::model::rules::Level as RuleLevel;
-use crate::pipeline::snapshot::{Place, Snapshot};
+use crate::model::rules::marker;
+use crate::pipeline::snapshot::{Place, RuleSnap, Snapshot};
 
 /// The built providers of `s` that a rule applying to `applies` binds.
 fn bound(s: &Snapshot, applies: &Option<(String, String)>) -> Vec<(String, Place)> {
@@ -23,12 +24,6 @@ fn bound(s: &Snapshot, applies: &Option<(String, String)>) -> Vec<(String, Place
 }
 
 pub(super) fn rules(base: &Snapshot, head: &Snapshot, renames: &Renames, out: &mut Vec<Change>) {
-    let verify = |rule: &crate::pipeline::snapshot::RuleSnap| {
-        format!(
-            "r[verify {}]",
-            crate::model::rules::marker::cited(&rule.id, rule.version)
-        )
-    };
     for old in base.rules.iter().filter(|r| head.rule(&r.id).is_none()) {
         let acts = callers_act(&old.text, &old.place);
         out.push(change(
@@ -40,120 +35,146 @@ pub(super) fn rules(base: &Snapshot, head: &Snapshot, renames: &Renames, out: &m
         ));
     }
     for new in head.rules.iter().filter(|r| base.rule(&r.id).is_none()) {
-        let binds = bound(head, &new.applies);
-        let obliges = new.level >= Some(RuleLevel::Should);
-        let kind = if obliges && !binds.is_empty() {
-            kinds::RuleAdded
-        } else {
-            kinds::RuleAddedNonBinding
-        };
-        let acts = if kind.level == Level::Major {
-            binds
-                .iter()
-                .map(|(name, place)| {
-                    act(
-                        format!("`{name}`"),
-                        place,
-                        format!(
-                            "meet it, and cite `{}` in the test that verifies it",
-                            verify(new)
-                        ),
-                    )
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        out.push(change(
-            kind,
-            format!("rule `{}` ({}) was added", new.id, keyword(new.level)),
-            &new.place,
-            true,
-            acts,
-        ));
+        out.push(added(head, new));
     }
     for old in &base.rules {
         let Some(new) = head.rule(&old.id) else {
             continue;
         };
         let binds = bound(head, &new.applies);
-        let providers = |what: String| -> Vec<Act> {
-            binds
-                .iter()
-                .map(|(name, place)| act(format!("`{name}`"), place, what.clone()))
-                .collect()
-        };
-        let (was, now) = (old.level, new.level);
-        let level = || {
-            format!(
-                "rule `{}` is {} now (was {})",
-                new.id,
-                keyword(now),
-                keyword(was)
-            )
-        };
-        if now > was {
-            let acts = providers(format!("meet it, and verify it (`{}`)", verify(new)));
-            out.push(change(
-                kinds::RuleTightened,
-                level(),
-                &new.place,
-                true,
-                acts,
-            ));
-        } else if now < was {
-            let acts = callers_act(&old.text, &new.place);
-            out.push(change(kinds::RuleLoosened, level(), &new.place, true, acts));
-        }
+        level_changed(old, new, &binds, out);
         if renames.applies(&old.applies) != new.applies {
             out.push(change(
                 kinds::RuleAppliesChanged,
                 format!("rule `{}` applies to other providers now", new.id),
                 &new.place,
                 true,
-                providers(format!("meet it, and verify it (`{}`)", verify(new))),
-            ));
-        }
-        // A raised version is a revision whatever the text did: every citation of the old
-        // version is stale now.
-        if new.version > old.version {
-            out.push(change(
-                kinds::RuleRevised,
-                format!(
-                    "rule `{}` was revised (version {} to {})",
-                    new.id, old.version, new.version
+                each_bound(
+                    &binds,
+                    format!("meet it, and verify it (`{}`)", verify(new)),
                 ),
-                &new.place,
-                true,
-                providers(format!("verify it again and cite `{}`", verify(new))),
             ));
-        } else if old.text != new.text {
-            if words(&old.text) == words(&new.text) {
-                out.push(change(
-                    kinds::RuleReworded,
-                    format!("rule `{}`: line breaks or spaces only", new.id),
-                    &new.place,
-                    true,
-                    Vec::new(),
-                ));
-            } else {
-                out.push(change(
-                    kinds::RuleChangedUnversioned,
-                    format!(
-                        "the text of rule `{}` changed, and its version is still {}",
-                        new.id, new.version
-                    ),
-                    &new.place,
-                    true,
-                    vec![act(
-                        "the author of the change".to_owned(),
-                        &new.place,
-                        format!("write `r[{}+{}]`", new.id, new.version.saturating_add(1)),
-                    )],
-                ));
-            }
         }
+        out.extend(text_changed(old, new, &binds));
     }
+}
+
+/// The citation that verifies `rule` at its version.
+fn verify(rule: &RuleSnap) -> String {
+    format!("r[verify {}]", marker::cited(&rule.id, rule.version))
+}
+
+/// The same act for each provider in `binds`.
+fn each_bound(binds: &[(String, Place)], what: String) -> Vec<Act> {
+    binds
+        .iter()
+        .map(|(name, place)| act(format!("`{name}`"), place, what.clone()))
+        .collect()
+}
+
+/// A rule of HEAD that the base did not have: breaking when it obliges a built provider, who
+/// must then meet it and cite it.
+fn added(head: &Snapshot, new: &RuleSnap) -> Change {
+    let binds = bound(head, &new.applies);
+    let obliges = new.level >= Some(RuleLevel::Should);
+    let kind = if obliges && !binds.is_empty() {
+        kinds::RuleAdded
+    } else {
+        kinds::RuleAddedNonBinding
+    };
+    let acts = if kind.level == Level::Major {
+        let what = format!(
+            "meet it, and cite `{}` in the test that verifies it",
+            verify(new)
+        );
+        each_bound(&binds, what)
+    } else {
+        Vec::new()
+    };
+    change(
+        kind,
+        format!("rule `{}` ({}) was added", new.id, keyword(new.level)),
+        &new.place,
+        true,
+        acts,
+    )
+}
+
+/// A rule's keyword raised (the providers it binds must meet it) or lowered (the code its text
+/// names may no longer count on it).
+fn level_changed(old: &RuleSnap, new: &RuleSnap, binds: &[(String, Place)], out: &mut Vec<Change>) {
+    let (was, now) = (old.level, new.level);
+    let message = || {
+        format!(
+            "rule `{}` is {} now (was {})",
+            new.id,
+            keyword(now),
+            keyword(was)
+        )
+    };
+    if now > was {
+        let acts = each_bound(binds, format!("meet it, and verify it (`{}`)", verify(new)));
+        out.push(change(
+            kinds::RuleTightened,
+            message(),
+            &new.place,
+            true,
+            acts,
+        ));
+    } else if now < was {
+        let acts = callers_act(&old.text, &new.place);
+        out.push(change(
+            kinds::RuleLoosened,
+            message(),
+            &new.place,
+            true,
+            acts,
+        ));
+    }
+}
+
+/// A rule's version raised (revised: every citation of the old one is stale), or else its
+/// text changed: in spaces only, or in words without a new version.
+fn text_changed(old: &RuleSnap, new: &RuleSnap, binds: &[(String, Place)]) -> Option<Change> {
+    // A raised version is a revision whatever the text did.
+    if new.version > old.version {
+        return Some(change(
+            kinds::RuleRevised,
+            format!(
+                "rule `{}` was revised (version {} to {})",
+                new.id, old.version, new.version
+            ),
+            &new.place,
+            true,
+            each_bound(binds, format!("verify it again and cite `{}`", verify(new))),
+        ));
+    }
+    if old.text == new.text {
+        return None;
+    }
+    if words(&old.text) == words(&new.text) {
+        return Some(change(
+            kinds::RuleReworded,
+            format!("rule `{}`: line breaks or spaces only", new.id),
+            &new.place,
+            true,
+            Vec::new(),
+        ));
+    }
+    Some(change(
+        kinds::RuleChangedUnversioned,
+        format!(
+            "the text of rule `{}` changed, and its version is still {}",
+            new.id, new.version
+        ),
+        &new.place,
+        true,
+        vec![act(
+            "the author of the change".to_owned(),
+            &new.place,
+            format!("write `r[{}+{}]`", new.id, new.version.saturating_add(1)),
+        )],
+    ))
 }
 
 /// The code a rule's text names (the interfaces it constrains, the callers that rely on it),
