@@ -28,7 +28,9 @@ use mdbook_markdown::pulldown_cmark::{Event, Parser, TagEnd};
 use regex::Regex;
 use serde::Serialize;
 
-use crate::pipeline::snapshot::{Place, Snapshot};
+use crate::pipeline::snapshot::{
+    AxisSnap, CoverageSnap, Place, ProviderSnap, RuleSnap, Snapshot, SpecSnap,
+};
 
 /// The version of the document's shape (see the module docs).
 pub const SCHEMA_VERSION: &str = "1.2.0";
@@ -268,10 +270,24 @@ pub(crate) fn of(
     title: Option<String>,
     findings: serde_json::Value,
 ) -> Export {
-    let axes = snapshot
-        .axes
-        .iter()
-        .map(|a| AxisOut {
+    Export {
+        schema_version: SCHEMA_VERSION,
+        book: BookOut {
+            title,
+            version: snapshot.version.as_ref().map(ToString::to_string),
+        },
+        axes: snapshot.axes.iter().map(AxisOut::from).collect(),
+        rules: snapshot.rules.iter().map(RuleOut::from).collect(),
+        providers: snapshot.providers.iter().map(ProviderOut::from).collect(),
+        specs: snapshot.specs.iter().map(SpecOut::from).collect(),
+        coverage: snapshot.coverage.iter().map(CoverageOut::from).collect(),
+        findings,
+    }
+}
+
+impl From<&AxisSnap> for AxisOut {
+    fn from(a: &AxisSnap) -> Self {
+        AxisOut {
             code: a.code.clone(),
             anchor: a.anchor.clone(),
             chapter: a.chapter.clone(),
@@ -291,12 +307,13 @@ pub(crate) fn of(
                     tolerated_by_markdown: p.tolerated_by.clone(),
                 })
                 .collect(),
-        })
-        .collect();
-    let rules = snapshot
-        .rules
-        .iter()
-        .map(|r| RuleOut {
+        }
+    }
+}
+
+impl From<&RuleSnap> for RuleOut {
+    fn from(r: &RuleSnap) -> Self {
+        RuleOut {
             id: r.id.clone(),
             version: r.version,
             level: r.level.map(|l| l.as_str()),
@@ -307,12 +324,13 @@ pub(crate) fn of(
                 profile: profile.clone(),
             }),
             place: (&r.place).into(),
-        })
-        .collect();
-    let providers = snapshot
-        .providers
-        .iter()
-        .map(|p| ProviderOut {
+        }
+    }
+}
+
+impl From<&ProviderSnap> for ProviderOut {
+    fn from(p: &ProviderSnap) -> Self {
+        ProviderOut {
             name: p.name.clone(),
             status: if p.built {
                 "built"
@@ -333,12 +351,13 @@ pub(crate) fn of(
                     place: (&c.place).into(),
                 })
                 .collect(),
-        })
-        .collect();
-    let specs = snapshot
-        .specs
-        .iter()
-        .map(|s| SpecOut {
+        }
+    }
+}
+
+impl From<&SpecSnap> for SpecOut {
+    fn from(s: &SpecSnap) -> Self {
+        SpecOut {
             provider: s.provider.clone(),
             status: s.status,
             place: (&s.place).into(),
@@ -351,12 +370,13 @@ pub(crate) fn of(
                     lacks: lacks.clone(),
                 })
                 .collect(),
-        })
-        .collect();
-    let coverage = snapshot
-        .coverage
-        .iter()
-        .map(|c| CoverageOut {
+        }
+    }
+}
+
+impl From<&CoverageSnap> for CoverageOut {
+    fn from(c: &CoverageSnap) -> Self {
+        CoverageOut {
             provider: c.provider.clone(),
             known: c.known,
             results: c.results,
@@ -378,20 +398,7 @@ pub(crate) fn of(
                     }),
                 })
                 .collect(),
-        })
-        .collect();
-    Export {
-        schema_version: SCHEMA_VERSION,
-        book: BookOut {
-            title,
-            version: snapshot.version.as_ref().map(ToString::to_string),
-        },
-        axes,
-        rules,
-        providers,
-        specs,
-        coverage,
-        findings,
+        }
     }
 }
 
