@@ -1,7 +1,7 @@
 //! The `mdbook-contract` command line: the preprocessor protocol, `supports`, and `check`.
 
 use std::io::{IsTerminal, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -279,30 +279,12 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Install { book_dir }) => install(&book_dir),
-        Some(Command::Lsp) => match mdbook_contract::run_language_server(
-            std::io::BufReader::new(std::io::stdin()),
-            std::io::stdout(),
-        ) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(error) => {
-                let _ = writeln!(std::io::stderr(), "mdbook-contract lsp: {error:#}");
-                ExitCode::FAILURE
-            }
-        },
+        Some(Command::Lsp) => lsp(),
         Some(Command::Mcp {
             book_dir,
             print_config,
         }) => mcp(&book_dir, print_config),
-        Some(Command::LspArrival { book_dir }) => {
-            let stdout = std::io::BufWriter::new(std::io::stdout());
-            match mdbook_contract::language_server_arrival(&book_dir, std::io::stdin(), stdout) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(error) => {
-                    let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
-                    ExitCode::FAILURE
-                }
-            }
-        }
+        Some(Command::LspArrival { book_dir }) => lsp_arrival(&book_dir),
         Some(Command::CarriedOver {
             old,
             book_dir,
@@ -319,27 +301,20 @@ fn main() -> ExitCode {
             format,
             min_verified,
         ),
+        Some(Command::Export { renderer: true, .. }) => export_renderer(),
         Some(Command::Export {
             book_dir,
             out,
             site,
             schema,
-            renderer,
             test_results,
-        }) => {
-            if renderer {
-                match mdbook_contract::export_renderer(std::io::stdin().lock()) {
-                    Ok(_) => ExitCode::SUCCESS,
-                    Err(error) => {
-                        let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
-                        ExitCode::from(2)
-                    }
-                }
-            } else {
-                let loaded = load(&book_dir, &test_results, None);
-                export(loaded, out.as_deref(), site.as_deref(), schema)
-            }
-        }
+            ..
+        }) => export(
+            load(&book_dir, &test_results, None),
+            out.as_deref(),
+            site.as_deref(),
+            schema,
+        ),
         Some(Command::Diff {
             base,
             head,
@@ -364,6 +339,44 @@ fn main() -> ExitCode {
             path,
         }) => new_spec(&book_dir, &provider_type, path.as_deref()),
         None => protocol(),
+    }
+}
+
+/// `mdbook-contract lsp`: the language server on stdio until the editor ends it.
+fn lsp() -> ExitCode {
+    match mdbook_contract::run_language_server(
+        std::io::BufReader::new(std::io::stdin()),
+        std::io::stdout(),
+    ) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "mdbook-contract lsp: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The language server's child process: the book's own preprocessors run on the editor's
+/// texts of `book_dir`.
+fn lsp_arrival(book_dir: &Path) -> ExitCode {
+    let stdout = std::io::BufWriter::new(std::io::stdout());
+    match mdbook_contract::language_server_arrival(book_dir, std::io::stdin(), stdout) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `mdbook-contract export --renderer`: mdBook's renderer protocol on stdin.
+fn export_renderer() -> ExitCode {
+    match mdbook_contract::export_renderer(std::io::stdin().lock()) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
+            ExitCode::from(2)
+        }
     }
 }
 
