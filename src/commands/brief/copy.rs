@@ -72,7 +72,7 @@ impl<'r> Writer<'r> {
     }
 
     /// Copies `part` into `events`.
-    pub(super) fn copy(&mut self, events: &mut Vec<Event<'static>>, part: &Part) {
+    fn copy(&mut self, events: &mut Vec<Event<'static>>, part: &Part) {
         let content = &self.rendered.chapters[part.chapter].content;
         let ids: Vec<String> = self.indexes[&part.chapter]
             .headings
@@ -171,7 +171,7 @@ impl<'r> Writer<'r> {
 
     /// Where the link `dest` of chapter `from` leads in the brief: a heading of it, an
     /// address on the published book, or (`None`) nowhere, and it becomes its text.
-    pub(super) fn resolve(&self, from: usize, dest: &str) -> Option<String> {
+    fn resolve(&self, from: usize, dest: &str) -> Option<String> {
         if paths::is_external(dest) {
             return Some(dest.to_owned());
         }
@@ -216,7 +216,7 @@ impl<'r> Writer<'r> {
     }
 
     /// The chapter the relative link `path` of chapter `from` names.
-    pub(super) fn chapter_at(&self, from: usize, path: &str) -> Option<usize> {
+    fn chapter_at(&self, from: usize, path: &str) -> Option<usize> {
         let path = paths::percent_decode(path);
         let path = path.split('?').next().unwrap_or("");
         let base = &self.rendered.chapters[from].link_path;

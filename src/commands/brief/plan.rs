@@ -127,7 +127,7 @@ impl<'r> Writer<'r> {
 
     /// The contract's checklist for adding a provider: the first section of the contract
     /// whose heading holds the words `brief-checklist` names.
-    pub(super) fn checklist(&self, contracts: &[usize]) -> Option<Part> {
+    fn checklist(&self, contracts: &[usize]) -> Option<Part> {
         let rendered = self.rendered;
         let checklist_words = identity(&rendered.config.brief_checklist);
         contracts.iter().find_map(|&c| {
@@ -150,7 +150,7 @@ impl<'r> Writer<'r> {
     /// The sections of provider `p` to copy as worked examples, those at `anchors` and its
     /// known gaps, in the chapter's order; and whether its section has no known-gaps
     /// sub-section.
-    pub(super) fn examples_of(&self, p: usize, anchors: &[String]) -> (Vec<Part>, bool) {
+    fn examples_of(&self, p: usize, anchors: &[String]) -> (Vec<Part>, bool) {
         let rendered = self.rendered;
         let model = &rendered.model;
         let chapter = model.providers[p].chapter;
@@ -202,12 +202,7 @@ impl<'r> Writer<'r> {
     }
 
     /// The heading of the provider's known gaps, a sub-section of its section at heading `top`.
-    pub(super) fn known_gaps(
-        &self,
-        index: &ChapterIndex,
-        top: usize,
-        content_len: usize,
-    ) -> Option<usize> {
+    fn known_gaps(&self, index: &ChapterIndex, top: usize, content_len: usize) -> Option<usize> {
         let gaps_title = identity(&self.rendered.config.brief_known_gaps);
         let section = section_of(&index.headings, top, content_len);
         index

@@ -10,16 +10,13 @@ use crate::model::spec::{Status, Unanswered};
 use crate::model::{Axis, section_of};
 
 /// The citation a test of `rule` puts in a comment (`r[verify id]`).
-pub(super) fn citation(rule: &crate::model::rules::Rule) -> Event<'static> {
+fn citation(rule: &crate::model::rules::Rule) -> Event<'static> {
     let id = crate::model::rules::marker::cited(&rule.id, rule.version);
     Event::Code(CowStr::from(format!("r[verify {id}]")))
 }
 
 /// Writes the rules that permit and oblige nothing, on one line.
-pub(super) fn permitted_rules(
-    events: &mut Vec<Event<'static>>,
-    optional: &[&crate::model::rules::Rule],
-) {
+fn permitted_rules(events: &mut Vec<Event<'static>>, optional: &[&crate::model::rules::Rule]) {
     if optional.is_empty() {
         return;
     }
@@ -38,7 +35,7 @@ pub(super) fn permitted_rules(
 
 /// Writes the rules that bind the provider if it chooses the profile they apply to, on an
 /// axis its spec has not answered yet, each with its citation.
-pub(super) fn pending_rules(
+fn pending_rules(
     events: &mut Vec<Event<'static>>,
     pending: &[(&crate::model::rules::Rule, &String, &String)],
 ) {
@@ -69,11 +66,7 @@ pub(super) fn pending_rules(
 impl<'r> Writer<'r> {
     /// With test results, how the built providers' tests of `rule` did in the last run
     /// (`; the existing providers' tests: \`kafka\` passed, \`nats\` failed`).
-    pub(super) fn results_of(
-        &self,
-        events: &mut Vec<Event<'static>>,
-        rule: &crate::model::rules::Rule,
-    ) {
+    fn results_of(&self, events: &mut Vec<Event<'static>>, rule: &crate::model::rules::Rule) {
         use crate::model::rules::coverage::Status;
         let rendered = self.rendered;
         let coverage = &rendered.coverage;
@@ -263,7 +256,7 @@ impl<'r> Writer<'r> {
 
     /// Writes the profile the spec chose on one axis: the axis, what the profile obliges, and
     /// the existing providers that chose it too.
-    pub(super) fn profile(&mut self, events: &mut Vec<Event<'static>>, choice: &Choice<'_>) {
+    fn profile(&mut self, events: &mut Vec<Event<'static>>, choice: &Choice<'_>) {
         let Choice {
             axis,
             profile,
@@ -293,12 +286,7 @@ impl<'r> Writer<'r> {
 
     /// Writes the contract's row of a profile on `axis`: its meaning, what it obliges, who
     /// tolerates it.
-    pub(super) fn profile_row(
-        &mut self,
-        events: &mut Vec<Event<'static>>,
-        axis: &Axis,
-        row: usize,
-    ) {
+    fn profile_row(&mut self, events: &mut Vec<Event<'static>>, axis: &Axis, row: usize) {
         let columns = [
             ("Meaning", axis.columns.meaning),
             ("Obliges", axis.columns.obliges),
@@ -319,11 +307,7 @@ impl<'r> Writer<'r> {
     }
 
     /// Writes the existing providers that chose the same profile, each a link to its example.
-    pub(super) fn same_profile(
-        &mut self,
-        events: &mut Vec<Event<'static>>,
-        same: &[(usize, String)],
-    ) {
+    fn same_profile(&mut self, events: &mut Vec<Event<'static>>, same: &[(usize, String)]) {
         if same.is_empty() {
             paragraph(
                 events,
@@ -393,11 +377,7 @@ impl<'r> Writer<'r> {
 
     /// Writes the rules that bind the provider, each with its citation and, with test
     /// results, how the existing providers' tests of it did.
-    pub(super) fn bound_rules(
-        &self,
-        events: &mut Vec<Event<'static>>,
-        bound: &[&crate::model::rules::Rule],
-    ) {
+    fn bound_rules(&self, events: &mut Vec<Event<'static>>, bound: &[&crate::model::rules::Rule]) {
         events.push(Event::Start(Tag::List(None)));
         for rule in bound {
             events.push(Event::Start(Tag::Item));
@@ -421,7 +401,7 @@ impl<'r> Writer<'r> {
 
     /// Cell `column` of `axis`'s profile row `row`, from the rendered contract, its links
     /// resolved in the brief.
-    pub(super) fn cell(
+    fn cell(
         &mut self,
         contract: usize,
         axis: &Axis,
