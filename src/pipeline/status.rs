@@ -3,7 +3,7 @@
 //!
 //! [`SpecState`] is one spec (its provider, status, entries answered of all, and each open
 //! entry with its place); [`ProviderCoverage`] one built provider's rules. They are worked out
-//! by the pipeline (`pipeline::status`), from the same reading of the specs that the
+//! here from an analysis ([`status_of`]), from the same reading of the specs that the
 //! `unanswered-entry` check and the `{{#spec-status}}` box use, and the coverage that
 //! `{{#rule-matrix}}` draws; the `status` command prints them (`commands::status`), and the
 //! MCP server answers from them.
@@ -11,6 +11,9 @@
 use std::path::PathBuf;
 
 use serde::Serialize;
+
+use super::analysis::Analysis;
+use crate::model::rules::coverage::Status as CellStatus;
 
 /// One spec chapter's state.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -105,4 +108,168 @@ pub struct ProviderCoverage {
     /// Whether the source tree was read (`source-root`): without it nothing is known of the
     /// code, and only `bound` means anything.
     pub known: bool,
+}
+
+/// What `status` reports of an analysis.
+pub(super) fn status_of(analysis: &Analysis<'_>) -> Status {
+    let Analysis {
+        specs,
+        rules,
+        coverage,
+        files_read,
+        citations,
+        config,
+        results,
+        ..
+    } = analysis;
+    let states = specs
+        .specs
+        .iter()
+        .map(|spec| spec_state(analysis, spec))
+        .collect();
+    let providers = if rules.rules.is_empty() {
+        Vec::new()
+    } else {
+        coverage
+            .providers
+            .iter()
+            .enumerate()
+            .map(|(column, &p)| provider_coverage(analysis, column, p))
+            .collect()
+    };
+    let source = match (&config.source_root, files_read) {
+        (Some(root), Some(files)) if !rules.rules.is_empty() => Some(SourceRead {
+            root: root.clone(),
+            files: *files,
+            citations: citations.len(),
+        }),
+        _ => None,
+    };
+    let results = results.asked.then(|| {
+        results
+            .files
+            .iter()
+            .map(|f| f.shown.clone())
+            .collect::<Vec<_>>()
+    });
+    Status {
+        specs: states,
+        providers,
+        source,
+        results,
+    }
+}
+
+/// Where one filled spec stands: its entries answered, and each open one with its place (the
+/// template's entries it lacks last, at its first line).
+fn spec_state(analysis: &Analysis<'_>, spec: &crate::model::spec::Spec) -> SpecState {
+    let Analysis {
+        chapters,
+        model,
+        specs,
+        files,
+        ..
+    } = analysis;
+    let chapter = &chapters[spec.chapter];
+    let unanswered = spec.unanswered(model, specs);
+    let mut open = Vec::new();
+    let mut answered = 0;
+    for (entry, why) in &unanswered {
+        if why.is_empty() {
+            answered += 1;
+            continue;
+        }
+        let (to_fill, _) = crate::model::spec::where_to_fill(entry, &why[0]);
+        let at = chapter.locate(files, to_fill);
+        open.push(OpenEntry {
+            entry: entry.title.clone(),
+            path: at.path,
+            line: at.line,
+            lacks: why
+                .iter()
+                .map(|w| w.describe())
+                .collect::<Vec<_>>()
+                .join(", "),
+        });
+    }
+    let top = chapter.locate(files, 0..0);
+    for entry in &specs.template {
+        if !unanswered.iter().any(|(e, _)| e.name == entry.name) {
+            open.push(OpenEntry {
+                entry: entry.title.clone(),
+                path: top.path.clone(),
+                line: top.line,
+                lacks: "not in the spec".to_owned(),
+            });
+        }
+    }
+    SpecState {
+        provider: spec
+            .provider
+            .map(|p| model.providers[p].name.clone())
+            .unwrap_or_default(),
+        path: top.path,
+        status: spec.status.as_str(),
+        answered,
+        entries: specs.template.len(),
+        open,
+    }
+}
+
+/// How many of the rules that bind the built provider `p` (the coverage's column `column`)
+/// its tests verify, and which MUST rules they leave.
+fn provider_coverage(analysis: &Analysis<'_>, column: usize, p: usize) -> ProviderCoverage {
+    let Analysis {
+        chapters,
+        model,
+        rules,
+        coverage,
+        files,
+        ..
+    } = analysis;
+    let provider = &model.providers[p];
+    let at = chapters[provider.chapter].locate(files, provider.range.clone());
+    let (verified, bound) = coverage.verified_of_bound(column);
+    let must_rules = || {
+        rules
+            .rules
+            .iter()
+            .zip(&coverage.cells)
+            .filter(|(rule, _)| rule.level == Some(crate::model::rules::Level::Must))
+    };
+    let must_short: Vec<String> = must_rules()
+        .filter(|(_, row)| {
+            !matches!(
+                row[column],
+                CellStatus::Verified(_)
+                    | CellStatus::NotBound
+                    | CellStatus::Undecided
+                    | CellStatus::Optional
+            )
+        })
+        .map(|(rule, _)| rule.id.clone())
+        .collect();
+    let must = must_rules()
+        .filter(|(_, row)| {
+            !matches!(
+                row[column],
+                CellStatus::NotBound | CellStatus::Undecided | CellStatus::Optional
+            )
+        })
+        .count();
+    ProviderCoverage {
+        provider: provider.name.clone(),
+        path: at.path,
+        line: at.line,
+        bound,
+        verified,
+        implemented: coverage.implemented_only(column),
+        failed: coverage.count(column, |s| matches!(s, CellStatus::Failed(..))),
+        skipped: coverage.count(column, |s| matches!(s, CellStatus::Skipped(..))),
+        not_run: coverage.count(column, |s| matches!(s, CellStatus::NotRun(_))),
+        must_verified: must - must_short.len(),
+        must,
+        must_short,
+        known: coverage.known,
+    }
 }
