@@ -4,7 +4,9 @@
 
 use mdbook_markdown::pulldown_cmark::{CowStr, Event, Tag, TagEnd};
 
-use super::{Events, Renderer, code, emphasis, in_div, link, strong, table, text};
+use super::Events;
+use super::Renderer;
+use super::events::{code, emphasis, in_div, link, strong, table, text};
 use crate::model::rules::code::CodeCitation;
 use crate::model::rules::coverage::Coverage;
 use crate::model::rules::coverage::Status;
