@@ -1,0 +1,474 @@
+//! Reading the model from the chapters: each chapter's headings (axes, providers, their
+//! sections), each axis's `Profile` table, and each chapter's shortcodes (claims, answer sites),
+//! in document order. To read a new kind of thing: a field of [`Model`], and the method here
+//! that meets it in the chapter.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::{
+    AnswerSite, Axis, Claim, Columns, Model, Problem, Profile, Provider, UNKNOWN_PROFILE,
+    Unclassed, Unprovided,
+};
+use crate::read::chapter::Chapter;
+use crate::read::config::Config;
+use crate::read::markdown::{Heading, Table};
+use crate::read::shortcode::{Kind, is_code as is_kebab};
+use crate::util::vocab::Check;
+
+impl Model {
+    /// Reads the model out of the chapters.
+    pub(crate) fn collect(chapters: &[Chapter<'_>], config: &Config) -> Model {
+        let mut model = Model::default();
+        for (number, chapter) in chapters.iter().enumerate() {
+            model.collect_headings(number, chapter, config);
+        }
+        // Claims and answer sites depend only on the providers found above: each chapter's are
+        // read on their own (in parallel), then appended in chapter order.
+        let work = chapters.iter().map(|chapter| chapter.content.len()).sum();
+        let found = crate::util::parallel::map(chapters, work, |number, chapter| {
+            Shortcodes::of(&model.providers, number, chapter, config)
+        });
+        for found in found {
+            model.claims.extend(found.claims);
+            model.answer_sites.extend(found.answer_sites);
+            model.spec_sites.extend(found.spec_sites);
+            model.problems.extend(found.problems);
+            for (chapter, heading, claim) in found.orphans {
+                model.orphan(chapter, heading, claim);
+            }
+        }
+        model.claims_by = vec![HashMap::new(); model.providers.len()];
+        for (i, claim) in model.claims.iter().enumerate() {
+            model.claims_by[claim.provider]
+                .entry(claim.axis.text.clone())
+                .or_default()
+                .push(i);
+            model.claim_at.insert((claim.chapter, claim.range.start), i);
+        }
+        for (i, site) in model.answer_sites.iter().enumerate() {
+            model
+                .sites_by_axis
+                .entry(site.axis.text.clone())
+                .or_default()
+                .push(i);
+        }
+        model
+    }
+
+    /// Records a claim outside every provider section with the others of its heading, or
+    /// with its spec chapter's missing provider heading.
+    pub(super) fn orphan(&mut self, chapter: usize, heading: Option<usize>, claim: Range<usize>) {
+        let group = self
+            .unprovided
+            .iter_mut()
+            .find(|u| u.chapter == chapter && (u.spec || u.heading == heading));
+        match group {
+            Some(group) => group.claims.push(claim),
+            None => self.unprovided.push(Unprovided {
+                chapter,
+                heading,
+                spec: false,
+                claims: vec![claim],
+            }),
+        }
+    }
+
+    pub(super) fn collect_headings(
+        &mut self,
+        number: usize,
+        chapter: &Chapter<'_>,
+        config: &Config,
+    ) {
+        let headings = &chapter.index.headings;
+        let spec = config.is_spec(&chapter.key);
+        let mut spec_provider = None;
+        for (i, heading) in headings.iter().enumerate() {
+            let mut section = section_of(headings, i, chapter.content.len());
+            if heading.has_class("axis") {
+                self.collect_axis(number, chapter, config, heading, section.clone());
+            } else if config.may_define_axes(&chapter.key)
+                && let Some((code, _)) = heading.first_code.as_ref().filter(|(c, _)| is_kebab(c))
+                && chapter.index.tables.iter().any(|t| {
+                    t.range.start >= section.start
+                        && t.range.end <= section.end
+                        && (is_profile_table(t) || near_profile_header(t).is_some())
+                })
+            {
+                self.unclassed.push(Unclassed {
+                    code: code.clone(),
+                    chapter: number,
+                    range: heading.range.clone(),
+                    classes: heading.classes.clone(),
+                });
+            }
+            if heading.has_class("provider") || heading.has_class("proposed") {
+                if spec {
+                    // A spec describes one provider, and the whole chapter is its section.
+                    if let Some(first) = spec_provider {
+                        let first: &Provider = &self.providers[first];
+                        let message = format!(
+                            "a spec describes one provider, `{}`; this heading would make a second",
+                            first.name
+                        );
+                        problem(
+                            &mut self.problems,
+                            Check::MalformedSection,
+                            number,
+                            heading.range.clone(),
+                            message,
+                        );
+                        continue;
+                    }
+                    section = 0..chapter.content.len();
+                    spec_provider = Some(self.providers.len());
+                }
+                let name = match &heading.first_code {
+                    Some((code, _)) => code.clone(),
+                    None => heading.text.trim().to_owned(),
+                };
+                if name.is_empty() {
+                    problem(
+                        &mut self.problems,
+                        Check::MalformedSection,
+                        number,
+                        heading.range.clone(),
+                        "a `.provider` heading needs a name".into(),
+                    );
+                    continue;
+                }
+                self.providers.push(Provider {
+                    name,
+                    chapter: number,
+                    anchor: heading.id.clone(),
+                    range: heading.range.clone(),
+                    section,
+                    proposed: spec || heading.has_class("proposed"),
+                    spec,
+                });
+            }
+        }
+        if spec && spec_provider.is_none() {
+            self.unprovided.push(Unprovided {
+                chapter: number,
+                heading: (!headings.is_empty()).then_some(0),
+                spec: true,
+                claims: Vec::new(),
+            });
+        }
+    }
+
+    pub(super) fn collect_axis(
+        &mut self,
+        number: usize,
+        chapter: &Chapter<'_>,
+        config: &Config,
+        heading: &Heading,
+        section: Range<usize>,
+    ) {
+        if !config.may_define_axes(&chapter.key) {
+            let message = format!(
+                "axes are defined in contract chapters only ({}); `{}` is not one",
+                config.contract.join(", "),
+                chapter.key
+            );
+            problem(
+                &mut self.problems,
+                Check::MalformedSection,
+                number,
+                heading.range.clone(),
+                message,
+            );
+            return;
+        }
+        let Some((code, code_range)) = heading.first_code.clone() else {
+            problem(
+                &mut self.problems,
+                Check::MalformedSection,
+                number,
+                heading.range.clone(),
+                "an `.axis` heading needs its code as the first code span, a kebab-case word, as in ``### `axis-code` {.axis}``".into(),
+            );
+            return;
+        };
+        if !is_kebab(&code) {
+            problem(
+                &mut self.problems,
+                Check::MalformedSection,
+                number,
+                code_range,
+                format!(
+                    "axis code `{code}` is not kebab-case (lowercase letters, digits and single hyphens)"
+                ),
+            );
+            return;
+        }
+        let table = chapter.index.tables.iter().position(|t| {
+            t.range.start >= section.start && t.range.end <= section.end && is_profile_table(t)
+        });
+        let near_table = table.is_none().then(|| {
+            chapter
+                .index
+                .tables
+                .iter()
+                .filter(|t| t.range.start >= section.start && t.range.end <= section.end)
+                .find_map(near_profile_header)
+        });
+        let mut axis = Axis {
+            code: code.clone(),
+            chapter: number,
+            anchor: heading.id.clone(),
+            range: heading.range.clone(),
+            section: section.clone(),
+            table,
+            near_table: near_table.flatten(),
+            columns: Columns::default(),
+            profiles: Vec::new(),
+        };
+        // Without a table, `malformed-section` reports the axis, with its claims as notes.
+        if let Some(t) = table {
+            self.read_profiles(number, &chapter.index.tables[t], &mut axis);
+        }
+        if self.by_code.contains_key(&code) {
+            // Kept, so `duplicate-axis` can point at both.
+        } else {
+            self.by_code.insert(code, self.axes.len());
+        }
+        self.axes.push(axis);
+    }
+
+    pub(super) fn read_profiles(&mut self, number: usize, table: &Table, axis: &mut Axis) {
+        let header = &table.rows[0].cells;
+        let column = |names: &[&str]| {
+            header
+                .iter()
+                .position(|c| names.iter().any(|n| c.text.trim().eq_ignore_ascii_case(n)))
+        };
+        axis.columns = Columns {
+            meaning: column(&["meaning"]).or((header.len() > 1).then_some(1)),
+            obliges: column(&["obliges", "obligations", "obliges the provider"]),
+            tolerated_by: column(&["tolerated by"]),
+        };
+        for (row_index, row) in table.rows.iter().enumerate().skip(1) {
+            let Some(first) = row.cells.first() else {
+                continue;
+            };
+            let Some(name) = first.first_code.clone().filter(|n| is_kebab(n)) else {
+                problem(
+                    &mut self.problems,
+                    Check::MalformedSection,
+                    number,
+                    first.range.clone(),
+                    format!(
+                        "each row of the `Profile` table of `{}` starts with the profile name as a kebab-case code span",
+                        axis.code
+                    ),
+                );
+                continue;
+            };
+            if name == UNKNOWN_PROFILE {
+                problem(
+                    &mut self.problems,
+                    Check::MalformedSection,
+                    number,
+                    first.range.clone(),
+                    format!(
+                        "`{UNKNOWN_PROFILE}` is reserved for claims not verified yet and is accepted on every axis; remove the row"
+                    ),
+                );
+                continue;
+            }
+            if axis.profile(&name).is_some() {
+                problem(
+                    &mut self.problems,
+                    Check::MalformedSection,
+                    number,
+                    first.range.clone(),
+                    format!("profile `{name}` is listed twice for axis `{}`", axis.code),
+                );
+                continue;
+            }
+            axis.profiles.push(Profile {
+                name,
+                row: row_index,
+            });
+        }
+    }
+}
+
+/// The claims, answer sites and problems of one chapter's shortcodes.
+#[derive(Default)]
+struct Shortcodes {
+    claims: Vec<Claim>,
+    answer_sites: Vec<AnswerSite>,
+    spec_sites: Vec<AnswerSite>,
+    problems: Vec<Problem>,
+    /// Claims outside every provider section: chapter, the heading meant as their provider's,
+    /// the shortcode.
+    orphans: Vec<(usize, Option<usize>, Range<usize>)>,
+}
+
+impl Shortcodes {
+    fn of(
+        providers: &[Provider],
+        number: usize,
+        chapter: &Chapter<'_>,
+        config: &Config,
+    ) -> Shortcodes {
+        let mut found = Shortcodes::default();
+        let headings = &chapter.index.headings;
+        // This chapter's providers, in document order (so sorted by section start).
+        let first = providers.partition_point(|p| p.chapter < number);
+        let last = providers.partition_point(|p| p.chapter <= number);
+        for shortcode in &chapter.scan.shortcodes {
+            let at = shortcode.range.start;
+            match &shortcode.kind {
+                Kind::Profile {
+                    axis,
+                    profile,
+                    evidence,
+                } => {
+                    let before =
+                        first + providers[first..last].partition_point(|p| p.section.start <= at);
+                    let provider = (first..before)
+                        .rev()
+                        .find(|&i| providers[i].section.contains(&at));
+                    let Some(provider) = provider else {
+                        let owner = owner_heading(headings, at);
+                        found.orphans.push((number, owner, shortcode.range.clone()));
+                        continue;
+                    };
+                    let before = headings.partition_point(|h| h.range.start <= at);
+                    let section_anchor = headings[before - 1].id.clone();
+                    found.claims.push(Claim {
+                        provider,
+                        chapter: number,
+                        range: shortcode.range.clone(),
+                        axis: axis.clone(),
+                        profile: profile.clone(),
+                        evidence: evidence.clone(),
+                        section_anchor,
+                    });
+                }
+                Kind::Answers { code } => {
+                    if !config.may_hold_answers(&chapter.key) {
+                        let message = format!(
+                            "`{{{{#answers}}}}` marks a template entry and belongs in the template ({}) or in a filled spec; to make `{}` a spec, add it to `specs` under `[preprocessor.contract]` in book.toml (`mdbook-contract new-spec TYPE` writes a new spec and adds it)",
+                            config.template.join(", "),
+                            chapter.key
+                        );
+                        problem(
+                            &mut found.problems,
+                            Check::MalformedShortcode,
+                            number,
+                            shortcode.range.clone(),
+                            message,
+                        );
+                        continue;
+                    }
+                    let before = headings.partition_point(|h| h.range.start <= at);
+                    let site = AnswerSite {
+                        axis: code.clone(),
+                        chapter: number,
+                        range: shortcode.range.clone(),
+                        heading: before.checked_sub(1),
+                    };
+                    if config.is_spec(&chapter.key) {
+                        found.spec_sites.push(site);
+                    } else {
+                        found.answer_sites.push(site);
+                    }
+                }
+                Kind::SpecStatus => {
+                    if !config.is_spec(&chapter.key) {
+                        problem(
+                            &mut found.problems,
+                            Check::MalformedShortcode,
+                            number,
+                            shortcode.range.clone(),
+                            "`{{#spec-status}}` shows a filled spec's status and belongs in a spec chapter (see `specs` in book.toml)".into(),
+                        );
+                    }
+                }
+                Kind::Axis { .. }
+                | Kind::AxisTable
+                | Kind::ProfileMatrix
+                | Kind::Rule { .. }
+                | Kind::RuleMatrix => {}
+            }
+        }
+        found
+    }
+}
+
+fn problem(
+    problems: &mut Vec<Problem>,
+    check: Check,
+    chapter: usize,
+    range: Range<usize>,
+    message: String,
+) {
+    problems.push(Problem {
+        check,
+        chapter,
+        range,
+        message,
+    });
+}
+
+/// The heading meant as the provider's of a claim at `at` outside every provider section:
+/// among the headings whose sections hold it, innermost first, the first that reads as a
+/// provider's (a code span in its text, as providers are named, or a class one slip from
+/// `provider`); none when no heading does.
+fn owner_heading(headings: &[Heading], at: usize) -> Option<usize> {
+    let mut i = headings
+        .partition_point(|h| h.range.start <= at)
+        .checked_sub(1)?;
+    loop {
+        if headings[i].first_code.is_some() || provider_slip(&headings[i]).is_some() {
+            return Some(i);
+        }
+        let level = headings[i].level;
+        i = (0..i).rev().find(|&j| headings[j].level < level)?;
+    }
+}
+
+/// A class of `heading` one slip from `provider` or `proposed` (`providers`, `provder`).
+pub(crate) fn provider_slip(heading: &Heading) -> Option<&str> {
+    heading
+        .classes
+        .iter()
+        .find(|c| {
+            crate::util::suggest::edit_distance(c, "provider") <= 2
+                || crate::util::suggest::edit_distance(c, "proposed") <= 2
+        })
+        .map(String::as_str)
+}
+
+/// The range of heading `i`'s section: to the next heading of the same level or higher.
+pub(crate) fn section_of(headings: &[Heading], i: usize, end: usize) -> Range<usize> {
+    let level = headings[i].level;
+    let stop = headings[i + 1..]
+        .iter()
+        .find(|h| h.level <= level)
+        .map_or(end, |h| h.range.start);
+    headings[i].range.start..stop
+}
+
+/// The first header cell of `table` when it is near `Profile` without being it (`Profiles`,
+/// `Profil`), with its range.
+fn near_profile_header(table: &Table) -> Option<(String, Range<usize>)> {
+    let cell = table.rows.first()?.cells.first()?;
+    let text = cell.text.trim();
+    let lower = text.to_ascii_lowercase();
+    (lower != "profile" && crate::util::suggest::edit_distance(&lower, "profile") <= 2)
+        .then(|| (text.to_owned(), cell.range.clone()))
+}
+
+fn is_profile_table(table: &Table) -> bool {
+    table
+        .rows
+        .first()
+        .and_then(|r| r.cells.first())
+        .is_some_and(|c| c.text.trim().eq_ignore_ascii_case("profile"))
+}
