@@ -7,8 +7,9 @@
 //! lines and columns, and [`splice`] applies replacements by byte range.
 //!
 //! This module knows nothing of axes, providers or checks: it describes Markdown only. To record
-//! something new, add a field to [`ChapterIndex`] and fill it in the one event loop of `index.rs`.
+//! something new, add a field to [`ChapterIndex`] and fill it in the one event loop of `builder.rs`.
 
+mod builder;
 pub(crate) mod ids;
 mod index;
 mod lines;
