@@ -1,5 +1,6 @@
 //! "Did you mean" for names: the nearest candidate by edit distance, else the one that shares
-//! most of its words (`retention-policy` for `retention`, `dead-letters` for `dead-letter`).
+//! most of its words (`retention-policy` for `retention`, `dead-letters` for `dead-letter`);
+//! the same whatever the order of the candidates.
 
 /// The Levenshtein distance between `a` and `b`, counted in characters.
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
@@ -31,7 +32,9 @@ where
     let words = words_of(word);
     for candidate in candidates {
         let distance = edit_distance(word, candidate);
-        if distance <= limit && nearest.is_none_or(|(d, _)| distance < d) {
+        // Ties go to the smaller name, so the answer never depends on the candidates' order
+        // (a set's order differs from one run to the next).
+        if distance <= limit && nearest.is_none_or(|(d, c)| (distance, candidate) < (d, c)) {
             nearest = Some((distance, candidate));
         }
         let theirs = words_of(candidate);
@@ -42,7 +45,7 @@ where
         let score = (shared, std::cmp::Reverse(distance));
         if shared > 0
             && shared * 2 >= words.len().max(theirs.len())
-            && sharing.is_none_or(|(best, _)| score > best)
+            && sharing.is_none_or(|(best, c)| score > best || (score == best && candidate < c))
         {
             sharing = Some((score, candidate));
         }
@@ -94,5 +97,22 @@ mod tests {
         assert_eq!(did_you_mean("quota-limits", anchors), None);
         assert_eq!(did_you_mean("publish", anchors), None);
         assert_eq!(did_you_mean("closing", anchors), Some("closing-table"));
+    }
+
+    #[test]
+    fn a_tie_is_decided_by_the_name_not_the_order() {
+        // Found by the book fuzz target: a page's ids in a set, `check` and the build each
+        // suggested another of the equally near `anch-N`.
+        let ids = ["anch-8", "anch-5", "anch-6"];
+        let mut reversed = ids;
+        reversed.reverse();
+        assert_eq!(did_you_mean("anchor", ids), Some("anch-5"));
+        assert_eq!(did_you_mean("anchor", reversed), Some("anch-5"));
+        // The same by words: two names as far from the word, sharing as many of its words.
+        let words = ["closing-words", "closing-table"];
+        let mut reversed = words;
+        reversed.reverse();
+        assert_eq!(did_you_mean("closing", words), Some("closing-table"));
+        assert_eq!(did_you_mean("closing", reversed), Some("closing-table"));
     }
 }
