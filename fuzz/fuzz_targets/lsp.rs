@@ -18,7 +18,7 @@
 
 use std::io::{Cursor, Write};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use mdbook_contract::run_language_server;
@@ -87,21 +87,6 @@ fn frame(out: &mut Vec<u8>, body: &[u8]) {
     out.extend_from_slice(body);
 }
 
-/// Writes into a buffer that the test reads after the server is done.
-#[derive(Clone)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Shared {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// Replaces every `@/` of `body` with the book's URI and a `/`.
 fn with_root(body: &[u8], root: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(body.len());
@@ -159,9 +144,9 @@ fuzz_target!(|data: &[u8]| {
     );
     frame(&mut input, br#"{"jsonrpc":"2.0","method":"exit"}"#);
 
-    let output = Shared(Arc::new(Mutex::new(Vec::new())));
+    let output = harness::Output::default();
     let served = run_language_server(Cursor::new(input), output.clone());
-    let bytes = std::mem::take(&mut *output.0.lock().unwrap());
+    let bytes = output.take();
 
     // The output: frames of JSON-RPC 2.0 objects.
     let mut rest = &bytes[..];

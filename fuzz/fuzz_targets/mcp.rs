@@ -14,9 +14,9 @@
 
 #![no_main]
 
-use std::io::{Cursor, Write};
+use std::io::Cursor;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use mdbook_contract::run_mcp;
@@ -57,21 +57,6 @@ fn copy(from: &Path, to: &Path) {
     }
 }
 
-/// Writes into a buffer that the test reads after the server is done.
-#[derive(Clone)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Shared {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 fn line(input: &mut Vec<u8>, value: &Value) {
     input.extend_from_slice(value.to_string().as_bytes());
     input.push(b'\n');
@@ -108,9 +93,9 @@ fuzz_target!(|data: &[u8]| {
         &json!({"jsonrpc": "2.0", "id": "fuzz-end", "method": "tools/call", "params": {"name": "contract_overview", "arguments": {}}}),
     );
 
-    let output = Shared(Arc::new(Mutex::new(Vec::new())));
+    let output = harness::Output::default();
     let served = run_mcp(root, Cursor::new(input), output.clone());
-    let bytes = std::mem::take(&mut *output.0.lock().unwrap());
+    let bytes = output.take();
 
     let mut answered_end = false;
     for text in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {

@@ -22,6 +22,7 @@
 use std::ops::Range;
 use std::path::{Component, Path, PathBuf};
 use std::str::FromStr as _;
+use std::sync::{Arc, Mutex};
 
 use mdbook_contract::internals::{self, ChapterIndex, MarkdownOptions, parse_options};
 use mdbook_preprocessor::PreprocessorContext;
@@ -341,5 +342,28 @@ pub fn restart_interrupted_calls() {
             action.sa_flags |= libc::SA_RESTART;
             libc::sigaction(libc::SIGALRM, &action, std::ptr::null_mut());
         }
+    }
+}
+
+/// A server's output: cloned into the server as its writer, read by the target once the
+/// server is done.
+#[derive(Clone, Default)]
+pub struct Output(Arc<Mutex<Vec<u8>>>);
+
+impl Output {
+    /// What was written so far, taken out.
+    pub fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut *self.0.lock().unwrap())
+    }
+}
+
+impl std::io::Write for Output {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }

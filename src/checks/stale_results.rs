@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use super::{Context, Draft, Place};
+use crate::read::results::matching::go_module;
 use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
@@ -97,11 +98,7 @@ fn gone_go_tests(
 ) -> (Vec<String>, usize) {
     let Some(module) = std::fs::read_to_string(source_root.join("go.mod"))
         .ok()
-        .and_then(|t| {
-            t.lines()
-                .find_map(|l| l.trim().strip_prefix("module "))
-                .map(|m| m.trim().trim_matches('"').to_owned())
-        })
+        .and_then(|text| go_module(&text))
     else {
         return (Vec::new(), 0);
     };

@@ -206,6 +206,14 @@ fn located(
     }
 }
 
+/// The module path a `go.mod` file declares (its `module` line), if it has one.
+pub(crate) fn go_module(go_mod: &str) -> Option<String> {
+    go_mod
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("module "))
+        .map(|m| m.trim().trim_matches('"').to_owned())
+}
+
 impl Matcher<'_> {
     /// The Go import path of the package in `folder` (under `source_root`): the module path of
     /// the nearest `go.mod` at or above it, and the folders under that.
@@ -221,10 +229,7 @@ impl Matcher<'_> {
         let found = loop {
             let go_mod = source_root.join(at).join("go.mod");
             if let Ok(text) = std::fs::read_to_string(&go_mod) {
-                let module = text
-                    .lines()
-                    .find_map(|l| l.trim().strip_prefix("module "))
-                    .map(|m| m.trim().trim_matches('"').to_owned());
+                let module = go_module(&text);
                 let under = folder
                     .strip_prefix(at)
                     .unwrap_or("")
@@ -288,6 +293,13 @@ mod tests {
         let java = "  // r[verify a.b]\n  @Test\n  public void testPut() {}\n";
         assert_eq!(test_function(java, 1).as_deref(), Some("testPut"));
         assert_eq!(test_function("// r[verify a.b]\nlet x = 1;\n", 1), None);
+    }
+
+    #[test]
+    fn the_module_line_of_a_go_mod() {
+        let go_mod = "// c\nmodule \"example.com/broker\" \n\ngo 1.22\n";
+        assert_eq!(go_module(go_mod).as_deref(), Some("example.com/broker"));
+        assert_eq!(go_module("go 1.22\n"), None);
     }
 
     #[test]
