@@ -95,12 +95,27 @@ pub(crate) fn hidden_in(text: &str) -> String {
 
 /// Every character nobody can see in `text`, with its byte offset, kind and name.
 pub(crate) fn find(text: &str) -> impl Iterator<Item = (usize, char, Unseen)> + '_ {
-    // ASCII text (most code and much prose) is passed over in one vectorised test.
-    let skip = text.is_ascii();
-    text.char_indices()
-        .take_while(move |_| !skip)
-        .filter_map(|(at, c)| unseen(c).map(|(kind, _)| (at, c, kind)))
+    // Every character of the table starts with one of six lead bytes in UTF-8: two vectorised
+    // byte searches find the places worth decoding, and text between them (most of a chapter,
+    // whatever its script) is never walked char by char.
+    let bytes = text.as_bytes();
+    let mut first = memchr::memchr3_iter(0xC2, 0xE2, 0xEF, bytes).peekable();
+    let mut second = memchr::memchr3_iter(0xD8, 0xE1, 0xE3, bytes).peekable();
+    std::iter::from_fn(move || match (first.peek(), second.peek()) {
+        (Some(&a), Some(&b)) if b < a => second.next(),
+        (Some(_), _) => first.next(),
+        (None, _) => second.next(),
+    })
+    .filter_map(move |at| {
+        // A lead byte never continues another character, so `at` is a boundary.
+        let c = text[at..].chars().next()?;
+        unseen(c).map(|(kind, _)| (at, c, kind))
+    })
 }
+
+/// The lead bytes in UTF-8 of the table's characters, which [`find`] searches for.
+#[cfg(test)]
+const LEAD_BYTES: [u8; 6] = [0xC2, 0xD8, 0xE1, 0xE2, 0xE3, 0xEF];
 
 #[cfg(test)]
 mod tests {
@@ -110,6 +125,28 @@ mod tests {
     fn the_table_is_sorted_and_outside_ascii() {
         assert!(TABLE.windows(2).all(|w| w[0].0 < w[1].0));
         assert!(TABLE.iter().all(|(c, _, _)| !c.is_ascii()));
+    }
+
+    #[test]
+    fn every_character_of_the_table_starts_with_a_searched_lead_byte() {
+        for (c, _, name) in TABLE {
+            let mut buf = [0; 4];
+            let lead = c.encode_utf8(&mut buf).as_bytes()[0];
+            assert!(LEAD_BYTES.contains(&lead), "{name} starts with {lead:#X}");
+        }
+    }
+
+    #[test]
+    fn find_gives_every_unseen_character_in_order_among_other_scripts() {
+        let text = "a\u{00A0}é’\u{061C}x\u{1680}\u{2028}中\u{3000}\u{FEFF}\u{202E}";
+        let found: Vec<(usize, char)> = find(text).map(|(at, c, _)| (at, c)).collect();
+        let expected: Vec<(usize, char)> = text
+            .char_indices()
+            .filter(|(_, c)| unseen(*c).is_some())
+            .collect();
+        assert_eq!(found, expected);
+        assert_eq!(found.len(), 7);
+        assert_eq!(find("plain ASCII and é’中 only").count(), 0);
     }
 
     #[test]
