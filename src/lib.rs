@@ -40,8 +40,11 @@ pub use commands::status::{StatusFormat, render_status};
 pub use lsp::arrival as language_server_arrival;
 pub use lsp::{serve as serve_language_server, serve_stream as run_language_server};
 pub use mcp::{config as mcp_config, serve_stream as run_mcp};
-pub use pipeline::status::{OpenEntry, ProviderCoverage, SourceRead, SpecState, Status};
-pub use pipeline::{Outcome, check, overview, process, status};
+pub use pipeline::status::{
+    OpenEntry, ProviderCoverage, SourceRead, SpecState, Status, SyntaxErrorsAt,
+};
+pub use pipeline::unmapped::{Unmapped, UnmappedOwner, UnmappedUnit};
+pub use pipeline::{Outcome, check, overview, process, status, status_with};
 pub use read::load::load;
 pub use read::sourcemap::Location;
 pub use report::baseline::write as write_baseline;

@@ -173,6 +173,11 @@ enum Command {
         /// than once.
         #[arg(long = "test-results", value_name = "GLOB")]
         test_results: Vec<PathBuf>,
+        /// Also lists, per provider and for the shared code, every code unit (function,
+        /// method, type, test) of the source tree in which no citation of a rule stands and
+        /// above which none stands, with the share of units mapped.
+        #[arg(long)]
+        unmapped: bool,
         /// Exit 1 when a built provider has fewer than N percent of the MUST rules that bind it
         /// verified (with test results: passed), naming the providers and rules that fall short.
         #[arg(long, value_name = "N")]
@@ -295,11 +300,13 @@ fn main() -> ExitCode {
             format,
             test_results,
             min_verified,
+            unmapped,
         }) => status(
             load(&book_dir, &test_results, None),
             &book_dir,
             format,
             min_verified,
+            unmapped,
         ),
         Some(Command::Export { renderer: true, .. }) => export_renderer(),
         Some(Command::Export {
@@ -646,9 +653,11 @@ fn status(
     book_dir: &std::path::Path,
     format: StatusOutput,
     min_verified: Option<f64>,
+    unmapped: bool,
 ) -> ExitCode {
-    let states =
-        loaded.and_then(|(ctx, book)| mdbook_contract::status(&ctx, &book, display_root(book_dir)));
+    let states = loaded.and_then(|(ctx, book)| {
+        mdbook_contract::status_with(&ctx, &book, display_root(book_dir), unmapped)
+    });
     match states {
         Ok(states) => {
             let format = match format {

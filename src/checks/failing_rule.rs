@@ -3,7 +3,6 @@
 //! provider, the test and the first line of its failure.
 
 use super::{Context, Draft};
-use crate::model::rules::Level;
 use crate::model::rules::coverage::Status;
 use crate::util::vocab::Check;
 
@@ -42,7 +41,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                     "the test cites the rule at {}:{}; the run is {run}: fix `{}` or the test, and run the tests again",
                     citation.path, citation.line, provider.name
                 ))
-                .lenient(rule.level != Some(Level::Must))
+                .lenient(!rule.required())
                 .related(provider.chapter, provider.range.clone(), "the provider"),
             );
         }

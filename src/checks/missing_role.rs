@@ -6,7 +6,7 @@
 //! key that is written but names no chapter is `dangling-path`'s, not reported again here.
 
 use super::{Context, Draft, Place};
-use crate::read::source_tree::is_glob;
+use crate::read::code::is_glob;
 use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {

@@ -19,11 +19,11 @@ use crate::model::spec::Specs;
 use crate::model::{Model, UNKNOWN_PROFILE};
 use crate::read::chapter::{BookFiles, Chapter};
 use crate::read::citation::{Citation, classify, is_prose};
+use crate::read::code::{Roots, SourceIndex};
 use crate::read::companion::Companion;
 use crate::read::config::{Config, KeyPath};
 use crate::read::markdown::ChapterIndex;
 use crate::read::shortcode::Kind;
-use crate::read::source_tree::{Roots, SourceIndex};
 use crate::util::vocab::Check;
 
 mod cited_path;

@@ -67,7 +67,7 @@ fn newer_test(cx: &Context<'_>, source_root: &Path, index: usize) -> Option<Stri
     let cited: HashSet<&str> = cx
         .citations
         .iter()
-        .filter_map(|c| c.test.as_deref())
+        .filter_map(|c| c.test.as_ref().map(|t| t.name.as_str()))
         .collect();
     let mut reported: HashSet<&str> = HashSet::new();
     for case in cx.results.cases.iter().filter(|c| c.report == index) {
@@ -79,7 +79,11 @@ fn newer_test(cx: &Context<'_>, source_root: &Path, index: usize) -> Option<Stri
     }
     cx.citations
         .iter()
-        .filter(|c| c.test.as_deref().is_some_and(|t| reported.contains(t)))
+        .filter(|c| {
+            c.test
+                .as_ref()
+                .is_some_and(|t| reported.contains(t.name.as_str()))
+        })
         .find(|c| {
             std::fs::metadata(source_root.join(&c.path))
                 .and_then(|m| m.modified())

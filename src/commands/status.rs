@@ -61,7 +61,50 @@ fn human(status: &Status) -> String {
         provider_line(&mut out, provider, status.results.is_some());
     }
     sources(&mut out, status);
+    if let Some(unmapped) = &status.unmapped {
+        unmapped_units(&mut out, unmapped);
+    }
     out
+}
+
+/// The units no citation maps, per owner: the share mapped, then each unit as `path:line:
+/// kind name`, tests apart.
+fn unmapped_units(out: &mut String, unmapped: &crate::Unmapped) {
+    if unmapped.owners.is_empty() {
+        out.push_str("unmapped: no code units (no file of the source tree has a grammar)\n");
+        return;
+    }
+    let share = |mapped: usize, of: usize, what: &str| match (mapped * 100).checked_div(of) {
+        Some(percent) => format!("{mapped} of {of} {what} units mapped ({percent}%)"),
+        None => format!("no {what} units"),
+    };
+    for owner in &unmapped.owners {
+        let who = if owner.owner.is_empty() {
+            "shared code (no provider's places hold it)".to_owned()
+        } else {
+            format!("`{}`", owner.owner)
+        };
+        let _ = writeln!(
+            out,
+            "unmapped in {who}: {}, {}",
+            share(owner.code_mapped, owner.code_units, "code"),
+            share(owner.test_mapped, owner.test_units, "test")
+        );
+        for unit in &owner.code {
+            let _ = writeln!(
+                out,
+                "  {}:{}: {} {}",
+                unit.path, unit.line, unit.kind, unit.name
+            );
+        }
+        for unit in &owner.tests {
+            let _ = writeln!(
+                out,
+                "  {}:{}: {} {} (test code)",
+                unit.path, unit.line, unit.kind, unit.name
+            );
+        }
+    }
 }
 
 /// A built provider's coverage: by outcome when test results were read, by citation when only
@@ -131,17 +174,57 @@ fn sources(out: &mut String, status: &Status) {
         None => {}
     }
     if let Some(source) = &status.source {
+        let rules = !status.providers.is_empty();
         let _ = writeln!(
             out,
-            "the source tree (`{}`): {} files read, {} citations of rules found{}",
+            "the source tree (`{}`): {} files read{}",
             source.root,
             source.files,
-            source.citations,
-            if source.citations == 0 {
-                "; a test cites a rule in a comment, `// r[verify ID]`"
-            } else {
-                ""
+            match (rules, source.citations) {
+                (false, _) => String::new(),
+                (true, 0) => ", 0 citations of rules found; a test cites a rule in a comment, `// r[verify ID]`".to_owned(),
+                (true, n) => format!(", {n} citations of rules found"),
             }
+        );
+        reading(out, source);
+    }
+}
+
+/// How the files of the source tree were read: as code by language, as text, passed over.
+fn reading(out: &mut String, source: &crate::SourceRead) {
+    let list = |counts: &std::collections::BTreeMap<String, usize>| {
+        counts
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !source.code.is_empty() {
+        let _ = writeln!(out, "  read as code: {}", list(&source.code));
+    }
+    if !source.text.is_empty() {
+        let _ = writeln!(
+            out,
+            "  read as text (no grammar; a comment is what follows //, /*, # or -- on a line): {}",
+            list(&source.text)
+        );
+    }
+    for (why, n) in &source.not_source {
+        let files = if *n == 1 { "file" } else { "files" };
+        let _ = writeln!(out, "  not source, {why}: {n} {files}");
+    }
+    for at in &source.syntax_errors {
+        let _ = writeln!(
+            out,
+            "  {}:{}: {} syntax error(s); read as far as the parser recovered",
+            at.path, at.line, at.errors
+        );
+    }
+    if !source.symbol_files.is_empty() {
+        let _ = writeln!(
+            out,
+            "  cited symbols are looked up in: {}",
+            source.symbol_files.join(", ")
         );
     }
 }

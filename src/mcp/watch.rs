@@ -136,9 +136,7 @@ fn roots(dir: &Path) -> Vec<PathBuf> {
         for pattern in &ours.test_results {
             let fixed: PathBuf = Path::new(pattern)
                 .components()
-                .take_while(|c| {
-                    !crate::read::source_tree::is_glob(&c.as_os_str().to_string_lossy())
-                })
+                .take_while(|c| !crate::read::code::is_glob(&c.as_os_str().to_string_lossy()))
                 .collect();
             roots.push(dir.join(fixed));
         }

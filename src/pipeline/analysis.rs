@@ -20,12 +20,12 @@ use crate::model::rules::coverage::{Coverage, WithResults};
 use crate::model::spec::Specs;
 use crate::read::chapter::{BookFiles, Chapter, chapter_keys, read_chapters};
 use crate::read::citation::Citation;
+use crate::read::code::{Extra, Options, Roots, SourceIndex, is_glob};
 use crate::read::companion::read_companions;
 use crate::read::config::{self, Config, KeyPath, Problem};
 use crate::read::markdown::{MarkdownOptions, parse_options};
 use crate::read::results::Results;
 use crate::read::results::matching::Matcher;
-use crate::read::source_tree::{Extra, Roots, SourceIndex, is_glob};
 use crate::report::diagnostic::Report;
 use crate::report::resolve::{Pages, resolve};
 use crate::util::suggest;
@@ -39,8 +39,8 @@ pub(super) struct Analysis<'b> {
     pub(super) coverage: Coverage,
     /// The citations of rules in the source tree.
     pub(super) citations: Vec<CodeCitation>,
-    /// How many files of the source tree were read, when it was.
-    pub(super) files_read: Option<usize>,
+    /// The source tree as read, when it was.
+    pub(super) source: Option<SourceIndex>,
     /// The test results read (none without `test-results`).
     pub(super) results: Results,
     pub(super) report: Report,
@@ -55,6 +55,17 @@ impl<'b> Analysis<'b> {
         ctx: &PreprocessorContext,
         book: &'b Book,
         files: BookFiles,
+    ) -> Result<Analysis<'b>> {
+        Analysis::run_with(ctx, book, files, false)
+    }
+
+    /// [`Analysis::run`], with every file of the source tree that has a grammar parsed for its
+    /// code units when `units` is set (`status --unmapped`, `export`).
+    pub(super) fn run_with(
+        ctx: &PreprocessorContext,
+        book: &'b Book,
+        files: BookFiles,
+        units: bool,
     ) -> Result<Analysis<'b>> {
         let mut config = Config::from_book_config(&ctx.config)?;
         let options = parse_options(&ctx.config);
@@ -82,6 +93,7 @@ impl<'b> Analysis<'b> {
             } else {
                 &rules.prefixes
             },
+            units,
         };
         let (source, citations, results) = read_tree_and_results(
             ctx,
@@ -91,6 +103,9 @@ impl<'b> Analysis<'b> {
             &wanted,
             !rules.rules.is_empty(),
         );
+        if let Some(source) = &source {
+            check_provider_places(&mut config, source);
+        }
         let coverage = coverage_of(
             ctx,
             &rules,
@@ -120,7 +135,6 @@ impl<'b> Analysis<'b> {
         let (mut report, pages) =
             resolve(&chapters, &companions, &citations, &files, &config, drafts);
         crate::report::baseline::apply(&mut report, &config, &files);
-        let files_read = source.as_ref().map(|s| s.files_read);
         Ok(Analysis {
             chapters,
             model,
@@ -128,7 +142,7 @@ impl<'b> Analysis<'b> {
             rules,
             coverage,
             citations,
-            files_read,
+            source,
             results,
             report,
             pages,
@@ -289,6 +303,56 @@ struct Wanted<'w> {
     /// The prefixes of the rules' markers, whose citations are searched for (none when the
     /// book has no rules).
     prefixes: &'w [String],
+    /// Every file with a grammar parsed for its code units (`status --unmapped`, `export`).
+    units: bool,
+}
+
+/// The paths under the source tree at `source_root` that the book builds or serves (its build
+/// folder, `output.html.additional-js` and `additional-css`, relative to book.toml), as paths
+/// under `source_root`: they are not source.
+fn book_paths_under(ctx: &PreprocessorContext, source_root: &std::path::Path) -> Vec<String> {
+    let mut own = vec![ctx.config.build.build_dir.clone()];
+    for key in ["output.html.additional-js", "output.html.additional-css"] {
+        if let Ok(Some(files)) = ctx.config.get::<Vec<std::path::PathBuf>>(key) {
+            own.extend(files);
+        }
+    }
+    let base = crate::util::paths::lexical(source_root);
+    own.iter()
+        .filter_map(|p| {
+            let path = crate::util::paths::lexical(&ctx.root.join(p));
+            let under = path.strip_prefix(&base).ok()?;
+            let parts = crate::util::paths::components(under);
+            (!parts.is_empty()).then(|| parts.join("/"))
+        })
+        .collect()
+}
+
+/// A path of `provider-paths` that names no file or folder of the source tree (a glob that
+/// matches nothing) is a `dangling-path` problem at its item: its code would count for
+/// everyone.
+fn check_provider_places(config: &mut Config, source: &SourceIndex) {
+    let mut dangling = Vec::new();
+    for (name, paths) in &config.provider_paths {
+        for (i, path) in paths.iter().enumerate() {
+            if !source.path_exists(path) {
+                dangling.push((name.clone(), i, path.clone()));
+            }
+        }
+    }
+    for (name, i, path) in dangling {
+        let at = KeyPath::key("provider-paths").child(&name).index(i);
+        let what = if is_glob(&path) {
+            "a glob that matches no file or folder"
+        } else {
+            "no file or folder"
+        };
+        config.add_problem(Problem::dangling(
+            at,
+            format!("`provider-paths` gives `{name}` the path `{path}`, {what} under `source-root`"),
+            "a path of `provider-paths` is relative to `source-root`: a folder, a file or a glob of the provider's code; a citation in no provider's place counts for every built provider",
+        ));
+    }
 }
 
 /// A provider that `provider-paths` names and the book does not have is a `dangling-path`
@@ -348,17 +412,26 @@ fn index_source(
                 Citation::Symbol(parts) => Some(parts.as_slice()),
                 Citation::Path(_) => None,
             });
-            let words = crate::read::source_tree::wanted_words(symbols);
+            let words = crate::read::code::wanted_words(symbols);
             let owned = code::patterns(wanted.prefixes);
             let patterns: Vec<&str> = owned.iter().map(String::as_str).collect();
-            let read = |path: &str, data: &[u8], hits: &mut [(usize, usize)]| {
-                code::read_matches(wanted.prefixes, path, data, hits)
+            let read = |path: &str,
+                        data: &[u8],
+                        hits: &mut [(usize, usize)],
+                        parsed: Option<&crate::read::code::Parsed>| {
+                code::read_matches(wanted.prefixes, path, data, hits, parsed)
             };
             let extra = (!wanted.prefixes.is_empty()).then_some(Extra {
                 patterns: &patterns,
                 read: &read,
             });
-            match SourceIndex::build(&path, &config.symbol_files, shared, &words, extra) {
+            let of_the_book = book_paths_under(ctx, &path);
+            let options = Options {
+                symbol_files: config.symbol_files.as_deref(),
+                of_the_book: &of_the_book,
+                units: wanted.units,
+            };
+            match SourceIndex::build(&path, options, shared, &words, extra) {
                 Ok(index) => return Ok(index),
                 Err(error) => format!("`{at}` is `{root}`, which cannot be indexed: {error:#}"),
             }

@@ -18,6 +18,7 @@ mod analysis;
 pub(crate) mod outline;
 pub(crate) mod snapshot;
 pub(crate) mod status;
+pub(crate) mod unmapped;
 
 use std::path::PathBuf;
 
@@ -217,7 +218,7 @@ pub(crate) fn for_agent(ctx: &PreprocessorContext, book: &Book) -> Result<ForAge
                 },
                 path: c.path.clone(),
                 line: c.line,
-                test: c.test.clone(),
+                test: c.test.as_ref().map(|t| t.name.clone()),
             })
         })
         .collect();
@@ -326,11 +327,23 @@ pub(crate) fn rendered(ctx: &PreprocessorContext, book: &Book) -> Result<(Render
 /// Where every filled spec of `book` stands (see [`crate::pipeline::status`]). Paths are shown under
 /// `display_root`.
 pub fn status(ctx: &PreprocessorContext, book: &Book, display_root: PathBuf) -> Result<Status> {
-    Ok(status_of(&Analysis::run(
-        ctx,
-        book,
-        BookFiles::new(ctx, display_root),
-    )?))
+    status_with(ctx, book, display_root, false)
+}
+
+/// [`status`], with the code units that no citation maps when `unmapped` is set (every file of
+/// the source tree with a grammar is parsed for them).
+pub fn status_with(
+    ctx: &PreprocessorContext,
+    book: &Book,
+    display_root: PathBuf,
+    unmapped: bool,
+) -> Result<Status> {
+    let analysis = Analysis::run_with(ctx, book, BookFiles::new(ctx, display_root), unmapped)?;
+    let mut status = status_of(&analysis);
+    if unmapped {
+        status.unmapped = unmapped::unmapped_of(&analysis);
+    }
+    Ok(status)
 }
 
 /// Where the book's repository is browsed, for links to the tests that verify a rule:

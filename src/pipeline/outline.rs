@@ -217,9 +217,7 @@ impl Outline {
             let at = chapter.locate(files, start..start + rule.id.len());
             let mut about = format!("**rule `{}`**", rule.id);
             let mut facts = Vec::new();
-            if let Some(level) = rule.level {
-                facts.push(level.as_str().to_owned());
-            }
+            facts.push(crate::model::rules::level_name(rule.level).to_owned());
             if rule.version > 1 {
                 facts.push(format!("version {}", rule.version));
             }

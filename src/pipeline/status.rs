@@ -8,6 +8,7 @@
 //! `{{#rule-matrix}}` draws; the `status` command prints them (`commands::status`), and the
 //! MCP server answers from them.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::Serialize;
@@ -63,6 +64,10 @@ pub struct Status {
     /// The test results files read (relative to the book root), when `test-results` names
     /// some: with them, verified means passed.
     pub results: Option<Vec<String>>,
+    /// With `--unmapped`: the code units no citation maps, per provider and for the shared
+    /// code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unmapped: Option<super::unmapped::Unmapped>,
 }
 
 /// What the search for citations of rules read.
@@ -76,6 +81,28 @@ pub struct SourceRead {
     pub files: usize,
     /// How many citations of rules they hold.
     pub citations: usize,
+    /// Files read as code (comments, strings and units from a syntax tree), by language.
+    pub code: BTreeMap<String, usize>,
+    /// Files read as text (no grammar reads them), by extension.
+    pub text: BTreeMap<String, usize>,
+    /// Files passed over as not source, by why (vendored, minified, the book's own).
+    pub not_source: BTreeMap<String, usize>,
+    /// Files whose syntax the parser could not fully read: read as far as it recovered.
+    pub syntax_errors: Vec<SyntaxErrorsAt>,
+    /// The globs of the files cited symbols are looked up in.
+    pub symbol_files: Vec<String>,
+}
+
+/// A file parsed with syntax errors.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct SyntaxErrorsAt {
+    /// Relative to `source-root`.
+    pub path: String,
+    /// The line of the first error.
+    pub line: usize,
+    /// How many errors the parser recovered from.
+    pub errors: usize,
 }
 
 /// How many of the rules that bind a built provider its code and tests cite.
@@ -100,10 +127,11 @@ pub struct ProviderCoverage {
     pub skipped: usize,
     /// With test results: the ones cited by a test that has no result.
     pub not_run: usize,
-    /// The bound MUST rules, and of those the verified ones (for `--min-verified`).
+    /// The bound required rules (MUST, or no keyword), and of those the verified ones (for
+    /// `--min-verified`).
     pub must: usize,
     pub must_verified: usize,
-    /// The bound MUST rules not verified, by ID.
+    /// The bound required rules not verified, by ID.
     pub must_short: Vec<String>,
     /// Whether the source tree was read (`source-root`): without it nothing is known of the
     /// code, and only `bound` means anything.
@@ -116,7 +144,7 @@ pub(super) fn status_of(analysis: &Analysis<'_>) -> Status {
         specs,
         rules,
         coverage,
-        files_read,
+        source,
         citations,
         config,
         results,
@@ -137,12 +165,8 @@ pub(super) fn status_of(analysis: &Analysis<'_>) -> Status {
             .map(|(column, &p)| provider_coverage(analysis, column, p))
             .collect()
     };
-    let source = match (&config.source_root, files_read) {
-        (Some(root), Some(files)) if !rules.rules.is_empty() => Some(SourceRead {
-            root: root.clone(),
-            files: *files,
-            citations: citations.len(),
-        }),
+    let source = match (&config.source_root, source) {
+        (Some(root), Some(index)) => Some(source_read(root, index, citations.len())),
         _ => None,
     };
     let results = results.asked.then(|| {
@@ -157,6 +181,37 @@ pub(super) fn status_of(analysis: &Analysis<'_>) -> Status {
         providers,
         source,
         results,
+        unmapped: None,
+    }
+}
+
+fn source_read(root: &str, index: &crate::read::code::SourceIndex, citations: usize) -> SourceRead {
+    let reading = &index.reading;
+    SourceRead {
+        root: root.to_owned(),
+        files: index.files_read,
+        citations,
+        code: reading
+            .code
+            .iter()
+            .map(|(k, n)| ((*k).to_owned(), *n))
+            .collect(),
+        text: reading.text.clone(),
+        not_source: reading
+            .not_source
+            .iter()
+            .map(|(k, n)| (k.as_str().to_owned(), *n))
+            .collect(),
+        syntax_errors: reading
+            .syntax_errors
+            .iter()
+            .map(|(path, e)| SyntaxErrorsAt {
+                path: path.clone(),
+                line: e.first_line,
+                errors: e.count,
+            })
+            .collect(),
+        symbol_files: index.symbol_globs.clone(),
     }
 }
 
@@ -235,7 +290,7 @@ fn provider_coverage(analysis: &Analysis<'_>, column: usize, p: usize) -> Provid
             .rules
             .iter()
             .zip(&coverage.cells)
-            .filter(|(rule, _)| rule.level == Some(crate::model::rules::Level::Must))
+            .filter(|(rule, _)| rule.required())
     };
     let must_short: Vec<String> = must_rules()
         .filter(|(_, row)| {

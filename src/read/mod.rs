@@ -9,6 +9,7 @@
 
 pub(crate) mod chapter;
 pub(crate) mod citation;
+pub(crate) mod code;
 pub(crate) mod companion;
 pub(crate) mod config;
 pub(crate) mod kept;
@@ -16,6 +17,6 @@ pub(crate) mod load;
 pub(crate) mod markdown;
 pub(crate) mod results;
 pub(crate) mod shortcode;
-pub(crate) mod source_tree;
+
 pub(crate) mod sourcemap;
 pub(crate) mod suppress;

@@ -116,7 +116,7 @@ impl<'a> Renderer<'a> {
                     self.dest(from, rule.chapter, &rule.anchor()),
                     vec![code(&rule.id)],
                 ),
-                vec![text(rule.level.map_or("", |l| l.as_str()))],
+                vec![text(crate::model::rules::level_name(rule.level))],
             ];
             for status in cells {
                 row.push(self.coverage_cell(*status, coverage.known));
@@ -205,10 +205,14 @@ impl<'a> Renderer<'a> {
             return events;
         };
         events.push(Event::InlineHtml(CowStr::Borrowed("<br>")));
-        let test = citation.test.clone().unwrap_or_else(|| {
-            let file = citation.path.rsplit('/').next().unwrap_or(&citation.path);
-            format!("{file}:{}", citation.line)
-        });
+        let test = citation
+            .test
+            .as_ref()
+            .map(|t| t.name.clone())
+            .unwrap_or_else(|| {
+                let file = citation.path.rsplit('/').next().unwrap_or(&citation.path);
+                format!("{file}:{}", citation.line)
+            });
         match self.rules.repository {
             Some(repository) => events.extend(link(
                 repository.blob(&citation.path, citation.line),

@@ -17,6 +17,7 @@ mod export;
 mod formats;
 mod heading_ids;
 mod inventory;
+mod languages;
 mod link_golden;
 mod lsp;
 mod mcp;

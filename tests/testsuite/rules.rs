@@ -93,7 +93,7 @@ fn go_tree(root: &std::path::Path) {
         ),
         (
             "internal/controller/controller.go",
-            "package controller\n\nfunc reconcileManaged() {}\n\ntype Sweeper struct{}\n\nfunc (Sweeper) sweep() {}\n\n// Write is what logs.Write stands for.\nfunc Write() {}\n",
+            "package controller\n\nfunc reconcileManaged() {}\n\ntype Sweeper struct{}\n\nfunc (Sweeper) sweep() {}\n\nvar logs int\n\n// Write is what logs.Write stands for.\nfunc Write() {}\n",
         ),
         (
             "test/conformance/get_test.go",
@@ -498,7 +498,7 @@ fn provider_paths_give_a_folder_to_one_provider() {
         "shared, it verifies `vms` too"
     );
     let toml = format!(
-        "{TOML}\n[preprocessor.contract.provider-paths]\npods = [\"test/e2e/pods\"]\npod = [\"x\"]\n"
+        "{TOML}\n[preprocessor.contract.provider-paths]\npods = [\"test/e2e/pods\"]\npod = [\"test/e2e\"]\n"
     );
     std::fs::write(fixture.root().join("book.toml"), toml).unwrap();
     let report = fixture.check();
@@ -513,6 +513,96 @@ fn provider_paths_give_a_folder_to_one_provider() {
         "{:?}",
         messages(&report, "dangling-path")
     );
+}
+
+#[test]
+fn provider_paths_take_files_and_globs_and_say_a_path_that_names_nothing() {
+    let fixture = rules_book();
+    let e2e = fixture.root().join("repo/test/e2e");
+    std::fs::create_dir_all(&e2e).unwrap();
+    let verify = |file: &str| {
+        std::fs::write(
+            e2e.join(file),
+            "package e2e\n\n// r[verify create.idempotent]\nfunc TestCreate(t *testing.T) {}\n",
+        )
+        .unwrap();
+    };
+    let vms_verified = |paths: &str| {
+        let toml = format!("{TOML}\n[preprocessor.contract.provider-paths]\n{paths}");
+        std::fs::write(fixture.root().join("book.toml"), toml).unwrap();
+        let (_, status, _) = run_in(fixture.root(), &["status", "--format", "json"]);
+        let status: serde_json::Value = serde_json::from_str(&status).unwrap();
+        status["providers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["provider"] == "vms")
+            .map(|p| p["verified"].as_u64().unwrap())
+            .unwrap()
+    };
+    // `vms` only implements `create.idempotent`: a shared test verifying it counts for it.
+    verify("pods_test.go");
+    assert_eq!(vms_verified(""), 2);
+    // A file named in `provider-paths` is that provider's alone.
+    assert_eq!(vms_verified("pods = [\"test/e2e/pods_test.go\"]\n"), 1);
+    // A glob too.
+    verify("vms_create_test.go");
+    let both = "pods = [\"test/e2e/pods_test.go\"]\nvms = [\"test/e2e/vms_*_test.go\", \"test/nothing/*.go\"]\n";
+    assert_eq!(vms_verified(both), 2);
+    let report = fixture.check();
+    assert_eq!(positions(&report, "dangling-path"), ["book.toml:15:34"]);
+    assert!(
+        messages(&report, "dangling-path")[0].contains(
+            "`provider-paths` gives `vms` the path `test/nothing/*.go`, a glob that matches no file or folder under `source-root`"
+        ),
+        "{:?}",
+        messages(&report, "dangling-path")
+    );
+}
+
+#[test]
+fn a_marker_without_a_keyword_is_a_requirement() {
+    // mdbook-spec's and tracey's rules have no RFC 2119 keyword: each is counted, bound and
+    // reported uncovered like a MUST, and shown as `required`.
+    let contract = CONTRACT.replace("r[Bad..Id]\n", "").replace(
+        "## Axes",
+        "r[list.sorted]\nList returns the names in order.\n\nr[list.paged]\nList MAY page.\n\n## Axes",
+    );
+    let fixture = Fixture::new(&[
+        ("book.toml", TOML),
+        ("src/contract.md", &contract),
+        ("src/template.md", TEMPLATE),
+        ("src/appendix.md", APPENDIX),
+    ]);
+    go_tree(fixture.root());
+    let report = fixture.check();
+    let unverified = messages(&report, "unverified-rule");
+    assert!(
+        unverified.iter().any(|m| m.contains("list.sorted")),
+        "{unverified:?}"
+    );
+    assert!(
+        !unverified.iter().any(|m| m.contains("list.paged")),
+        "a MAY is optional: {unverified:?}"
+    );
+    let (_, status, _) = run_in(fixture.root(), &["status", "--format", "json"]);
+    let status: serde_json::Value = serde_json::from_str(&status).unwrap();
+    let pods = &status["providers"][0];
+    assert_eq!(pods["provider"], "pods");
+    assert!(
+        pods["must_short"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|id| id == "list.sorted"),
+        "{pods:#}"
+    );
+    let appendix = fixture.chapter("appendix.md");
+    let row = appendix
+        .lines()
+        .find(|l| l.contains("[`list.sorted`]"))
+        .unwrap_or_else(|| panic!("{appendix}"));
+    assert!(row.contains("|required|<em>uncovered</em>|"), "{row}");
 }
 
 #[test]

@@ -20,9 +20,7 @@ fn permitted_rules(events: &mut Vec<Event<'static>>, optional: &[&crate::model::
     if optional.is_empty() {
         return;
     }
-    let mut line = vec![text(
-        "Permitted, with nothing to verify (a MAY, or no RFC 2119 keyword): ",
-    )];
+    let mut line = vec![text("Permitted, with nothing to verify (a MAY): ")];
     for (i, rule) in optional.iter().enumerate() {
         if i > 0 {
             line.push(text(", "));
@@ -382,9 +380,10 @@ impl<'r> Writer<'r> {
         for rule in bound {
             events.push(Event::Start(Tag::Item));
             events.push(Event::Code(CowStr::from(rule.id.clone())));
-            if let Some(level) = rule.level {
-                events.push(text(&format!(" ({})", level.as_str())));
-            }
+            events.push(text(&format!(
+                " ({})",
+                crate::model::rules::level_name(rule.level)
+            )));
             if let Some((axis, profile)) = &rule.applies {
                 events.push(text(", for "));
                 events.push(Event::Code(CowStr::from(profile.clone())));

@@ -421,9 +421,9 @@ fn callers(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// A rule's RFC 2119 keyword, for a sentence.
+/// A rule's RFC 2119 keyword, for a sentence (a marker without one is required).
 fn keyword(level: Option<RuleLevel>) -> &'static str {
-    level.map_or("no keyword", RuleLevel::as_str)
+    level.map_or("required, with no keyword", RuleLevel::as_str)
 }
 
 fn change(kind: Kind, message: String, at: &Place, head: bool, acts: Vec<Act>) -> Change {

@@ -3,8 +3,8 @@
 
 use super::axes::Renames;
 use super::{Act, Change, Level, act, callers, change, keyword, kinds, words};
-use crate::model::rules::Level as RuleLevel;
 use crate::model::rules::marker;
+use crate::model::rules::strength;
 use crate::pipeline::snapshot::{Place, RuleSnap, Snapshot};
 
 /// The built providers of `s` that a rule applying to `applies` binds.
@@ -76,7 +76,7 @@ fn each_bound(binds: &[(String, Place)], what: String) -> Vec<Act> {
 /// must then meet it and cite it.
 fn added(head: &Snapshot, new: &RuleSnap) -> Change {
     let binds = bound(head, &new.applies);
-    let obliges = new.level >= Some(RuleLevel::Should);
+    let obliges = strength(new.level) >= 1;
     let kind = if obliges && !binds.is_empty() {
         kinds::RuleAdded
     } else {
@@ -112,7 +112,7 @@ fn level_changed(old: &RuleSnap, new: &RuleSnap, binds: &[(String, Place)], out:
             keyword(was)
         )
     };
-    if now > was {
+    if strength(now) > strength(was) {
         let acts = each_bound(binds, format!("meet it, and verify it (`{}`)", verify(new)));
         out.push(change(
             kinds::RuleTightened,
@@ -121,7 +121,7 @@ fn level_changed(old: &RuleSnap, new: &RuleSnap, binds: &[(String, Place)], out:
             true,
             acts,
         ));
-    } else if now < was {
+    } else if strength(now) < strength(was) {
         let acts = callers_act(&old.text, &new.place);
         out.push(change(
             kinds::RuleLoosened,

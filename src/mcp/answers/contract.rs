@@ -256,7 +256,7 @@ fn rule_line(rule: &RuleOut) -> String {
     format!(
         "r[{}] ({}, version {}{}; {}:{}): {}",
         rule.id,
-        rule.level.unwrap_or("no RFC 2119 keyword"),
+        rule.level.unwrap_or("required (no RFC 2119 keyword)"),
         rule.version,
         rule.applies.as_ref().map_or_else(String::new, |a| format!(
             ", applies to `{}` `{}`",

@@ -261,7 +261,7 @@ fn uncovered_of(c: &CoverageOut, rules: &[RuleOut]) -> (Value, String) {
             format!(
                 "r[{}] ({}, {})",
                 v["rule"].as_str().unwrap_or_default(),
-                v["level"].as_str().unwrap_or("no keyword"),
+                v["level"].as_str().unwrap_or("required"),
                 v["status"].as_str().unwrap_or_default()
             )
         })

@@ -7,12 +7,12 @@
 //! The source index finds where each prefix's `PREFIX[` starts in its one pass over a file
 //! (its Aho-Corasick automaton has [`patterns`] beside the cited symbols); [`read`] turns those
 //! offsets into citations with the line and column of the ID. A citation is one only in a
-//! comment: the text before it on its line has `//`, `/*`, `#` or `--`, or starts with `*`
-//! (a block comment's continuation), which covers Go, Rust, TypeScript, C, shell, YAML, SQL,
-//! Python and HTML comments without parsing any language; and not inside backticks there (an
-//! example in a doc comment, as tracey reads it).
+//! comment (line, block or doc comment, as the file's syntax tree says; in a file read as text,
+//! by `read::code::fallback`'s line rule), never in a string, and not inside backticks there
+//! (an example in a doc comment, as tracey reads it).
 
 use super::marker::{Versioned, parse_versioned};
+use crate::read::code::{Parsed, TestSite, fallback};
 
 /// What a citation says the code does for the rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -53,9 +53,9 @@ pub(crate) struct CodeCitation {
     pub line_text: String,
     /// The rule and version it cites, or why the text is no rule ID.
     pub cited: Result<Versioned, String>,
-    /// For a `verify`, the test function it stands in (the one directly under it, else the
-    /// one around it), to find its results by.
-    pub test: Option<String>,
+    /// For a `verify`, the test it stands in (the innermost test that holds it, its comment
+    /// above the test included), to find its results by.
+    pub test: Option<TestSite>,
 }
 
 /// The patterns the source index searches for: `PREFIX[` for each prefix of the contract's
@@ -71,17 +71,23 @@ pub(crate) fn read_matches(
     path: &str,
     data: &[u8],
     hits: &mut [(usize, usize)],
+    parsed: Option<&Parsed>,
 ) -> Vec<CodeCitation> {
     let mut found: Vec<(usize, usize)> = hits
         .iter()
         .map(|&(at, p)| (at, prefixes[p].len() + 1))
         .collect();
-    read(path, data, &mut found)
+    read(path, data, &mut found, parsed)
 }
 
 /// The citations in `data`, the file at `path`, given where each `PREFIX[` was found and its
-/// length (`found`, in any order).
-pub(crate) fn read(path: &str, data: &[u8], found: &mut [(usize, usize)]) -> Vec<CodeCitation> {
+/// length (`found`, in any order), and the file's syntax tree when it was read as code.
+pub(crate) fn read(
+    path: &str,
+    data: &[u8],
+    found: &mut [(usize, usize)],
+    parsed: Option<&Parsed>,
+) -> Vec<CodeCitation> {
     found.sort_unstable();
     let mut out = Vec::new();
     let mut text: Option<String> = None;
@@ -98,7 +104,11 @@ pub(crate) fn read(path: &str, data: &[u8], found: &mut [(usize, usize)]) -> Vec
             continue;
         }
         let before = &data[line_start..at];
-        if !in_comment(before) || before.iter().filter(|&&b| b == b'`').count() % 2 == 1 {
+        let commented = match parsed {
+            Some(parsed) => parsed.in_comment(at),
+            None => fallback::in_comment(before),
+        };
+        if !commented || before.iter().filter(|&&b| b == b'`').count() % 2 == 1 {
             continue;
         }
         let inside = at + opener;
@@ -126,9 +136,17 @@ pub(crate) fn read(path: &str, data: &[u8], found: &mut [(usize, usize)]) -> Vec
             .trim_end_matches('\r')
             .to_owned();
         let test = (verb == Verb::Verify)
-            .then(|| {
-                let text = text.get_or_insert_with(|| String::from_utf8_lossy(data).into_owned());
-                crate::read::results::matching::test_function(text, line)
+            .then(|| match parsed {
+                Some(parsed) => parsed.test_at(at).map(TestSite::of),
+                None => {
+                    let text =
+                        text.get_or_insert_with(|| String::from_utf8_lossy(data).into_owned());
+                    fallback::test_function(text, line).map(|name| TestSite {
+                        name,
+                        scope: Vec::new(),
+                        line,
+                    })
+                }
             })
             .flatten();
         out.push(CodeCitation {
@@ -171,16 +189,6 @@ fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// Whether the text before a citation on its line opens a comment.
-fn in_comment(before: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(before);
-    text.contains("//")
-        || text.contains("/*")
-        || text.contains('#')
-        || text.contains("--")
-        || text.trim_start().starts_with('*')
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,7 +201,7 @@ mod tests {
                 found.push((at, i));
             }
         }
-        read_matches(&prefixes, "x_test.go", text.as_bytes(), &mut found)
+        read_matches(&prefixes, "x_test.go", text.as_bytes(), &mut found, None)
     }
 
     fn citations(text: &str) -> Vec<CodeCitation> {

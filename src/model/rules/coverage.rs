@@ -1,8 +1,9 @@
 //! Coverage: for each built provider and each rule, whether its code and tests cite it.
 //!
-//! A citation counts for the provider whose folders hold its file: the folders its claims cite
-//! as evidence (a cited file's folder), outside the shared layer, and those
-//! `provider-paths` gives it; the deepest folder wins. A citation in a file no provider holds
+//! A citation counts for the provider whose places hold its file: the folders its claims cite
+//! as evidence (a cited file's folder), outside the shared layer, and the folders, files and
+//! globs `provider-paths` gives it; the most specific place wins (a file over a glob over a
+//! folder, a deeper folder over its parent). A citation in a file no provider holds
 //! (a shared conformance suite, the shared layer) counts for every built provider. A spec or a
 //! proposed section is not counted until it is built. A citation of an older version than the
 //! rule's counts for nothing (`stale-rule` says so).
@@ -13,8 +14,8 @@ use super::code::{CodeCitation, Verb};
 use super::{Rule, Rules};
 use crate::model::Model;
 use crate::read::citation::{Citation, classify};
+use crate::read::code::{Roots, is_glob};
 use crate::read::config::Config;
-use crate::read::source_tree::{Roots, is_glob};
 
 /// Where a rule stands for one provider.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,8 +40,8 @@ pub(crate) enum Status {
     /// `applies=` names a profile of an axis whose profile the provider has not stated yet
     /// (`unknown`, or no claim): whether the rule binds it is not known.
     Undecided,
-    /// A MAY, or a rule with no RFC 2119 keyword, that binds the provider: it permits and
-    /// obliges nothing, so there is nothing to verify and it is not counted.
+    /// A MAY that binds the provider: it permits and obliges nothing, so there is nothing to
+    /// verify and it is not counted.
     Optional,
 }
 
@@ -57,6 +58,33 @@ pub(crate) struct Coverage {
     pub known: bool,
     /// Whether test results were read: with them, verified means passed.
     pub results: bool,
+    /// The places of each provider of the model (built or not), in its order: which
+    /// provider's code a file is.
+    places: Vec<Vec<Place>>,
+}
+
+/// A place of the source tree that holds a provider's code.
+#[derive(Debug, Clone)]
+enum Place {
+    /// A path: the file itself, or a folder and everything under it.
+    Path(String),
+    /// A glob of `provider-paths`, with its fixed leading part's length (its depth).
+    Glob(globset::GlobMatcher, usize),
+}
+
+impl Place {
+    /// How specifically the place holds `path`, when it does: a file named exactly is more
+    /// specific than any folder or glob, and a deeper folder than its parent.
+    fn holds(&self, path: &str) -> Option<usize> {
+        match self {
+            Place::Path(place) if place == path => Some(usize::MAX),
+            Place::Path(place) => path
+                .strip_prefix(place.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+                .then_some(place.len()),
+            Place::Glob(glob, depth) => glob.is_match(path).then_some(*depth),
+        }
+    }
 }
 
 /// The test results and what finds their cases, with the source tree's root.
@@ -85,26 +113,23 @@ impl Coverage {
             .filter(|(_, p)| !p.proposed && !p.spec && names.insert(p.name.as_str()))
             .map(|(i, _)| i)
             .collect();
+        // Every section's places, built or not: a citation in a proposed provider's folder
+        // counts for nobody until it is built, not for everyone.
+        let places: Vec<Vec<Place>> = (0..model.providers.len())
+            .map(|p| places_of(model, config, shared, excluded, p))
+            .collect();
         if rules.rules.is_empty() {
-            // No cell to fill: the folders below are worked out for the rules' citations alone.
             return Coverage {
                 providers,
                 cells: Vec::new(),
                 known: citations.is_some(),
                 results: results.is_some(),
+                places,
             };
         }
-        // Every section's folders, built or not: a citation in a proposed provider's folder
-        // counts for nobody until it is built, not for everyone.
-        let folders: Vec<Vec<String>> = (0..model.providers.len())
-            .map(|p| folders_of(model, config, shared, excluded, p))
-            .collect();
         let known = citations.is_some();
         let citations = citations.unwrap_or_default();
-        let owners: Vec<Vec<usize>> = citations
-            .iter()
-            .map(|c| owners(&folders, &c.path))
-            .collect();
+        let owners: Vec<Vec<usize>> = citations.iter().map(|c| owners(&places, &c.path)).collect();
         let cells = rules
             .rules
             .iter()
@@ -159,7 +184,14 @@ impl Coverage {
             cells,
             known,
             results: results.is_some(),
+            places,
         }
+    }
+
+    /// The providers (indexes into the model's) whose code the file at `path` is: none for
+    /// shared code.
+    pub(crate) fn owners(&self, path: &str) -> Vec<usize> {
+        owners(&self.places, path)
     }
 
     /// How many of the rules that bind the provider in column `column` are verified, and how
@@ -223,9 +255,9 @@ fn tested(
     };
     for &c in verify {
         let citation = &citations[c];
-        let cases = citation.test.as_deref().map_or_else(Vec::new, |function| {
+        let cases = citation.test.as_ref().map_or_else(Vec::new, |test| {
             with.matcher
-                .cases(with.source_root, &citation.path, function)
+                .cases(with.source_root, &citation.path, &test.name)
         });
         let of_provider: Vec<usize> = cases
             .iter()
@@ -270,18 +302,16 @@ fn cites(citation: &CodeCitation, rule: &Rule) -> bool {
         .is_ok_and(|v| v.id == rule.id && v.version == rule.version)
 }
 
-/// The providers (indexes of `folders`) whose folder holds `path` most deeply: all of them
-/// when several cite the same folder; none for a file no provider holds.
-fn owners(folders: &[Vec<String>], path: &str) -> Vec<usize> {
-    let holding: Vec<(usize, usize)> = folders
+/// The providers (indexes of `places`) whose place holds `path` most specifically: all of them
+/// when several name the same place; none for a file no provider holds.
+fn owners(places: &[Vec<Place>], path: &str) -> Vec<usize> {
+    let holding: Vec<(usize, usize)> = places
         .iter()
         .enumerate()
-        .flat_map(|(p, list)| list.iter().map(move |f| (p, f)))
-        .filter(|(_, folder)| {
-            path.strip_prefix(folder.as_str())
-                .is_some_and(|rest| rest.starts_with('/'))
+        .flat_map(|(p, list)| {
+            list.iter()
+                .filter_map(move |place| Some((p, place.holds(path)?)))
         })
-        .map(|(p, folder)| (p, folder.len()))
         .collect();
     let deepest = holding.iter().map(|(_, depth)| *depth).max();
     let mut out: Vec<usize> = holding
@@ -293,18 +323,30 @@ fn owners(folders: &[Vec<String>], path: &str) -> Vec<usize> {
     out
 }
 
-/// The folders of provider `p`: each path its claims cite as evidence (a file's folder, a
-/// glob's fixed part), outside the shared layer, and its `provider-paths`.
-fn folders_of(
+/// The places of provider `p`: the folder of each path its claims cite as evidence (a file's
+/// folder, a glob's fixed part), outside the shared layer, and its `provider-paths` as written
+/// (folders, files and globs).
+fn places_of(
     model: &Model,
     config: &Config,
     shared: &Roots,
     excluded: &HashSet<String>,
     p: usize,
-) -> Vec<String> {
+) -> Vec<Place> {
     let name = &model.providers[p].name;
     let is_excluded = |w: &str| excluded.contains(w);
-    let mut folders: Vec<String> = config.provider_paths.get(name).cloned().unwrap_or_default();
+    let mut places: Vec<Place> = Vec::new();
+    let mut folders: Vec<String> = Vec::new();
+    for path in config.provider_paths.get(name).into_iter().flatten() {
+        if is_glob(path) {
+            if let Ok(glob) = crate::read::code::glob(path) {
+                let depth = path.find(['*', '?', '[', '{']).unwrap_or(path.len());
+                places.push(Place::Glob(glob.compile_matcher(), depth));
+            }
+        } else {
+            folders.push(path.clone());
+        }
+    }
     for claim in model.claims.iter().filter(|c| c.provider == p) {
         for evidence in &claim.evidence {
             let Some(Citation::Path(path)) = classify(&evidence.text, &is_excluded) else {
@@ -318,7 +360,8 @@ fn folders_of(
             }
         }
     }
-    folders
+    places.extend(folders.into_iter().map(Place::Path));
+    places
 }
 
 /// The folder a cited path stands for: a folder itself, a file's folder, a glob's fixed
@@ -360,19 +403,29 @@ mod tests {
 
     #[test]
     fn the_deepest_folder_owns_a_file() {
+        let folder = |f: &str| Place::Path(f.to_owned());
         let folders = vec![
-            vec!["internal/provider".to_owned()],
-            vec!["internal/provider/kvm".to_owned()],
+            vec![folder("internal/provider")],
+            vec![folder("internal/provider/kvm")],
         ];
         assert_eq!(owners(&folders, "internal/provider/kvm/kvm_test.go"), [1]);
         assert_eq!(owners(&folders, "internal/provider/gcp/x.go"), [0]);
         assert!(owners(&folders, "test/conformance/x_test.go").is_empty());
         assert!(owners(&folders, "internal/providerx/a.go").is_empty());
         // Two providers citing one folder both own it.
-        let tied = vec![
-            vec!["pkg/cloudinit".to_owned()],
-            vec!["pkg/cloudinit".to_owned()],
-        ];
+        let tied = vec![vec![folder("pkg/cloudinit")], vec![folder("pkg/cloudinit")]];
         assert_eq!(owners(&tied, "pkg/cloudinit/c_test.go"), [0, 1]);
+        // A file named exactly, then a glob, beat the folder that holds them.
+        let glob = |g: &str, depth| {
+            Place::Glob(crate::read::code::glob(g).unwrap().compile_matcher(), depth)
+        };
+        let files = vec![
+            vec![folder("flagsvc")],
+            vec![folder("flagsvc/launchdarkly.py")],
+            vec![glob("flagsvc/unleash*.py", 8)],
+        ];
+        assert_eq!(owners(&files, "flagsvc/launchdarkly.py"), [1]);
+        assert_eq!(owners(&files, "flagsvc/unleash_client.py"), [2]);
+        assert_eq!(owners(&files, "flagsvc/common.py"), [0]);
     }
 }

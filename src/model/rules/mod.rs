@@ -53,6 +53,21 @@ static KEYWORDS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(MUST|SHALL|REQUIRED|SHOULD|RECOMMENDED|MAY|OPTIONAL)\b").expect("valid regex")
 });
 
+/// How strongly a rule of `level` obliges: 0 for a MAY (it permits), 1 for a SHOULD, 2 for a
+/// MUST and for a rule without a keyword (every marker is a requirement).
+pub(crate) fn strength(level: Option<Level>) -> u8 {
+    match level {
+        Some(Level::May) => 0,
+        Some(Level::Should) => 1,
+        Some(Level::Must) | None => 2,
+    }
+}
+
+/// The level of a rule as a reader is told it: its keyword, or `required` without one.
+pub(crate) fn level_name(level: Option<Level>) -> &'static str {
+    level.map_or("required", Level::as_str)
+}
+
 /// The strongest RFC 2119 keyword of `text`.
 pub(crate) fn level_of(text: &str) -> Option<Level> {
     KEYWORDS
@@ -96,10 +111,17 @@ impl Rule {
         anchor_of(&self.id)
     }
 
-    /// Whether the rule obliges whom it binds to anything: a MUST or a SHOULD. A MAY permits,
-    /// and a rule without a keyword states no obligation: neither has anything to verify.
+    /// Whether the rule obliges whom it binds to anything: every rule but a MAY. A marker is a
+    /// requirement, as mdbook-spec and tracey count it; only a MAY permits, with nothing to
+    /// verify.
     pub(crate) fn obliges(&self) -> bool {
-        self.level.is_some_and(|level| level >= Level::Should)
+        strength(self.level) >= 1
+    }
+
+    /// Whether the rule is required: a MUST, or a marker without an RFC 2119 keyword (counted
+    /// like a MUST, shown as `required`).
+    pub(crate) fn required(&self) -> bool {
+        strength(self.level) == 2
     }
 
     /// Whether the rule binds `provider` (an index into the model's providers): every rule

@@ -207,7 +207,7 @@ impl Config {
             "symbol-files" => {
                 if let Some(patterns) = strings(&at, value, problems) {
                     let patterns = globs(&at, patterns, problems, |p| Some(p.to_owned()));
-                    self.symbol_files = self.keep(key, patterns);
+                    self.symbol_files = Some(self.keep(key, patterns));
                 }
             }
             "test-results" => {
@@ -319,7 +319,7 @@ impl Config {
         if let Some(roots) = strings(at, value, problems) {
             let roots = globs(at, roots, problems, |root| {
                 let root = root.trim_start_matches("./").trim_end_matches('/');
-                crate::read::source_tree::is_glob(root).then(|| root.to_owned())
+                crate::read::code::is_glob(root).then(|| root.to_owned())
             });
             self.shared_layer = self.keep("shared-layer", roots);
         }

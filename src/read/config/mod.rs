@@ -125,8 +125,9 @@ pub(crate) struct Config {
     pub source_root: Option<String>,
     /// Roots of the shared layer that a MUST in a contract chapter must cite.
     pub shared_layer: Vec<String>,
-    /// Globs of the files searched for cited symbols.
-    pub symbol_files: Vec<String>,
+    /// Globs of the files searched for cited symbols; by default every source file of a
+    /// language the table knows.
+    pub symbol_files: Option<Vec<String>>,
     /// Words that are never taken for symbols.
     pub symbol_ignore: Vec<String>,
     /// Regular expressions of source line references.
@@ -168,7 +169,7 @@ impl Default for Config {
             brief_known_gaps: "Known gaps".to_owned(),
             source_root: None,
             shared_layer: Vec::new(),
-            symbol_files: vec!["*.go".into(), "Makefile".into(), "*.yaml".into()],
+            symbol_files: None,
             symbol_ignore: Vec::new(),
             line_reference_patterns: DEFAULT_LINE_REFERENCE_PATTERNS
                 .iter()

@@ -86,7 +86,7 @@ impl Results {
         for (item, pattern) in patterns.iter().enumerate() {
             let files = expand(root, pattern);
             if files.is_empty() {
-                let what = if crate::read::source_tree::is_glob(pattern) {
+                let what = if crate::read::code::is_glob(pattern) {
                     "matches no file"
                 } else {
                     "does not exist"
@@ -156,7 +156,7 @@ pub(crate) struct Read {
 /// file under the pattern's folder that matches (results lie in folders git ignores, so
 /// nothing is left out for that).
 fn expand(root: &Path, pattern: &str) -> Vec<PathBuf> {
-    if !crate::read::source_tree::is_glob(pattern) {
+    if !crate::read::code::is_glob(pattern) {
         let path = root.join(pattern);
         return if path.is_file() {
             vec![path]

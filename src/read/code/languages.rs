@@ -1,0 +1,697 @@
+//! The languages of a source tree: the one table that says, per language, which files are
+//! written in it, its grammar, and which kinds of its syntax tree are comments, strings and
+//! code units. Every difference between languages is a field here; the walk over a tree
+//! (`walk.rs`) names no language.
+//!
+//! To add a language: a grammar crate as an optional dependency with a `lang-NAME` feature in
+//! Cargo.toml (listed in `lang-all`), a row in [`LANGUAGES`] with `grammar!`, and a fixture in
+//! `tests/fixtures/languages/`. The tests below check that every kind a row names exists in its
+//! grammar (a renamed kind in a grammar's new version fails them) and that no extension is in
+//! two rows.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use tree_sitter::Language;
+
+/// What a code unit is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum UnitKind {
+    /// A function (a method when it stands in a type).
+    Function,
+    /// A type: a class, struct, enum, interface, trait.
+    Type,
+    /// A test case declared by a call (`test("...", ...)`, `it "..." do`).
+    Case,
+    /// What only groups others and is no unit of its own: a module, a namespace, a
+    /// `describe` call. It names the units inside (`mod tests`, `describe("s3")`).
+    Scope,
+    /// A block of a type's members that is no unit of its own (Rust's `impl`): a function in
+    /// it is a method.
+    Members,
+}
+
+/// A language read as code: every difference between languages is a field.
+pub(crate) struct Lang {
+    /// Its name, as `status` says it.
+    pub(crate) name: &'static str,
+    /// The file extensions (without the dot, lowercase) written in it.
+    pub(crate) extensions: &'static [&'static str],
+    /// Whole file names written in it (`Makefile`).
+    pub(crate) file_names: &'static [&'static str],
+    /// Its grammar; `None` when its `lang-NAME` feature is off, and its files are read as text.
+    pub(crate) grammar: Option<fn() -> Language>,
+    /// The kinds of its comments (line, block and doc comments alike).
+    pub(crate) comments: &'static [&'static str],
+    /// The kinds of its string and character literals (raw strings, heredocs, templates): a
+    /// citation or a word in one is data, not a comment or code.
+    pub(crate) strings: &'static [&'static str],
+    /// A string that is the first statement of a module, class or function body is its
+    /// documentation (Python's docstrings): read as a comment.
+    pub(crate) docstrings: bool,
+    /// The kinds of its code units, each with what it is.
+    pub(crate) units: &'static [(&'static str, UnitKind)],
+    /// A variable whose value is a function is a function unit named by the variable
+    /// (`const put = () => {}`): the declarator's kind and the value kinds that make it one.
+    pub(crate) function_values: Option<(&'static str, &'static [&'static str])>,
+    /// Calls that declare a test case or a group of them (`test`, `it`, `describe`): the kind
+    /// of a call, its callee's field, its arguments' field, and each callee with what it makes.
+    pub(crate) test_calls: Option<TestCalls>,
+    /// Nodes that wrap a unit, whose comments stand before the wrapper (`export_statement`,
+    /// Python's `decorated_definition`, an expression statement holding a test call).
+    pub(crate) wrappers: &'static [&'static str],
+    /// Siblings passed over when looking for the comment above a unit (attributes,
+    /// decorators): they belong to the unit.
+    pub(crate) skipped: &'static [&'static str],
+    /// A function is a test when its name matches this (`^Test` in Go).
+    pub(crate) test_name: Option<&'static str>,
+    /// A function is a test when what stands before its name (its attributes, annotations and
+    /// modifiers) matches this (`#[test]`, `@Test`, `[Fact]`).
+    pub(crate) test_marker: Option<&'static str>,
+}
+
+/// Calls that declare test cases, for [`Lang::test_calls`].
+pub(crate) struct TestCalls {
+    /// The kind of a call node.
+    pub(crate) call: &'static str,
+    /// The field that holds what is called.
+    pub(crate) callee: &'static str,
+    /// The field that holds the arguments (the first is the case's title).
+    pub(crate) arguments: &'static str,
+    /// Each name called, and what a call of it declares.
+    pub(crate) names: &'static [(&'static str, UnitKind)],
+}
+
+/// A grammar when its feature is on, else `None` (its files are then read as text).
+macro_rules! grammar {
+    ($feature:literal, $language:expr) => {{
+        #[cfg(feature = $feature)]
+        let grammar: Option<fn() -> Language> = Some(|| Language::new($language));
+        #[cfg(not(feature = $feature))]
+        let grammar: Option<fn() -> Language> = None;
+        grammar
+    }};
+}
+
+const JS_TEST_CALLS: TestCalls = TestCalls {
+    call: "call_expression",
+    callee: "function",
+    arguments: "arguments",
+    names: &[
+        ("test", UnitKind::Case),
+        ("it", UnitKind::Case),
+        ("describe", UnitKind::Scope),
+        ("suite", UnitKind::Scope),
+    ],
+};
+
+const JS_UNITS: &[(&str, UnitKind)] = &[
+    ("function_declaration", UnitKind::Function),
+    ("generator_function_declaration", UnitKind::Function),
+    ("method_definition", UnitKind::Function),
+    ("class_declaration", UnitKind::Type),
+];
+
+const TS_UNITS: &[(&str, UnitKind)] = &[
+    ("function_declaration", UnitKind::Function),
+    ("generator_function_declaration", UnitKind::Function),
+    ("method_definition", UnitKind::Function),
+    ("class_declaration", UnitKind::Type),
+    ("abstract_class_declaration", UnitKind::Type),
+    ("interface_declaration", UnitKind::Type),
+    ("enum_declaration", UnitKind::Type),
+];
+
+const C_FAMILY_UNITS: &[(&str, UnitKind)] = &[
+    ("function_definition", UnitKind::Function),
+    ("struct_specifier", UnitKind::Type),
+    ("enum_specifier", UnitKind::Type),
+];
+
+/// Every language read as code.
+pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
+    vec![
+        Lang {
+            name: "Rust",
+            extensions: &["rs"],
+            file_names: &[],
+            grammar: grammar!("lang-rust", tree_sitter_rust::LANGUAGE),
+            comments: &["line_comment", "block_comment"],
+            strings: &["string_literal", "raw_string_literal", "char_literal"],
+            docstrings: false,
+            units: &[
+                ("function_item", UnitKind::Function),
+                ("struct_item", UnitKind::Type),
+                ("enum_item", UnitKind::Type),
+                ("union_item", UnitKind::Type),
+                ("trait_item", UnitKind::Type),
+                ("impl_item", UnitKind::Members),
+                ("mod_item", UnitKind::Scope),
+            ],
+            function_values: None,
+            test_calls: None,
+            wrappers: &[],
+            skipped: &["attribute_item"],
+            test_name: None,
+            test_marker: Some(r"#\[\s*(?:\w+::)*(?:test|rstest|test_case|quickcheck|proptest)\b"),
+        },
+        Lang {
+            name: "Go",
+            extensions: &["go"],
+            file_names: &[],
+            grammar: grammar!("lang-go", tree_sitter_go::LANGUAGE),
+            comments: &["comment"],
+            strings: &[
+                "interpreted_string_literal",
+                "raw_string_literal",
+                "rune_literal",
+            ],
+            docstrings: false,
+            units: &[
+                ("function_declaration", UnitKind::Function),
+                ("method_declaration", UnitKind::Function),
+                ("type_spec", UnitKind::Type),
+            ],
+            function_values: None,
+            test_calls: None,
+            wrappers: &["type_declaration"],
+            skipped: &[],
+            test_name: Some(r"^(?:Test|Benchmark|Fuzz|Example)(?:$|[^a-z])"),
+            test_marker: None,
+        },
+        Lang {
+            name: "Python",
+            extensions: &["py", "pyi"],
+            file_names: &[],
+            grammar: grammar!("lang-python", tree_sitter_python::LANGUAGE),
+            comments: &["comment"],
+            strings: &["string", "concatenated_string"],
+            docstrings: true,
+            units: &[
+                ("function_definition", UnitKind::Function),
+                ("class_definition", UnitKind::Type),
+            ],
+            function_values: None,
+            test_calls: None,
+            wrappers: &["decorated_definition"],
+            skipped: &["decorator"],
+            test_name: Some(r"^test"),
+            test_marker: None,
+        },
+        Lang {
+            name: "TypeScript",
+            extensions: &["ts", "mts", "cts"],
+            file_names: &[],
+            grammar: grammar!(
+                "lang-typescript",
+                tree_sitter_typescript::LANGUAGE_TYPESCRIPT
+            ),
+            comments: &["comment"],
+            strings: &["string", "template_string"],
+            docstrings: false,
+            units: TS_UNITS,
+            function_values: Some((
+                "variable_declarator",
+                &["arrow_function", "function_expression"],
+            )),
+            test_calls: Some(JS_TEST_CALLS),
+            wrappers: &[
+                "export_statement",
+                "expression_statement",
+                "lexical_declaration",
+            ],
+            skipped: &["decorator"],
+            test_name: None,
+            test_marker: None,
+        },
+        Lang {
+            name: "TSX",
+            extensions: &["tsx"],
+            file_names: &[],
+            grammar: grammar!("lang-typescript", tree_sitter_typescript::LANGUAGE_TSX),
+            comments: &["comment"],
+            strings: &["string", "template_string"],
+            docstrings: false,
+            units: TS_UNITS,
+            function_values: Some((
+                "variable_declarator",
+                &["arrow_function", "function_expression"],
+            )),
+            test_calls: Some(JS_TEST_CALLS),
+            wrappers: &[
+                "export_statement",
+                "expression_statement",
+                "lexical_declaration",
+            ],
+            skipped: &["decorator"],
+            test_name: None,
+            test_marker: None,
+        },
+        Lang {
+            name: "JavaScript",
+            extensions: &["js", "mjs", "cjs", "jsx"],
+            file_names: &[],
+            grammar: grammar!("lang-javascript", tree_sitter_javascript::LANGUAGE),
+            comments: &["comment"],
+            strings: &["string", "template_string"],
+            docstrings: false,
+            units: JS_UNITS,
+            function_values: Some((
+                "variable_declarator",
+                &["arrow_function", "function_expression"],
+            )),
+            test_calls: Some(JS_TEST_CALLS),
+            wrappers: &[
+                "export_statement",
+                "expression_statement",
+                "lexical_declaration",
+            ],
+            skipped: &["decorator"],
+            test_name: None,
+            test_marker: None,
+        },
+        Lang {
+            name: "Java",
+            extensions: &["java"],
+            file_names: &[],
+            grammar: grammar!("lang-java", tree_sitter_java::LANGUAGE),
+            comments: &["line_comment", "block_comment"],
+            strings: &["string_literal", "character_literal"],
+            docstrings: false,
+            units: &[
+                ("method_declaration", UnitKind::Function),
+                ("constructor_declaration", UnitKind::Function),
+                ("class_declaration", UnitKind::Type),
+                ("interface_declaration", UnitKind::Type),
+                ("enum_declaration", UnitKind::Type),
+                ("record_declaration", UnitKind::Type),
+            ],
+            function_values: None,
+            test_calls: None,
+            wrappers: &[],
+            skipped: &[],
+            test_name: None,
+            test_marker: Some(
+                r"@(?:\w+\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
+            ),
+        },
+        Lang {
+            name: "Kotlin",
+            extensions: &["kt", "kts"],
+            file_names: &[],
+            grammar: grammar!("lang-kotlin", tree_sitter_kotlin_ng::LANGUAGE),
+            comments: &["line_comment", "block_comment"],
+            strings: &[
+                "string_literal",
+                "multiline_string_literal",
+                "character_literal",
+            ],
+            docstrings: false,
+            units: &[
+                ("function_declaration", UnitKind::Function),
+                ("class_declaration", UnitKind::Type),
+                ("object_declaration", UnitKind::Type),
+            ],
+            function_values: None,
+            test_calls: None,
+            wrappers: &[],
+            skipped: &[],
+            test_name: None,
+            test_marker: Some(
+                r"@(?:\w+\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
+            ),
+        },
+        Lang {
+            name: "C",
+            extensions: &["c", "h"],
+            file_names: &[],
+            grammar: grammar!("lang-c", tree_sitter_c::LANGUAGE),
+            comments: &["comment"],
+            strings: &[
+                "string_literal",
+                "char_literal",
+                "concatenated_string",
+                "system_lib_string",
+            ],
+            docstrings: false,
+            units: C_FAMILY_UNITS,
+            function_values: None,
+            test_calls: None,
+            wrappers: &["type_definition", "declaration"],
+            skipped: &[],
+            test_name: Some(r"^test_"),
+            test_marker: None,
+        },
+        Lang {
+            name: "C++",
+            extensions: &["cc", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++", "ipp"],
+            file_names: &[],
+            grammar: grammar!("lang-cpp", tree_sitter_cpp::LANGUAGE),
+            comments: &["comment"],
+            strings: &[
+                "string_literal",
+                "raw_string_literal",
+                "char_literal",
+                "concatenated_string",
+                "system_lib_string",
+            ],
+            docstrings: false,
+            units: &[
+                ("function_definition", UnitKind::Function),
+                ("class_specifier", UnitKind::Type),
+                ("struct_specifier", UnitKind::Type),
+                ("enum_specifier", UnitKind::Type),
+                ("namespace_definition", UnitKind::Scope),
+            ],
+            function_values: None,
+            test_calls: None,
+            wrappers: &["template_declaration", "type_definition", "declaration"],
+            skipped: &[],
+            test_name: Some(r"^(?:test_|TEST(?:_F|_P)?$)"),
+            test_marker: None,
+        },
+        Lang {
+            name: "C#",
+            extensions: &["cs"],
+            file_names: &[],
+            grammar: grammar!("lang-csharp", tree_sitter_c_sharp::LANGUAGE),
+            comments: &["comment"],
+            strings: &[
+                "string_literal",
+                "verbatim_string_literal",
+                "raw_string_literal",
+                "interpolated_string_expression",
+                "character_literal",
+            ],
+            docstrings: false,
+            units: &[
+                ("method_declaration", UnitKind::Function),
+                ("constructor_declaration", UnitKind::Function),
+                ("local_function_statement", UnitKind::Function),
+                ("class_declaration", UnitKind::Type),
+                ("struct_declaration", UnitKind::Type),
+                ("interface_declaration", UnitKind::Type),
+                ("record_declaration", UnitKind::Type),
+                ("enum_declaration", UnitKind::Type),
+                ("namespace_declaration", UnitKind::Scope),
+            ],
+            function_values: None,
+            test_calls: None,
+            wrappers: &[],
+            skipped: &[],
+            test_name: None,
+            test_marker: Some(
+                r"\[\s*(?:\w+\.)*(?:Test|TestMethod|TestCase|TestCaseSource|Fact|Theory)\b",
+            ),
+        },
+        Lang {
+            name: "Swift",
+            extensions: &["swift"],
+            file_names: &[],
+            grammar: grammar!("lang-swift", tree_sitter_swift::LANGUAGE),
+            comments: &["comment", "multiline_comment"],
+            strings: &[
+                "line_string_literal",
+                "multi_line_string_literal",
+                "raw_string_literal",
+            ],
+            docstrings: false,
+            units: &[
+                ("function_declaration", UnitKind::Function),
+                ("class_declaration", UnitKind::Type),
+                ("protocol_declaration", UnitKind::Type),
+            ],
+            function_values: None,
+            test_calls: None,
+            wrappers: &[],
+            skipped: &[],
+            test_name: Some(r"^test"),
+            test_marker: Some(r"@Test\b"),
+        },
+        Lang {
+            name: "Ruby",
+            extensions: &["rb", "rake", "gemspec"],
+            file_names: &["Rakefile", "Gemfile"],
+            grammar: grammar!("lang-ruby", tree_sitter_ruby::LANGUAGE),
+            comments: &["comment"],
+            strings: &[
+                "string",
+                "heredoc_body",
+                "string_array",
+                "symbol_array",
+                "character",
+                "regex",
+            ],
+            docstrings: false,
+            units: &[
+                ("method", UnitKind::Function),
+                ("singleton_method", UnitKind::Function),
+                ("class", UnitKind::Type),
+                ("module", UnitKind::Scope),
+            ],
+            function_values: None,
+            test_calls: Some(TestCalls {
+                call: "call",
+                callee: "method",
+                arguments: "arguments",
+                names: &[
+                    ("it", UnitKind::Case),
+                    ("specify", UnitKind::Case),
+                    ("test", UnitKind::Case),
+                    ("describe", UnitKind::Scope),
+                    ("context", UnitKind::Scope),
+                ],
+            }),
+            wrappers: &[],
+            skipped: &[],
+            test_name: Some(r"^test_"),
+            test_marker: None,
+        },
+        Lang {
+            name: "PHP",
+            extensions: &["php"],
+            file_names: &[],
+            grammar: grammar!("lang-php", tree_sitter_php::LANGUAGE_PHP),
+            comments: &["comment"],
+            strings: &["string", "encapsed_string", "heredoc", "nowdoc"],
+            docstrings: false,
+            units: &[
+                ("function_definition", UnitKind::Function),
+                ("method_declaration", UnitKind::Function),
+                ("class_declaration", UnitKind::Type),
+                ("interface_declaration", UnitKind::Type),
+                ("trait_declaration", UnitKind::Type),
+                ("enum_declaration", UnitKind::Type),
+            ],
+            function_values: None,
+            test_calls: None,
+            wrappers: &[],
+            skipped: &[],
+            test_name: Some(r"^test"),
+            test_marker: Some(r"#\[\s*(?:\\?\w+\\)*Test\b|@test\b"),
+        },
+        Lang {
+            name: "shell",
+            extensions: &["sh", "bash", "zsh", "bats"],
+            file_names: &[],
+            grammar: grammar!("lang-bash", tree_sitter_bash::LANGUAGE),
+            comments: &["comment"],
+            strings: &[
+                "string",
+                "raw_string",
+                "ansi_c_string",
+                "translated_string",
+                "heredoc_body",
+            ],
+            docstrings: false,
+            units: &[("function_definition", UnitKind::Function)],
+            function_values: None,
+            test_calls: None,
+            wrappers: &[],
+            skipped: &[],
+            test_name: Some(r"^test_"),
+            test_marker: None,
+        },
+        Lang {
+            name: "YAML",
+            extensions: &["yaml", "yml"],
+            file_names: &[],
+            grammar: grammar!("lang-yaml", tree_sitter_yaml::LANGUAGE),
+            comments: &["comment"],
+            // A YAML scalar is the file's content (a key, a name): words in it are code.
+            strings: &[],
+            docstrings: false,
+            units: &[],
+            function_values: None,
+            test_calls: None,
+            wrappers: &[],
+            skipped: &[],
+            test_name: None,
+            test_marker: None,
+        },
+        Lang {
+            name: "TOML",
+            extensions: &["toml"],
+            file_names: &[],
+            grammar: grammar!("lang-toml", tree_sitter_toml_ng::LANGUAGE),
+            comments: &["comment"],
+            strings: &[],
+            docstrings: false,
+            units: &[],
+            function_values: None,
+            test_calls: None,
+            wrappers: &[],
+            skipped: &[],
+            test_name: None,
+            test_marker: None,
+        },
+        Lang {
+            name: "Makefile",
+            extensions: &["mk", "mak"],
+            file_names: &["Makefile", "makefile", "GNUmakefile"],
+            grammar: grammar!("lang-make", tree_sitter_make::LANGUAGE),
+            comments: &["comment"],
+            strings: &[],
+            docstrings: false,
+            units: &[("rule", UnitKind::Function)],
+            function_values: None,
+            test_calls: None,
+            wrappers: &[],
+            skipped: &[],
+            test_name: None,
+            test_marker: None,
+        },
+    ]
+});
+
+/// The compiled `test_name` and `test_marker` of each language, in [`LANGUAGES`]' order.
+static TEST_PATTERNS: LazyLock<Vec<(Option<Regex>, Option<Regex>)>> = LazyLock::new(|| {
+    let compile = |p: Option<&str>| p.map(|p| Regex::new(p).expect("a valid test pattern"));
+    LANGUAGES
+        .iter()
+        .map(|l| (compile(l.test_name), compile(l.test_marker)))
+        .collect()
+});
+
+impl Lang {
+    /// Its place in [`LANGUAGES`].
+    fn index(&self) -> usize {
+        LANGUAGES
+            .iter()
+            .position(|l| std::ptr::eq(l, self))
+            .expect("a language of the table")
+    }
+
+    /// Whether a function named `name`, with `before` standing before its name (attributes,
+    /// annotations, modifiers), is a test.
+    pub(crate) fn is_test(&self, name: &str, before: &str) -> bool {
+        let (by_name, by_marker) = &TEST_PATTERNS[self.index()];
+        by_name.as_ref().is_some_and(|r| r.is_match(name))
+            || by_marker.as_ref().is_some_and(|r| r.is_match(before))
+    }
+
+    /// A glob of its files, for messages (`*.py`).
+    pub(crate) fn glob(&self) -> String {
+        match self.extensions.first() {
+            Some(extension) => format!("*.{extension}"),
+            None => self
+                .file_names
+                .first()
+                .copied()
+                .unwrap_or(self.name)
+                .to_owned(),
+        }
+    }
+}
+
+/// The language `path` (relative, `/`-separated) is written in, by its name or extension.
+pub(crate) fn for_path(path: &str) -> Option<&'static Lang> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if let Some(lang) = LANGUAGES.iter().find(|l| l.file_names.contains(&name)) {
+        return Some(lang);
+    }
+    let (_, extension) = name.rsplit_once('.')?;
+    let extension = extension.to_ascii_lowercase();
+    LANGUAGES
+        .iter()
+        .find(|l| l.extensions.contains(&extension.as_str()))
+}
+
+/// Whether `path` is a test file by the conventions of its runners (`x_test.go`,
+/// `test_x.py`, `x.test.ts`, `x_spec.rb`, a `tests/` folder): its code is test code.
+pub(crate) fn is_test_file(path: &str) -> bool {
+    static TEST_FILE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?:^|/)(?:tests?|__tests__|spec|testing|conformance)/|(?:^|/)test_[^/]*$|_test\.[^/]+$|_spec\.rb$|\.(?:test|spec)\.[cm]?[jt]sx?$|(?:^|/)[^/]*Tests?\.(?:java|kt|cs|swift|php)$|(?:^|/)src/test/",
+        )
+        .expect("a valid regex")
+    });
+    TEST_FILE.is_match(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind a row names exists in its grammar, named: a grammar's new version that
+    /// renames one fails here, not silently in a reading.
+    #[test]
+    fn every_kind_of_the_table_is_a_kind_of_its_grammar() {
+        for lang in LANGUAGES.iter() {
+            let Some(grammar) = lang.grammar else {
+                continue;
+            };
+            let language = grammar();
+            let mut kinds: Vec<&str> = Vec::new();
+            kinds.extend(lang.comments);
+            kinds.extend(lang.strings);
+            kinds.extend(lang.units.iter().map(|(k, _)| *k));
+            kinds.extend(lang.wrappers);
+            kinds.extend(lang.skipped);
+            if let Some((declarator, values)) = lang.function_values {
+                kinds.push(declarator);
+                kinds.extend(values);
+            }
+            if let Some(calls) = &lang.test_calls {
+                kinds.push(calls.call);
+                assert_ne!(
+                    language.field_id_for_name(calls.callee),
+                    None,
+                    "{}: field {}",
+                    lang.name,
+                    calls.callee
+                );
+            }
+            for kind in kinds {
+                assert_ne!(
+                    language.id_for_node_kind(kind, true),
+                    0,
+                    "{} has no kind `{kind}`",
+                    lang.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn no_extension_or_file_name_is_in_two_rows() {
+        let mut seen = std::collections::HashSet::new();
+        for lang in LANGUAGES.iter() {
+            for e in lang.extensions.iter().chain(lang.file_names) {
+                assert!(seen.insert(*e), "`{e}` is in two rows ({})", lang.name);
+            }
+        }
+    }
+
+    #[test]
+    fn test_patterns_compile_and_files_are_found_by_name() {
+        assert_eq!(TEST_PATTERNS.len(), LANGUAGES.len());
+        assert_eq!(for_path("a/b.rs").map(|l| l.name), Some("Rust"));
+        assert_eq!(for_path("a/Makefile").map(|l| l.name), Some("Makefile"));
+        assert_eq!(for_path("x.TSX").map(|l| l.name), Some("TSX"));
+        assert!(for_path("README").is_none() && for_path("a.proto").is_none());
+        assert!(is_test_file("store/put_test.go") && is_test_file("tests/test_store.py"));
+        assert!(is_test_file("src/put.test.ts") && is_test_file("StoreTest.java"));
+        assert!(!is_test_file("store/put.go") && !is_test_file("src/latest.py"));
+    }
+}
