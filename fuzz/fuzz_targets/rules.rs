@@ -4,15 +4,16 @@
 //!
 //! The input is split on `0xFF` into up to five parts: the contract chapter, the appendix (its
 //! provider sections cite `pods/` and `vms/`, the source tree's two folders), the raw bytes
-//! of two source files, `code/pods/pods_test.go` and `code/vms/vms.rs` (not only UTF-8: the
-//! source tree is read as bytes), and the raw bytes of a test report, `results/report`, JUnit
+//! of two source files, `code/pods/pods_test.EXT` and `code/vms/vms.EXT` (not only UTF-8: the
+//! source tree is read as bytes and parsed with the grammar of its language; each part's first
+//! byte picks its language among [`EXTENSIONS`]), and the raw bytes of a test report, `results/report`, JUnit
 //! XML or `go test -json` by what it starts with (book.toml names it in `test-results` only
 //! when the input has a fifth part). The chapters are read as lossy UTF-8, as mdBook would
 //! refuse a file that is not. The book is committed, then:
 //!
 //! - the pipeline runs with the invariants of `src/lib.rs` (no panic, no `internal-error`,
 //!   every position at least 1:1, chapters changed only at shortcodes and rule markers);
-//! - `status` renders in both formats;
+//! - `status` renders in both formats, with the code units no citation maps;
 //! - `export` gives the same bytes twice;
 //! - `diff HEAD` of the working tree, equal to the base, finds no change;
 //! - the working tree is changed (the contract's first marker line dropped, a rule added), and
@@ -32,6 +33,20 @@ const BOOK_TOML: &str = "[book]\ntitle = \"Rules\"\n\n[output.html]\ngit-reposit
 
 /// The key that reads the fifth part as the test results.
 const TEST_RESULTS: &str = "test-results = [\"results/*\"]\n";
+
+/// The languages a source file is written in, picked by its part's first byte: every grammar
+/// of the table, and one read as text.
+const EXTENSIONS: &[&str] = &[
+    "go", "rs", "py", "ts", "tsx", "js", "java", "kt", "c", "cpp", "cs", "swift", "rb", "php",
+    "sh", "yaml", "toml", "mk", "proto",
+];
+
+/// The path of a source file in `folder`, named `stem`, in the language `part`'s first byte
+/// picks.
+fn source_path(folder: &str, stem: &str, part: &[u8]) -> String {
+    let extension = EXTENSIONS[usize::from(part.first().copied().unwrap_or(0)) % EXTENSIONS.len()];
+    format!("code/{folder}/{stem}.{extension}")
+}
 
 const SUMMARY: &str = "# Summary\n\n- [Contract](contract.md)\n- [Appendix](appendix.md)\n";
 
@@ -75,6 +90,8 @@ fn write_and_commit(root: &Path, parts: &[&[u8]]) {
         Some(_) => format!("{BOOK_TOML}{TEST_RESULTS}"),
         None => BOOK_TOML.to_owned(),
     };
+    let pods = source_path("pods", "pods_test", part(2));
+    let vms = source_path("vms", "vms", part(3));
     let mut files: Vec<(&str, Vec<u8>)> = vec![
         ("book.toml", book_toml.into_bytes()),
         ("src/SUMMARY.md", SUMMARY.into()),
@@ -86,8 +103,8 @@ fn write_and_commit(root: &Path, parts: &[&[u8]]) {
             "src/appendix.md",
             String::from_utf8_lossy(part(1)).into_owned().into_bytes(),
         ),
-        ("code/pods/pods_test.go", part(2).to_vec()),
-        ("code/vms/vms.rs", part(3).to_vec()),
+        (&pods, part(2).to_vec()),
+        (&vms, part(3).to_vec()),
     ];
     if let Some(results) = results {
         files.push(("results/report", results.to_vec()));
@@ -114,7 +131,7 @@ fuzz_target!(|data: &[u8]| {
     };
     harness::run_and_check(&ctx, book.clone());
 
-    let status = mdbook_contract::status(&ctx, &book, Default::default())
+    let status = mdbook_contract::status_with(&ctx, &book, Default::default(), true)
         .expect("status runs on a book that loads");
     for format in [StatusFormat::Human, StatusFormat::Json] {
         let _ = mdbook_contract::render_status(&status, format);

@@ -33,7 +33,7 @@ use crate::pipeline::snapshot::{
 };
 
 /// The version of the document's shape (see the module docs).
-pub const SCHEMA_VERSION: &str = "1.2.0";
+pub const SCHEMA_VERSION: &str = "1.3.0";
 
 /// The JSON Schema of the document.
 pub const SCHEMA: &str = include_str!("../../schema/contract.schema.json");
@@ -202,6 +202,9 @@ pub struct Export {
     pub coverage: Vec<CoverageOut>,
     /// The findings, as `check --format json` prints them.
     pub findings: serde_json::Value,
+    /// The code units no citation maps (since 1.3.0), when the source tree was read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unmapped: Option<crate::pipeline::unmapped::Unmapped>,
 }
 
 impl Export {
@@ -259,10 +262,12 @@ pub fn export_book(
     ctx: &mdbook_preprocessor::PreprocessorContext,
     book: &mdbook_preprocessor::book::Book,
 ) -> Result<Export> {
-    let (snapshot, report) = crate::pipeline::snapshot(ctx, book, PathBuf::new())?;
+    let (snapshot, report, unmapped) = crate::pipeline::snapshot_with_units(ctx, book)?;
     let findings: serde_json::Value =
         serde_json::from_str(&report.render(crate::report::diagnostic::Format::Json, false))?;
-    Ok(of(&snapshot, ctx.config.book.title.clone(), findings))
+    let mut export = of(&snapshot, ctx.config.book.title.clone(), findings);
+    export.unmapped = unmapped;
+    Ok(export)
 }
 
 pub(crate) fn of(
@@ -282,6 +287,7 @@ pub(crate) fn of(
         specs: snapshot.specs.iter().map(SpecOut::from).collect(),
         coverage: snapshot.coverage.iter().map(CoverageOut::from).collect(),
         findings,
+        unmapped: None,
     }
 }
 

@@ -418,7 +418,7 @@ fn index_source(
             let read = |path: &str,
                         data: &[u8],
                         hits: &mut [(usize, usize)],
-                        parsed: Option<&crate::read::code::Parsed>| {
+                        parsed: Option<&crate::read::code::Parsed<'_>>| {
                 code::read_matches(wanted.prefixes, path, data, hits, parsed)
             };
             let extra = (!wanted.prefixes.is_empty()).then_some(Extra {

@@ -179,6 +179,17 @@ pub(crate) fn snapshot(
     Ok((snapshot_of(&analysis), analysis.report))
 }
 
+/// [`snapshot`] with the code units no citation maps, for `export` (every file of the source
+/// tree with a grammar is parsed for them).
+pub(crate) fn snapshot_with_units(
+    ctx: &PreprocessorContext,
+    book: &Book,
+) -> Result<(Snapshot, Report, Option<unmapped::Unmapped>)> {
+    let analysis = Analysis::run_with(ctx, book, BookFiles::new(ctx, PathBuf::new()), true)?;
+    let unmapped = unmapped::unmapped_of(&analysis);
+    Ok((snapshot_of(&analysis), analysis.report, unmapped))
+}
+
 /// The contract of an analysis, as owned data.
 fn snapshot_of(analysis: &Analysis<'_>) -> Snapshot {
     let mut snapshot = Snapshot::of(

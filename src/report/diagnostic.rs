@@ -36,6 +36,20 @@ pub struct Finding {
 /// A build prints a check's warnings in full up to this many; more are counted.
 pub(crate) const FULL_WARNINGS: usize = 3;
 
+/// What most of many findings of `check` on a first run mean, when it is a reading of the
+/// source tree that the book's setting decides: the setting to write before any baseline.
+fn first_fix(check: Check) -> Option<&'static str> {
+    match check {
+        Check::CitedSymbol => Some(
+            "many `cited-symbol` findings mean the names are defined in files `symbol-files` does not name (it defaults to every language read as code), or are no symbols: name those files in `symbol-files`, or the words in `symbol-ignore`",
+        ),
+        Check::UnknownRule | Check::StaleRule | Check::CitedPath => Some(
+            "findings in files that are not the project's source (examples, fixtures, generated or vendored files) go away with a line naming them in a `.ignore` file under `source-root`",
+        ),
+        _ => None,
+    }
+}
+
 /// Whether `finding` is about book.toml (a finding of the configuration is located there).
 fn is_about_book_toml(finding: &Finding) -> bool {
     finding.location.path.file_name() == Some(std::ffi::OsStr::new("book.toml"))
@@ -139,8 +153,17 @@ impl Report {
             .iter()
             .map(|(c, n)| format!("{n} `{c}`"))
             .collect();
+        let fixes: Vec<&str> = per_check
+            .iter()
+            .filter_map(|(c, _)| first_fix(*c))
+            .collect();
+        let fixes = if fixes.is_empty() {
+            String::new()
+        } else {
+            format!("{}; if not, ", fixes.join("; "))
+        };
         Some(format!(
-            "{} errors: to adopt the checks on an existing book, record today's findings so that only new ones fail, with `mdbook-contract check --write-baseline contract-baseline.txt` and `baseline = \"contract-baseline.txt\"` under `[preprocessor.contract]` in book.toml; or lower a check, with {lower} under `[preprocessor.contract.checks]`",
+            "{} errors: {fixes}to adopt the checks on an existing book, record today's findings so that only new ones fail, with `mdbook-contract check --write-baseline contract-baseline.txt` and `baseline = \"contract-baseline.txt\"` under `[preprocessor.contract]` in book.toml; or lower a check, with {lower} under `[preprocessor.contract.checks]`",
             many.join(", ")
         ))
     }

@@ -117,7 +117,7 @@ checks! {
     CitedPath "cited-path" Error
         "a code span naming a repository path that does not exist under `source-root` (when set)",
     CitedSymbol "cited-symbol" Error
-        "a code span naming an identifier that is not a whole word in the `symbol-files` under `source-root` (when set)",
+        "a code span naming an identifier that is not a whole word of the code in the `symbol-files` under `source-root` (when set; by default every language read as code)",
     MalformedSuppression "malformed-suppression" Warning
         "a `<!-- contract: allow ... -->` comment that names no check, or a name that is not one",
     MissingRole "missing-role" Warning

@@ -203,3 +203,28 @@ fn as_a_renderer_of_its_own_mdbook_build_writes_the_export_in_its_folder() {
     assert_valid(&json);
     assert!(out.join("contract/contract.schema.json").exists());
 }
+
+#[test]
+fn the_code_no_citation_maps_is_exported_and_valid() {
+    let book = crate::common::Fixture::copy_of("flags", &[]);
+    let export = mdbook_contract::export(book.root()).unwrap();
+    let json: Value = serde_json::from_str(&export.to_json()).unwrap();
+    assert_valid(&json);
+    assert_eq!(json["schema_version"], "1.3.0");
+    let owners = json["unmapped"]["owners"].as_array().unwrap();
+    let names: Vec<&str> = owners
+        .iter()
+        .map(|o| o["owner"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["launchdarkly", "unleash", "flagsmith", ""]);
+    // `UnleashBackend.refresh` has its citation above it; `__init__` has none.
+    let unleash = &owners[1]["code"];
+    let listed: Vec<&str> = unleash
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["name"].as_str().unwrap())
+        .collect();
+    assert!(listed.contains(&"UnleashBackend.__init__"), "{listed:?}");
+    assert!(!listed.contains(&"UnleashBackend.refresh"), "{listed:?}");
+}

@@ -250,3 +250,41 @@ fn status_lists_the_code_no_citation_maps() {
     let (_, json, _) = run_in(fixture.root(), &["status", "--format", "json"]);
     assert!(!json.contains("\"unmapped\""), "{json}");
 }
+
+#[test]
+fn many_cited_symbols_on_a_first_run_name_the_setting_before_a_baseline() {
+    // A Python tree checked as if it were Go: the names are there, in files not looked in.
+    let names: Vec<String> = (0..31).map(|i| format!("Backend{i}")).collect();
+    let contract = format!(
+        "# Contract\n\n{}\n",
+        names
+            .iter()
+            .map(|n| format!("- `{n}` answers.\n"))
+            .collect::<String>()
+    );
+    let code: String = names
+        .iter()
+        .map(|n| format!("class {n}:\n    pass\n"))
+        .collect();
+    let toml = "[book]\ntitle = \"x\"\n\n[preprocessor.contract]\nafter = [\"links\"]\ncontract = [\"contract.md\"]\nsource-root = \"code\"\nsymbol-files = [\"*.go\"]\n";
+    let fixture = Fixture::new(&[
+        ("book.toml", toml),
+        ("src/contract.md", &contract),
+        ("code/backends.py", &code),
+    ]);
+    let (code_, stdout, _) = run_in(fixture.root(), &["check", "--format", "short"]);
+    assert_eq!(code_, 1);
+    let last = stdout.lines().last().unwrap();
+    assert!(
+        last.starts_with("mdbook-contract: 31 `cited-symbol` errors: many `cited-symbol` findings mean the names are defined in files `symbol-files` does not name (it defaults to every language read as code), or are no symbols: name those files in `symbol-files`, or the words in `symbol-ignore`; if not, to adopt"),
+        "{last}"
+    );
+    // With the default, every one is found.
+    std::fs::write(
+        fixture.root().join("book.toml"),
+        toml.replace("symbol-files = [\"*.go\"]\n", ""),
+    )
+    .unwrap();
+    let (code_, stdout, _) = run_in(fixture.root(), &["check", "--format", "short"]);
+    assert_eq!(code_, 0, "{stdout}");
+}

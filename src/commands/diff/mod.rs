@@ -97,15 +97,15 @@ catalogue! {
     ProfileToleratedByChanged "profile-tolerated-by-changed" Minor
         "the callers that tolerate a profile changed",
     RuleAdded "rule-added" Major
-        "a MUST or SHOULD that binds a built provider: it must meet and verify it",
+        "a rule that obliges (MUST, SHOULD, or no keyword, which counts as required) and binds a built provider: it must meet and verify it",
     RuleAddedNonBinding "rule-added-non-binding" Minor
-        "a MAY, a rule without a keyword, or one that binds no built provider yet",
+        "a MAY, or a rule that binds no built provider yet",
     RuleRemoved "rule-removed" Major
         "callers lose a guarantee the contract gave",
     RuleTightened "rule-tightened" Major
-        "a SHOULD became a MUST (or a MAY a SHOULD): providers bound by it must meet it",
+        "a SHOULD became a MUST or lost its keyword (required), or a MAY a SHOULD: providers bound by it must meet it",
     RuleLoosened "rule-loosened" Major
-        "a MUST became a SHOULD or a MAY: callers can no longer rely on it",
+        "a MUST (or a rule without a keyword) became a SHOULD or a MAY: callers can no longer rely on it",
     RuleRevised "rule-revised" Major
         "its text changed and its version was raised: providers bound by it verify it again",
     RuleChangedUnversioned "rule-changed-unversioned" Major

@@ -71,7 +71,7 @@ pub(crate) fn read_matches(
     path: &str,
     data: &[u8],
     hits: &mut [(usize, usize)],
-    parsed: Option<&Parsed>,
+    parsed: Option<&Parsed<'_>>,
 ) -> Vec<CodeCitation> {
     let mut found: Vec<(usize, usize)> = hits
         .iter()
@@ -86,7 +86,7 @@ pub(crate) fn read(
     path: &str,
     data: &[u8],
     found: &mut [(usize, usize)],
-    parsed: Option<&Parsed>,
+    parsed: Option<&Parsed<'_>>,
 ) -> Vec<CodeCitation> {
     found.sort_unstable();
     let mut out = Vec::new();
@@ -94,12 +94,16 @@ pub(crate) fn read(
     let mut line = 1;
     let mut line_start = 0;
     let mut scanned = 0;
+    let ignored = ignored_lines(data);
     for &(at, opener) in found.iter() {
         for newline in memchr::memchr_iter(b'\n', &data[scanned..at]) {
             line += 1;
             line_start = scanned + newline + 1;
         }
         scanned = at;
+        if ignored.iter().any(|r| r.contains(&line)) {
+            continue;
+        }
         if at > 0 && is_word_byte(data[at - 1]) {
             continue;
         }
@@ -137,7 +141,7 @@ pub(crate) fn read(
             .to_owned();
         let test = (verb == Verb::Verify)
             .then(|| match parsed {
-                Some(parsed) => parsed.test_at(at).map(TestSite::of),
+                Some(parsed) => parsed.test_at(at),
                 None => {
                     let text =
                         text.get_or_insert_with(|| String::from_utf8_lossy(data).into_owned());
@@ -160,6 +164,34 @@ pub(crate) fn read(
             cited,
             test,
         });
+    }
+    out
+}
+
+/// The lines (from 1) that tracey's directives take out of reading: the line after
+/// `@tracey:ignore-next-line`, and every line from `@tracey:ignore-start` to
+/// `@tracey:ignore-end` (to the end of the file when it is not closed).
+fn ignored_lines(data: &[u8]) -> Vec<std::ops::Range<usize>> {
+    if memchr::memmem::find(data, b"@tracey:ignore").is_none() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut open: Option<usize> = None;
+    for (i, text) in data.split(|&b| b == b'\n').enumerate() {
+        let line = i + 1;
+        let has = |directive: &[u8]| memchr::memmem::find(text, directive).is_some();
+        if has(b"@tracey:ignore-next-line") {
+            out.push(line + 1..line + 2);
+        } else if has(b"@tracey:ignore-start") {
+            open.get_or_insert(line);
+        } else if has(b"@tracey:ignore-end")
+            && let Some(start) = open.take()
+        {
+            out.push(start..line + 1);
+        }
+    }
+    if let Some(start) = open {
+        out.push(start..usize::MAX);
     }
     out
 }
@@ -251,6 +283,13 @@ mod tests {
     fn not_in_code_strings_words_or_backticks() {
         let text = "s := \"r[verify a.b]\"\nattr[impl a.b]\n// r[verify a.b\n/// Write `r[impl a.b]` in a test.\n";
         assert!(citations(text).is_empty());
+    }
+
+    #[test]
+    fn traceys_ignore_directives_are_honoured() {
+        let text = "// @tracey:ignore-next-line\n// r[impl a.skipped]\n// r[impl a.read]\n// @tracey:ignore-start\n// r[impl a.block]\n// @tracey:ignore-end\n// r[impl a.after]\n";
+        let read: Vec<String> = citations(text).into_iter().map(|c| c.written).collect();
+        assert_eq!(read, ["a.read", "a.after"]);
     }
 
     #[test]

@@ -14,7 +14,8 @@
 //! are looked for in them. Lookups afterwards are hash lookups: no file is read twice and no
 //! symbol costs a walk.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use aho_corasick::{AhoCorasick, MatchKind};
@@ -121,7 +122,7 @@ pub(crate) struct Extra<'e, T> {
 /// What [`Extra::read`] is: a file's path, its bytes, its matches and its tree to what they
 /// mean.
 pub(crate) type ReadMatches<'e, T> =
-    dyn Fn(&str, &[u8], &mut [(usize, usize)], Option<&Parsed>) -> Vec<T> + Sync + 'e;
+    dyn Fn(&str, &[u8], &mut [(usize, usize)], Option<&Parsed<'_>>) -> Vec<T> + Sync + 'e;
 
 impl SourceIndex {
     /// Walks `root` once and searches the symbol files for `words` and every text file for
@@ -383,10 +384,16 @@ struct Searched<T> {
     units: Vec<FileUnits>,
 }
 
+/// Where each cited word was found in a file, with the word's index.
+type WordHits = Vec<(Range<usize>, usize)>;
+
 /// What reading one file gave.
 struct FileRead<T> {
     /// The words found in its code.
     ids: Vec<usize>,
+    /// Words found in a file with a grammar that nothing else made parse: whether they are
+    /// its code is asked only if no other file's code has them ([`confirm_words`]).
+    deferred: WordHits,
     made: Vec<T>,
     read: bool,
     /// How it was read: as code of a language, as text, or not at all (not source).
@@ -400,6 +407,7 @@ impl<T> Default for FileRead<T> {
     fn default() -> Self {
         FileRead {
             ids: Vec::new(),
+            deferred: Vec::new(),
             made: Vec::new(),
             read: false,
             as_code: None,
@@ -463,11 +471,12 @@ fn search<T: Send>(
         words: words.len(),
     };
     let bytes = files.iter().map(|f| f.size).sum::<u64>();
-    let per_file = crate::util::parallel::map(
+    let mut per_file = crate::util::parallel::map(
         files,
         usize::try_from(bytes).unwrap_or(usize::MAX),
         |_, file| read_file(file, &automata, extra.as_ref(), units),
     );
+    confirm_words(files, &mut per_file);
     for (file, read) in files.iter().zip(per_file) {
         out.files_read += usize::from(read.read);
         if let Some(why) = read.not_source {
@@ -540,7 +549,7 @@ fn read_file<T>(
     } else {
         (&automata.citations_only, automata.words)
     };
-    let mut word_hits: Vec<(usize, usize)> = Vec::new();
+    let mut word_hits: WordHits = Vec::new();
     let mut hits = Vec::new();
     for m in searcher.find_overlapping_iter(&data) {
         let pattern = m.pattern().as_usize() + offset;
@@ -553,21 +562,25 @@ fn read_file<T>(
         let before = m.start().checked_sub(1).map(|i| data[i]);
         let after = data.get(m.end()).copied();
         if !before.is_some_and(is_word_byte) && !after.is_some_and(is_word_byte) {
-            word_hits.push((m.start(), pattern));
+            word_hits.push((m.start()..m.end(), pattern));
         }
     }
     let lang = file.lang.filter(|l| l.grammar.is_some());
+    // A file whose only matches are words is parsed later, and only if another file's code
+    // does not have them already: most cited names are defined once and used many times.
+    if !units && hits.is_empty() && lang.is_some() && data.len() <= super::LARGEST_PARSED {
+        return FileRead {
+            deferred: word_hits,
+            read: true,
+            as_code: lang.map(|l| l.name),
+            ..FileRead::default()
+        };
+    }
     let wanted = units || !word_hits.is_empty() || !hits.is_empty();
     let parsed = lang
         .filter(|_| wanted)
         .and_then(|lang| super::parse(lang, &data));
-    let mut ids: Vec<usize> = word_hits
-        .iter()
-        .filter(|(at, _)| parsed.as_ref().is_none_or(|p| p.in_code(*at)))
-        .map(|(_, id)| *id)
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
+    let ids = names_among(&word_hits, parsed.as_ref());
     let made = match extra {
         Some(extra) if !hits.is_empty() => {
             (extra.read)(&file.relative, &data, &mut hits, parsed.as_ref())
@@ -583,17 +596,114 @@ fn read_file<T>(
     };
     FileRead {
         ids,
+        deferred: Vec::new(),
         made,
         read: true,
         as_code,
         not_source: None,
-        errors: parsed.as_ref().and_then(|p| p.errors),
+        errors: parsed.as_ref().and_then(Parsed::errors),
         units,
     }
 }
 
+/// Decides the words of the files read in part ([`FileRead::deferred`]): in rounds, each word
+/// not yet found in code (in the shared layer, for a file under it) names its next files to
+/// parse, one then two then four; a word found stops naming any. Which files are parsed
+/// depends only on the tree, never on timing: the walk's order decides.
+fn confirm_words<T>(files: &[Scanned], reads: &mut [FileRead<T>]) {
+    let mut found: HashSet<usize> = reads.iter().flat_map(|r| r.ids.iter().copied()).collect();
+    let mut found_shared: HashSet<usize> = files
+        .iter()
+        .zip(reads.iter())
+        .filter(|(f, _)| f.in_shared)
+        .flat_map(|(_, r)| r.ids.iter().copied())
+        .collect();
+    let mut budget = 1;
+    loop {
+        let mut named: HashMap<(usize, bool), usize> = HashMap::new();
+        let mut selected: Vec<usize> = Vec::new();
+        for (i, (file, read)) in files.iter().zip(reads.iter()).enumerate() {
+            let needed =
+                read.deferred.iter().map(|(_, id)| *id).filter(|id| {
+                    !found.contains(id) || (file.in_shared && !found_shared.contains(id))
+                });
+            let mut take = false;
+            for id in needed {
+                let key = (id, file.in_shared && found.contains(&id));
+                let count = named.entry(key).or_default();
+                if *count < budget {
+                    *count += 1;
+                    take = true;
+                }
+            }
+            if take {
+                selected.push(i);
+            }
+        }
+        if selected.is_empty() {
+            return;
+        }
+        let bytes: u64 = selected.iter().map(|&i| files[i].size).sum();
+        let jobs: Vec<(usize, WordHits)> = selected
+            .iter()
+            .map(|&i| (i, std::mem::take(&mut reads[i].deferred)))
+            .collect();
+        let confirmed = crate::util::parallel::map(
+            &jobs,
+            usize::try_from(bytes).unwrap_or(usize::MAX),
+            |_, (i, hits)| words_in_code(&files[*i], hits),
+        );
+        for (&i, (ids, errors)) in selected.iter().zip(confirmed) {
+            for &id in &ids {
+                found.insert(id);
+                if files[i].in_shared {
+                    found_shared.insert(id);
+                }
+            }
+            let read = &mut reads[i];
+            read.ids = ids;
+            read.errors = errors;
+        }
+        budget *= 2;
+    }
+}
+
+/// The words of `hits` that are names in the code of `file`, read again and parsed; and its
+/// syntax errors.
+fn words_in_code(
+    file: &Scanned,
+    hits: &[(Range<usize>, usize)],
+) -> (Vec<usize>, Option<SyntaxErrors>) {
+    let Ok(data) = std::fs::read(&file.path) else {
+        return (Vec::new(), None);
+    };
+    let parsed = file.lang.and_then(|lang| super::parse(lang, &data));
+    let hits: WordHits = hits
+        .iter()
+        .filter(|(word, _)| word.end <= data.len())
+        .cloned()
+        .collect();
+    (
+        names_among(&hits, parsed.as_ref()),
+        parsed.as_ref().and_then(Parsed::errors),
+    )
+}
+
+/// The words of `hits` that are names of the code (each asked until one of its places is;
+/// every one without a tree), sorted.
+fn names_among(hits: &[(Range<usize>, usize)], parsed: Option<&Parsed<'_>>) -> Vec<usize> {
+    let mut ids: Vec<usize> = Vec::new();
+    for (word, id) in hits {
+        if !ids.contains(id) && parsed.is_none_or(|p| p.names(word.clone())) {
+            ids.push(*id);
+        }
+    }
+    ids.sort_unstable();
+    ids
+}
+
 /// The code units of a parsed file, each with the lines it spans (from 1, end exclusive).
-fn units_of(file: &Scanned, data: &[u8], parsed: &Parsed) -> FileUnits {
+fn units_of(file: &Scanned, data: &[u8], parsed: &Parsed<'_>) -> FileUnits {
     let newlines: Vec<usize> = memchr::memchr_iter(b'\n', data).collect();
     let line_of = |at: usize| newlines.partition_point(|&n| n < at) + 1;
     FileUnits {
@@ -601,9 +711,10 @@ fn units_of(file: &Scanned, data: &[u8], parsed: &Parsed) -> FileUnits {
         test_file: is_test_file(&file.relative),
         units: parsed
             .code_units()
+            .into_iter()
             .map(|u| {
                 let lines = line_of(u.range.start)..line_of(u.range.end) + 1;
-                (u.clone(), lines)
+                (u, lines)
             })
             .collect(),
     }
@@ -694,10 +805,17 @@ mod tests {
             "markdown is not a symbol file"
         );
         assert!(index.has_word_in_shared("Checker") && index.has_word_in_shared("WithTimeout"));
-        assert!(
-            !index.has_word("Commented") && !index.has_word("Quoted"),
-            "a word in a comment or a string is no definition"
-        );
+        if for_path("x.go").and_then(|l| l.grammar).is_some() {
+            assert!(
+                !index.has_word("Commented") && !index.has_word("Quoted"),
+                "a word in a comment or a string is no definition"
+            );
+        } else {
+            assert!(
+                index.has_word("Commented"),
+                "read as text, as before grammars"
+            );
+        }
         assert!(!index.has_word_in_shared("Sweeper"));
     }
 

@@ -19,10 +19,13 @@ pub(crate) mod fallback;
 pub(crate) mod index;
 pub(crate) mod languages;
 mod roots;
+mod syntax;
 mod walk;
 
 use std::cell::RefCell;
 use std::ops::Range;
+
+use syntax::{Role, Syntax};
 
 pub(crate) use index::{Extra, Options, SourceIndex, wanted_words};
 pub(crate) use languages::{Lang, UnitKind, for_path, is_test_file};
@@ -62,16 +65,6 @@ pub(crate) struct TestSite {
     pub line: usize,
 }
 
-impl TestSite {
-    pub(crate) fn of(unit: &Unit) -> TestSite {
-        TestSite {
-            name: unit.name.clone(),
-            scope: unit.scope.clone(),
-            line: unit.line,
-        }
-    }
-}
-
 /// Syntax errors the parser recovered from: how many, and where the first is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct SyntaxErrors {
@@ -80,49 +73,129 @@ pub(crate) struct SyntaxErrors {
     pub first_line: usize,
 }
 
-/// What a syntax tree says of a file.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Parsed {
-    /// The comments (and docstrings), in order, none inside another.
-    pub comments: Vec<Range<usize>>,
-    /// The string and character literals, in order, none inside another.
-    pub strings: Vec<Range<usize>>,
-    /// The code units and scopes, in the order they start.
-    pub units: Vec<Unit>,
-    /// Errors the parser recovered from, if any.
-    pub errors: Option<SyntaxErrors>,
+/// A file read as code: its syntax tree, asked what stands at a place.
+pub(crate) struct Parsed<'t> {
+    tree: tree_sitter::Tree,
+    syntax: Syntax<'t>,
 }
 
-fn inside(ranges: &[Range<usize>], at: usize) -> bool {
-    let i = ranges.partition_point(|r| r.start <= at);
-    i > 0 && ranges[i - 1].contains(&at)
+impl std::fmt::Debug for Parsed<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Parsed")
+            .field("language", &self.syntax.lang.name)
+            .finish_non_exhaustive()
+    }
 }
 
-impl Parsed {
-    /// Whether byte `at` lies in a comment.
+impl<'t> Parsed<'t> {
+    /// The innermost node at byte `at`, and its ancestors after it.
+    fn at(&self, at: usize) -> impl Iterator<Item = tree_sitter::Node<'_>> {
+        let node = self
+            .tree
+            .root_node()
+            .descendant_for_byte_range(at, at.saturating_add(1));
+        std::iter::successors(node, |n| n.parent())
+    }
+
+    /// The comment or string holding byte `at`, with which of the two it is.
+    fn literal_at(&self, at: usize) -> Option<(Role, tree_sitter::Node<'_>)> {
+        self.at(at).find_map(|n| match self.syntax.reading(n) {
+            role @ (Role::Comment | Role::String) => Some((role, n)),
+            _ => None,
+        })
+    }
+
+    /// Whether byte `at` lies in a comment (a docstring included).
     pub(crate) fn in_comment(&self, at: usize) -> bool {
-        inside(&self.comments, at)
+        matches!(self.literal_at(at), Some((Role::Comment, _)))
     }
 
-    /// Whether byte `at` lies in code: in neither a comment nor a string.
-    pub(crate) fn in_code(&self, at: usize) -> bool {
-        !inside(&self.comments, at) && !inside(&self.strings, at)
+    /// Whether the word at `word` is a name the code gives: a word of its code, or the whole of
+    /// a string literal (`name = "tracey_status"`, a header `"traceparent"`, a JSON key), not
+    /// a word of a comment or of a sentence in a string.
+    pub(crate) fn names(&self, word: Range<usize>) -> bool {
+        let string = match self.literal_at(word.start) {
+            None => return true,
+            Some((Role::String, string)) => string.byte_range(),
+            Some(_) => return false,
+        };
+        let text = self.syntax.text;
+        let quote = |b: &u8| matches!(b, b'"' | b'\'' | b'`');
+        let literal = &text[string.clone()];
+        let (Some(open), Some(close)) = (
+            literal.iter().position(quote),
+            literal.iter().rposition(quote),
+        ) else {
+            return false;
+        };
+        let content = string.start + open + 1..string.start + close;
+        let bare = |part: &[u8]| part.iter().all(|b| quote(b) || *b == b'#');
+        content.start <= word.start
+            && word.end <= content.end
+            && bare(&text[content.start..word.start])
+            && bare(&text[word.end..content.end])
     }
 
-    /// The test that byte `at` stands in: the innermost test unit whose range (its comments
-    /// above included) holds it.
-    pub(crate) fn test_at(&self, at: usize) -> Option<&Unit> {
-        self.units
-            .iter()
-            .filter(|u| u.test && u.range.contains(&at))
-            .max_by_key(|u| u.range.start)
+    /// The test that byte `at` stands in: the one its comment stands directly above, or the
+    /// innermost test that holds it; with the names of the units and scopes around it.
+    pub(crate) fn test_at(&self, at: usize) -> Option<TestSite> {
+        let syntax = &self.syntax;
+        let below = self
+            .literal_at(at)
+            .filter(|(role, _)| *role == Role::Comment)
+            .and_then(|(_, comment)| syntax.below(comment))
+            .filter(|d| syntax.is_test(d, syntax.above(d.node)));
+        let (node, name, line) = match below {
+            Some(d) => (d.node, d.name, d.line),
+            None => self.at(at).find_map(|n| {
+                let d = syntax.declared(n)?;
+                syntax
+                    .is_test(&d, syntax.above(n))
+                    .then_some((n, d.name, d.line))
+            })?,
+        };
+        let mut scope: Vec<String> = std::iter::successors(node.parent(), |n| n.parent())
+            .filter_map(|n| syntax.declared(n).map(|d| d.name))
+            .collect();
+        scope.reverse();
+        Some(TestSite { name, scope, line })
     }
 
-    /// The units that are code (not scopes), in order.
-    pub(crate) fn code_units(&self) -> impl Iterator<Item = &Unit> {
-        self.units
-            .iter()
-            .filter(|u| !matches!(u.kind, UnitKind::Scope | UnitKind::Members))
+    /// Every code unit and scope, in the order they start (a walk over the whole tree).
+    pub(crate) fn units(&self) -> Vec<Unit> {
+        walk::units(&self.syntax, &self.tree)
+    }
+
+    /// The code units (not scopes) of [`Parsed::units`].
+    pub(crate) fn code_units(&self) -> Vec<Unit> {
+        let mut units = self.units();
+        units.retain(|u| !matches!(u.kind, UnitKind::Scope | UnitKind::Members));
+        units
+    }
+
+    /// The syntax errors the parser recovered from, if any: how many, and the first's line.
+    pub(crate) fn errors(&self) -> Option<SyntaxErrors> {
+        let root = self.tree.root_node();
+        if !root.has_error() {
+            return None;
+        }
+        let mut out: Option<SyntaxErrors> = None;
+        // Down the subtrees that hold an error only.
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            if node.is_error() || node.is_missing() {
+                let line = node.start_position().row + 1;
+                let errors = out.get_or_insert(SyntaxErrors {
+                    count: 0,
+                    first_line: line,
+                });
+                errors.count += 1;
+                errors.first_line = errors.first_line.min(line);
+            }
+            let mut cursor = node.walk();
+            stack.extend(node.children(&mut cursor).filter(|c| c.has_error()));
+        }
+        out
     }
 }
 
@@ -133,7 +206,7 @@ thread_local! {
 
 /// Reads `text` as code of `lang`, or `None` when it cannot be (no grammar, too large): the
 /// caller reads it as text then.
-pub(crate) fn parse(lang: &Lang, text: &[u8]) -> Option<Parsed> {
+pub(crate) fn parse<'t>(lang: &'static Lang, text: &'t [u8]) -> Option<Parsed<'t>> {
     let grammar = lang.grammar?;
     if text.len() > LARGEST_PARSED {
         return None;
@@ -143,8 +216,11 @@ pub(crate) fn parse(lang: &Lang, text: &[u8]) -> Option<Parsed> {
         parser.set_language(&grammar()).ok()?;
         parser.parse(text, None)
     })?;
-    Some(walk::walk(lang, &tree, text))
+    Some(Parsed {
+        tree,
+        syntax: Syntax::new(lang, text),
+    })
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "lang-all"))]
 mod tests;

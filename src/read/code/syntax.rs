@@ -1,0 +1,315 @@
+//! What a node of a syntax tree is, read through the kinds a language's row of the table gives:
+//! a comment, a string, a code unit (with its name, whether it is a test, and the comments that
+//! stand above it). Both readings of a tree use it: the queries at one place (`mod.rs`: is this
+//! byte in a comment, which test holds it) and the walk over every unit (`walk.rs`). Nothing
+//! here names a language.
+
+use std::sync::LazyLock;
+
+use tree_sitter::Node;
+
+use super::languages::{LANGUAGES, Lang, UnitKind};
+
+/// What a kind of node is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    Other,
+    Comment,
+    String,
+    Unit(UnitKind),
+    /// A declarator whose value may make it a function (`const f = () => {}`).
+    Declarator,
+    /// A call that may declare a test case.
+    Call,
+    Wrapper,
+    Skipped,
+}
+
+/// Per language (as [`LANGUAGES`]), the role of each kind id of its grammar: kinds are
+/// compared by number, and a kind with several ids (an alias) has each.
+static ROLES: LazyLock<Vec<Vec<Role>>> = LazyLock::new(|| {
+    LANGUAGES
+        .iter()
+        .map(|lang| {
+            let Some(grammar) = lang.grammar else {
+                return Vec::new();
+            };
+            let language = grammar();
+            (0..language.node_kind_count())
+                .map(|id| {
+                    let id = u16::try_from(id).unwrap_or(u16::MAX);
+                    match language.node_kind_for_id(id) {
+                        Some(kind) if language.node_kind_is_named(id) => role_of(lang, kind),
+                        _ => Role::Other,
+                    }
+                })
+                .collect()
+        })
+        .collect()
+});
+
+fn role_of(lang: &Lang, kind: &str) -> Role {
+    if lang.comments.contains(&kind) {
+        Role::Comment
+    } else if lang.strings.contains(&kind) {
+        Role::String
+    } else if let Some((_, unit)) = lang.units.iter().find(|(k, _)| *k == kind) {
+        Role::Unit(*unit)
+    } else if lang.function_values.is_some_and(|(k, _)| k == kind) {
+        Role::Declarator
+    } else if lang.test_calls.as_ref().is_some_and(|c| c.call == kind) {
+        Role::Call
+    } else if lang.wrappers.contains(&kind) {
+        Role::Wrapper
+    } else if lang.skipped.contains(&kind) {
+        Role::Skipped
+    } else {
+        Role::Other
+    }
+}
+
+/// A node that declares a unit: what it is and its name.
+pub(super) struct Declared<'t> {
+    pub(super) kind: UnitKind,
+    pub(super) name: String,
+    /// Where its name starts (its start when it has none): what stands before it are its
+    /// attributes, annotations and modifiers.
+    pub(super) name_at: usize,
+    pub(super) line: usize,
+    pub(super) node: Node<'t>,
+}
+
+/// A file's text read through its language's row.
+#[derive(Clone, Copy)]
+pub(super) struct Syntax<'t> {
+    pub(super) lang: &'static Lang,
+    roles: &'static [Role],
+    pub(super) text: &'t [u8],
+}
+
+impl<'t> Syntax<'t> {
+    pub(super) fn new(lang: &'static Lang, text: &'t [u8]) -> Syntax<'t> {
+        let index = LANGUAGES
+            .iter()
+            .position(|l| std::ptr::eq(l, lang))
+            .expect("a language of the table");
+        Syntax {
+            lang,
+            roles: &ROLES[index],
+            text,
+        }
+    }
+
+    pub(super) fn role(&self, node: Node<'_>) -> Role {
+        self.roles
+            .get(usize::from(node.kind_id()))
+            .copied()
+            .unwrap_or(Role::Other)
+    }
+
+    /// The role of a node read as code: a docstring is a comment.
+    pub(super) fn reading(&self, node: Node<'_>) -> Role {
+        match self.role(node) {
+            Role::String if self.lang.docstrings && is_docstring(node) => Role::Comment,
+            role => role,
+        }
+    }
+
+    /// The unit `node` declares, if it declares one.
+    pub(super) fn declared<'n>(&self, node: Node<'n>) -> Option<Declared<'n>> {
+        let (kind, title) = match self.role(node) {
+            Role::Unit(kind) => (kind, None),
+            Role::Declarator => {
+                let (_, kinds) = self.lang.function_values?;
+                let value = node.child_by_field_name("value")?;
+                if !kinds.contains(&value.kind()) {
+                    return None;
+                }
+                (UnitKind::Function, None)
+            }
+            Role::Call => {
+                let (kind, title) = self.test_call(node)?;
+                (kind, Some(title))
+            }
+            _ => return None,
+        };
+        let name_node = name_of(node);
+        let name = match title {
+            Some(title) => title,
+            None => name_node
+                .map(|n| self.text_of(n).to_owned())
+                .unwrap_or_default(),
+        };
+        Some(Declared {
+            kind,
+            name,
+            name_at: name_node.map_or(node.start_byte(), |n| n.start_byte()),
+            line: name_node.unwrap_or(node).start_position().row + 1,
+            node,
+        })
+    }
+
+    /// Whether a declared unit is a test, given where the comments above it start.
+    pub(super) fn is_test(&self, declared: &Declared<'_>, above: usize) -> bool {
+        match declared.kind {
+            UnitKind::Case => true,
+            UnitKind::Function => {
+                let before =
+                    String::from_utf8_lossy(&self.text[above..declared.name_at.max(above)]);
+                self.lang.is_test(&declared.name, &before)
+            }
+            UnitKind::Type | UnitKind::Scope | UnitKind::Members => false,
+        }
+    }
+
+    /// Where the unit at `node` starts with what stands directly above it: out of its
+    /// wrappers, back over the comments, attributes and decorators before it, up to the first
+    /// sibling that is none of those (tracey's rule). A comment that ends a line of code is
+    /// that code's, not the unit's.
+    pub(super) fn above(&self, node: Node<'_>) -> usize {
+        let outer = self.outer(node);
+        let mut start = outer.start_byte();
+        let mut sibling = outer.prev_sibling();
+        // The first statement of a body: a grammar may give the comments above it to what
+        // holds the body (Python's block starts at its first statement).
+        if sibling.is_none() {
+            sibling = outer.parent().and_then(|p| p.prev_sibling());
+        }
+        while let Some(s) = sibling {
+            match self.role(s) {
+                Role::Comment if self.starts_its_line(s.start_byte()) => start = s.start_byte(),
+                Role::Skipped => start = s.start_byte(),
+                _ => break,
+            }
+            sibling = s.prev_sibling();
+        }
+        start
+    }
+
+    /// `node` with the wrappers around it (`export`, a decorated definition).
+    fn outer<'n>(&self, node: Node<'n>) -> Node<'n> {
+        let mut outer = node;
+        while let Some(parent) = outer.parent() {
+            if self.role(parent) != Role::Wrapper {
+                break;
+            }
+            outer = parent;
+        }
+        outer
+    }
+
+    /// The unit that the comment `comment` stands directly above, if any: past the comments,
+    /// attributes and decorators after it, into wrappers and into a body it starts.
+    pub(super) fn below<'n>(&self, comment: Node<'n>) -> Option<Declared<'n>> {
+        if !self.starts_its_line(comment.start_byte()) {
+            return None;
+        }
+        let mut next = comment.next_sibling();
+        while let Some(n) = next {
+            if matches!(self.role(n), Role::Comment | Role::Skipped) {
+                next = n.next_sibling();
+                continue;
+            }
+            break;
+        }
+        let mut node = next?;
+        // Into wrappers (`export function`, a decorated definition) and into a body whose
+        // first statement it is (Python's block after its header).
+        for _ in 0..4 {
+            if let Some(declared) = self.declared(node) {
+                return Some(declared);
+            }
+            let mut cursor = node.walk();
+            let first = node
+                .named_children(&mut cursor)
+                .find(|c| !matches!(self.role(*c), Role::Comment | Role::Skipped))?;
+            node = first;
+        }
+        None
+    }
+
+    fn starts_its_line(&self, at: usize) -> bool {
+        self.text[..at]
+            .iter()
+            .rev()
+            .take_while(|&&b| b != b'\n')
+            .all(|b| b.is_ascii_whitespace())
+    }
+
+    /// A call that declares a test case or a group (`test("title", ...)`, `describe(...)`,
+    /// `test.each(table)("title", ...)`): what it declares and its title.
+    fn test_call(&self, node: Node<'_>) -> Option<(UnitKind, String)> {
+        let calls = self.lang.test_calls.as_ref()?;
+        // In `test.each(table)("title", fn)` only the outer call declares the case.
+        if let Some(parent) = node.parent()
+            && self.role(parent) == Role::Call
+            && parent
+                .child_by_field_name(calls.callee)
+                .is_some_and(|c| c.id() == node.id())
+        {
+            return None;
+        }
+        let mut callee = node.child_by_field_name(calls.callee)?;
+        // The name the chain starts with: `test` of `test.skip.each(...)`.
+        while let Some(inner) = callee
+            .child_by_field_name("object")
+            .or_else(|| callee.child_by_field_name(calls.callee))
+        {
+            callee = inner;
+        }
+        let name = self.text_of(callee);
+        let (_, kind) = calls.names.iter().find(|(n, _)| *n == name)?;
+        let arguments = node.child_by_field_name(calls.arguments)?;
+        let first = arguments.named_child(0)?;
+        let title = self.text_of(first);
+        let title = title
+            .strip_prefix(['"', '\'', '`'])
+            .and_then(|t| t.strip_suffix(['"', '\'', '`']))
+            .unwrap_or(title);
+        Some((*kind, title.to_owned()))
+    }
+
+    pub(super) fn text_of(&self, node: Node<'_>) -> &'t str {
+        std::str::from_utf8(&self.text[node.byte_range()]).unwrap_or("")
+    }
+}
+
+/// The node that names a unit: its `name` field, else what an `impl` is for, else the
+/// identifier its declarator chain ends in (C and C++).
+fn name_of(node: Node<'_>) -> Option<Node<'_>> {
+    if let Some(name) = node
+        .child_by_field_name("name")
+        .or_else(|| node.child_by_field_name("type"))
+    {
+        return Some(name);
+    }
+    let mut at = node;
+    for _ in 0..6 {
+        match at.child_by_field_name("declarator") {
+            Some(next) => at = next,
+            None => break,
+        }
+    }
+    if at.id() != node.id() {
+        return Some(at);
+    }
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor)
+        .find(|c| c.kind().contains("identifier") || c.kind() == "constant")
+}
+
+/// Whether a string node is a docstring: the first statement of a module or a block.
+fn is_docstring(node: Node<'_>) -> bool {
+    let Some(statement) = node.parent() else {
+        return false;
+    };
+    if statement.named_child_count() != 1 {
+        return false;
+    }
+    let Some(body) = statement.parent() else {
+        return false;
+    };
+    let mut cursor = body.walk();
+    let first = body.named_children(&mut cursor).find(|c| !c.is_extra());
+    first.is_some_and(|f| f.id() == statement.id())
+}
