@@ -1,17 +1,30 @@
 //! `failing-rule`: a built provider bound by a rule whose test failed for it in the test
-//! results: an error for a MUST, a warning for a SHOULD, at the rule's marker, naming the
-//! provider, the test and the first line of its failure.
+//! results: an error for a required rule, a warning for a SHOULD, at the rule's marker, naming
+//! the provider, the test and the first line of its failure. A failed case of a test whose
+//! report does not say for which provider (or which file) it ran is told the same way, saying
+//! so: a failure is never hidden, nor put on a provider by a guess.
 
 use super::{Context, Draft};
-use crate::model::rules::coverage::Status;
+use crate::model::rules::coverage::{Status, Unknowable};
 use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for (column, &p) in cx.coverage.providers.iter().enumerate() {
         let provider = &cx.model.providers[p];
         for (rule, row) in cx.rules.rules.iter().zip(&cx.coverage.cells) {
-            let Status::Failed(citation, case) = row[column] else {
-                continue;
+            let (citation, case, whose) = match row[column] {
+                Status::Failed(citation, case) => (citation, case, ""),
+                Status::Unattributed(citation, Unknowable::Provider, Some(case)) => (
+                    citation,
+                    case,
+                    ", for a provider its report does not name (its cases are named by position only), so it may be another's",
+                ),
+                Status::Unattributed(citation, Unknowable::File, Some(case)) => (
+                    citation,
+                    case,
+                    ", in a file its report does not name (another file has a test of the same name), so it may be another's",
+                ),
+                _ => continue,
             };
             let (Some(citation), Some(case)) =
                 (cx.citations.get(citation), cx.results.cases.get(case))
@@ -33,7 +46,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                     rule.chapter,
                     rule.id_range.clone(),
                     format!(
-                        "`{}` fails the rule `{}`: its test `{}` failed{why}",
+                        "`{}` fails the rule `{}`: its test `{}` failed{whose}{why}",
                         provider.name, rule.id, case.name
                     ),
                 )

@@ -4,7 +4,7 @@
 //! has nothing to verify. It runs only with `source-root`: without the tree nothing is known.
 
 use super::{Context, Draft};
-use crate::model::rules::coverage::Status;
+use crate::model::rules::coverage::{Status, Unknowable};
 use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
@@ -12,30 +12,75 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     if !coverage.known {
         return;
     }
+    // Results asked for and none read: `malformed-results` names the one cause; every cited
+    // rule is not run for it, and saying so per rule would bury it.
+    let unread = cx.results.asked && cx.results.files.is_empty();
     for (column, &p) in coverage.providers.iter().enumerate() {
         let provider = &cx.model.providers[p];
         for (rule, row) in cx.rules.rules.iter().zip(&coverage.cells) {
-            let what = match row[column] {
+            let citation = crate::model::rules::marker::cited(&rule.id, rule.version);
+            let write = format!(
+                "write `r[verify {citation}]` in a comment of the test that verifies it, in the provider's folders or a shared test"
+            );
+            let test_at = |c: usize| {
+                cx.citations.get(c).map_or_else(String::new, |c| {
+                    let name = c
+                        .test
+                        .as_ref()
+                        .map_or_else(String::new, |t| format!(" (`{}`)", t.name));
+                    format!("{}:{}{name}", c.path, c.line)
+                })
+            };
+            let (what, help) = match row[column] {
                 // A failed test is `failing-rule`'s.
                 Status::Verified(_)
+                | Status::Flaky(..)
                 | Status::Failed(..)
                 | Status::NotBound
                 | Status::Undecided
                 | Status::Optional => {
                     continue;
                 }
-                Status::Skipped(..) => "is verified only by a test the last run skipped",
-                Status::NotRun(_) => {
-                    "is cited by a test that no result of the test run names (not run)"
-                }
-                Status::Implemented(_) => "is implemented but no test verifies it",
-                Status::Uncovered => "is cited by no test or code",
+                Status::Skipped(c, _) => (
+                    "is verified only by a test the last run skipped",
+                    format!(
+                        "the test at {} cites it: make it run for `{}`",
+                        test_at(c),
+                        provider.name
+                    ),
+                ),
+                Status::NotRun(_) if unread => continue,
+                Status::NotRun(c) => (
+                    "is cited by a test that no result of the test run names (not run)",
+                    format!(
+                        "the test at {} cites the rule, and the last run did not report it for `{}`: run it, or have `test-results` name the report that holds it",
+                        test_at(c),
+                        provider.name
+                    ),
+                ),
+                // A failure among them is `failing-rule`'s.
+                Status::Unattributed(_, _, Some(_)) => continue,
+                Status::Unattributed(c, Unknowable::Provider, None) => (
+                    "is cited by a test whose report names its cases by position only, so which provider each ran for is not known",
+                    format!(
+                        "name each case of the test at {} by its provider (a JUnit 5 display name `@ParameterizedTest(name = \"{{0}}\")` read from the Console Launcher's report, an rstest `#[case::name]`, a pytest id, a Go subtest)",
+                        test_at(c)
+                    ),
+                ),
+                Status::Unattributed(c, Unknowable::File, None) => (
+                    "is cited by a test whose report names no file, while another file has a test of the same name, so which ran is not known",
+                    format!(
+                        "have the report name each case's file (jest-junit: `addFileAttribute: \"true\"`), or give the test at {} a title of its own",
+                        test_at(c)
+                    ),
+                ),
+                Status::Implemented(_) => ("is implemented but no test verifies it", write),
+                Status::Uncovered => ("is cited by no test or code", write),
             };
             let applies = match &rule.applies {
                 Some((axis, profile)) => format!(" (it claims `{profile}` on `{axis}`)"),
                 None => String::new(),
             };
-            let citation = crate::model::rules::marker::cited(&rule.id, rule.version);
             out.push(
                 Draft::new(
                     Check::UnverifiedRule,
@@ -46,9 +91,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                         provider.name, rule.id
                     ),
                 )
-                .help(format!(
-                    "write `r[verify {citation}]` in a comment of the test that verifies it, in the provider's folders or a shared test"
-                ))
+                .help(help)
                 .related(rule.chapter, rule.id_range.clone(), "the rule"),
             );
         }

@@ -110,6 +110,23 @@ fn unmapped_units(out: &mut String, unmapped: &crate::Unmapped) {
 /// A built provider's coverage: by outcome when test results were read, by citation when only
 /// the source tree was, and as unknown without either.
 fn provider_line(out: &mut String, provider: &ProviderCoverage, results: bool) {
+    provider_counts(out, provider, results);
+    if results && !provider.reports.is_empty() {
+        let _ = writeln!(
+            out,
+            "  its results from {}",
+            provider
+                .reports
+                .iter()
+                .map(|r| format!("`{r}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+}
+
+/// A built provider's counts.
+fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool) {
     let _ = if provider.known && results {
         writeln!(
             out,
@@ -157,6 +174,13 @@ fn provider_line(out: &mut String, provider: &ProviderCoverage, results: bool) {
 /// Which test results were read (or that none were), and what the source tree held.
 fn sources(out: &mut String, status: &Status) {
     match &status.results {
+        Some(files) if files.is_empty() => {
+            let _ = writeln!(
+                out,
+                "no test results were read: {}; every cell a test cites is not run until they are",
+                status.results_problems.join("; ")
+            );
+        }
         Some(files) => {
             let _ = writeln!(
                 out,
@@ -167,11 +191,17 @@ fn sources(out: &mut String, status: &Status) {
                     .collect::<Vec<_>>()
                     .join(", ")
             );
+            for problem in &status.results_problems {
+                let _ = writeln!(out, "  not read: {problem}");
+            }
         }
         None if status.providers.iter().any(|p| p.known) => {
             out.push_str("no test results were read (`test-results` in book.toml): a rule counts as verified where a test cites it\n");
         }
         None => {}
+    }
+    for note in &status.notes {
+        let _ = writeln!(out, "note: {note}");
     }
     if let Some(source) = &status.source {
         let rules = !status.providers.is_empty();

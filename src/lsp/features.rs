@@ -219,7 +219,9 @@ pub(crate) fn hover(outline: &Outline, target: &Target<'_>) -> Option<Hover> {
             profile,
             range,
         } => (*axis, Some(*profile), *range),
-        Target::Rule { id, range } => return super::rules::hover(outline, id, *range),
+        Target::Rule { id, range, note } => {
+            return super::rules::hover(outline, id, *range, *note);
+        }
     };
     let axis = outline.axis(code)?;
     Some(Hover {

@@ -20,8 +20,13 @@ pub(crate) enum Target<'o> {
         profile: &'o str,
         range: Range,
     },
-    /// A rule ID: in its marker, a `{{#rule}}`, or a citation in code.
-    Rule { id: &'o str, range: Range },
+    /// A rule ID: in its marker, a `{{#rule}}`, or a citation in code (with what to know of
+    /// that use).
+    Rule {
+        id: &'o str,
+        range: Range,
+        note: Option<&'o str>,
+    },
 }
 
 pub(super) fn same_file(location: &Location, path: &Path) -> bool {

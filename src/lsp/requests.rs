@@ -82,12 +82,15 @@ impl Server {
     pub(super) fn prepare_rename(&mut self, request: Request) -> Answer {
         self.with_position(request, |s, path, _, position| {
             let answer = match features::target(&s.outline, path, position, s.encoding) {
-                Some(Target::Axis { axis: name, range } | Target::Rule { id: name, range }) => {
-                    Some(PrepareRenameResponse::RangeWithPlaceholder {
-                        range,
-                        placeholder: name.to_owned(),
-                    })
-                }
+                Some(
+                    Target::Axis { axis: name, range }
+                    | Target::Rule {
+                        id: name, range, ..
+                    },
+                ) => Some(PrepareRenameResponse::RangeWithPlaceholder {
+                    range,
+                    placeholder: name.to_owned(),
+                }),
                 _ => None,
             };
             json(answer)

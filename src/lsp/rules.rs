@@ -23,22 +23,37 @@ pub(super) fn target<'o>(
     position: Position,
     encoding: Encoding,
 ) -> Option<Target<'o>> {
-    let defined = outline.rules.iter().map(|r| (&r.id, &r.at));
-    let used = outline.rule_uses.iter().map(|u| (&u.id, &u.at));
-    defined.chain(used).find_map(|(id, at)| {
+    let defined = outline.rules.iter().map(|r| (&r.id, &r.at, None));
+    let used = outline
+        .rule_uses
+        .iter()
+        .map(|u| (&u.id, &u.at, u.note.as_deref()));
+    defined.chain(used).find_map(|(id, at, note)| {
         let range = text::range(at, encoding);
-        (same_file(at, path) && text::contains(&range, position))
-            .then_some(Target::Rule { id, range })
+        (same_file(at, path) && text::contains(&range, position)).then_some(Target::Rule {
+            id,
+            range,
+            note,
+        })
     })
 }
 
-/// The hover of rule `id` at `range`.
-pub(super) fn hover(outline: &Outline, id: &str, range: Range) -> Option<Hover> {
+/// The hover of rule `id` at `range`, with what to know of that use.
+pub(super) fn hover(
+    outline: &Outline,
+    id: &str,
+    range: Range,
+    note: Option<&str>,
+) -> Option<Hover> {
     let rule = outline.rule(id)?;
+    let value = match note {
+        Some(note) => format!("{}\n\n{note}", rule.about),
+        None => rule.about.clone(),
+    };
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
-            value: rule.about.clone(),
+            value,
         }),
         range: Some(range),
     })

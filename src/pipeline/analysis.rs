@@ -279,10 +279,16 @@ fn coverage_of(
     }
     let matcher = Matcher::new(results, built);
     let source_root = ctx.root.join(config.source_root.as_deref().unwrap_or("."));
+    let sites: Vec<crate::read::results::matching::Site<'_>> = citations
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|c| Some(crate::model::rules::coverage::site_of(c, c.test.as_ref()?)))
+        .collect();
     let with_results = WithResults {
         results,
         matcher: &matcher,
         source_root: &source_root,
+        sites: &sites,
     };
     Coverage::of(
         rules,

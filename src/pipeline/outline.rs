@@ -100,6 +100,8 @@ pub(crate) struct RuleOutline {
 pub(crate) struct RuleUse {
     pub id: String,
     pub at: Location,
+    /// What a reader of this use should know beside the rule (a `verify` in no test).
+    pub note: Option<String>,
 }
 
 /// See the module docs.
@@ -242,6 +244,10 @@ impl Outline {
                         Status::Failed(..) => "failed",
                         Status::Skipped(..) => "skipped",
                         Status::NotRun(_) => "not run",
+                        Status::Flaky(..) => "passed on a rerun (flaky)",
+                        Status::Unattributed(..) => {
+                            "ran, for a provider or file its report does not name"
+                        }
                         Status::Implemented(_) => "implemented",
                         Status::Uncovered if read.coverage.known => "uncovered",
                         Status::Uncovered => "bound",
@@ -277,6 +283,7 @@ impl Outline {
                 self.rule_uses.push(RuleUse {
                     id: bare.to_owned(),
                     at: chapter.locate(files, range.start..range.start + bare.len()),
+                    note: None,
                 });
             }
         }
@@ -286,9 +293,16 @@ impl Outline {
             };
             let mut at = crate::report::resolve::locate_code(files, read.config, citation);
             at.width = cited.id.chars().count();
+            let note = (citation.verb == crate::model::rules::code::Verb::Verify).then(|| {
+                match &citation.test {
+                    Some(test) => format!("This citation verifies the rule in the test `{}`.", test.name),
+                    None => "This citation stands in no test (nor directly above one): no test result can be found for it.".to_owned(),
+                }
+            });
             self.rule_uses.push(RuleUse {
                 id: cited.id.clone(),
                 at,
+                note,
             });
         }
     }

@@ -460,6 +460,8 @@ fn status_name(status: Status, results: bool) -> (&'static str, Option<usize>) {
         Status::Failed(i, _) => ("failed", Some(i)),
         Status::Skipped(i, _) => ("skipped", Some(i)),
         Status::NotRun(i) => ("not-run", Some(i)),
+        Status::Flaky(i, _) => ("passed", Some(i)),
+        Status::Unattributed(i, ..) => ("unattributed", Some(i)),
         Status::Implemented(i) => ("implemented", Some(i)),
         Status::Uncovered => ("uncovered", None),
         Status::NotBound => ("not-bound", None),

@@ -64,6 +64,12 @@ pub struct Status {
     /// The test results files read (relative to the book root), when `test-results` names
     /// some: with them, verified means passed.
     pub results: Option<Vec<String>>,
+    /// What could not be read of the test results, as `malformed-results` says it.
+    pub results_problems: Vec<String>,
+    /// What the coverage rests on that a reader should know, one sentence each: a citation
+    /// that stands in no test, a test that passed on a rerun, reports that disagree, a test
+    /// that names no provider and verifies for all.
+    pub notes: Vec<String>,
     /// With `--unmapped`: the code units no citation maps, per provider and for the shared
     /// code.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -136,6 +142,9 @@ pub struct ProviderCoverage {
     /// Whether the source tree was read (`source-root`): without it nothing is known of the
     /// code, and only `bound` means anything.
     pub known: bool,
+    /// With test results: the reports (relative to the book root) whose cases decided its
+    /// cells.
+    pub reports: Vec<String>,
 }
 
 /// What `status` reports of an analysis.
@@ -176,11 +185,23 @@ pub(super) fn status_of(analysis: &Analysis<'_>) -> Status {
             .map(|f| f.shown.clone())
             .collect::<Vec<_>>()
     });
+    let results_problems = if results.is_some() {
+        analysis
+            .results
+            .problems
+            .iter()
+            .map(|p| p.message.clone())
+            .collect()
+    } else {
+        Vec::new()
+    };
     Status {
         specs: states,
         providers,
         source,
         results,
+        results_problems,
+        notes: super::notes::notes(analysis),
         unmapped: None,
     }
 }
@@ -326,5 +347,12 @@ fn provider_coverage(analysis: &Analysis<'_>, column: usize, p: usize) -> Provid
         must,
         must_short,
         known: coverage.known,
+        reports: coverage
+            .reports
+            .get(column)
+            .into_iter()
+            .flatten()
+            .filter_map(|&r| analysis.results.files.get(r).map(|f| f.shown.clone()))
+            .collect(),
     }
 }

@@ -230,13 +230,19 @@ impl<'a> Renderer<'a> {
                 Status::Failed(i, case) => return self.result_cell("failed", i, Some(case)),
                 Status::Skipped(i, case) => return self.result_cell("skipped", i, Some(case)),
                 Status::NotRun(i) => return self.result_cell("not run", i, None),
+                Status::Flaky(i, case) => return self.result_cell("passed", i, Some(case)),
+                Status::Unattributed(i, ..) => {
+                    return self.result_cell("provider not named", i, None);
+                }
                 _ => {}
             }
         }
         match status {
-            Status::Failed(i, _) | Status::Skipped(i, _) | Status::NotRun(i) => {
-                self.coverage_cell(Status::Verified(i), known)
-            }
+            Status::Failed(i, _)
+            | Status::Skipped(i, _)
+            | Status::NotRun(i)
+            | Status::Flaky(i, _)
+            | Status::Unattributed(i, ..) => self.coverage_cell(Status::Verified(i), known),
             Status::NotBound => vec![text("not bound")],
             // A MAY permits: nothing to verify.
             Status::Optional => vec![text("optional")],

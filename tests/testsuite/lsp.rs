@@ -1263,6 +1263,15 @@ fn rules_have_hover_definition_references_completion_and_rename() {
             "src/contract.md:6:2"
         ]
     );
+    // On a citation in code: the rule, and the test the citation stands in.
+    let go = root.join("repo/internal/provider/pods/pods_test.go");
+    let hover = client.request("textDocument/hover", Client::at(&go, 2, 14));
+    let value = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        value.starts_with("**rule `create.idempotent`**")
+            && value.ends_with("This citation verifies the rule in the test `TestCreate`."),
+        "{value}"
+    );
     // Completion after `{{#rule `.
     let typed = text.replace("See {{#rule", "See {{#rule cr}} {{#rule");
     client.open(&contract, &typed);

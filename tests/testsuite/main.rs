@@ -32,6 +32,7 @@ mod rendering;
 mod results;
 mod rewritten;
 mod rules;
+mod runners;
 mod scripts;
 mod serve;
 mod specs;

@@ -8,7 +8,7 @@
 //! proposed section is not counted until it is built. A citation of an older version than the
 //! rule's counts for nothing (`stale-rule` says so).
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 use super::code::{CodeCitation, Verb};
 use super::{Rule, Rules};
@@ -29,8 +29,16 @@ pub(crate) enum Status {
     /// With test results: none failed, and one was skipped.
     Skipped(usize, usize),
     /// With test results: none failed or was skipped, and one has no result (cited, but no
-    /// case of the results is its test).
+    /// case of the results is its test, or none ran for the provider).
     NotRun(usize),
+    /// With test results: the test ran, but its report cannot say for this provider (its
+    /// cases are named by position only, `put{String}[2]`) or for this file (it names no
+    /// file, and another file has a test of the same name). Not a pass: the citation, and a
+    /// case of it that failed (told, whoever it was for).
+    Unattributed(usize, Unknowable, Option<usize>),
+    /// With test results: every test citing it for the provider passed, one of them on a
+    /// rerun after it failed (the citation, and the case).
+    Flaky(usize, usize),
     /// Only an `impl` counts for it: the first one.
     Implemented(usize),
     /// It binds the provider and nothing cites it.
@@ -43,6 +51,15 @@ pub(crate) enum Status {
     /// A MAY that binds the provider: it permits and obliges nothing, so there is nothing to
     /// verify and it is not counted.
     Optional,
+}
+
+/// What a report cannot say of a test's cases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unknowable {
+    /// For which provider each ran.
+    Provider,
+    /// Which file's test they are.
+    File,
 }
 
 /// The coverage of every rule for every built provider.
@@ -61,6 +78,12 @@ pub(crate) struct Coverage {
     /// The places of each provider of the model (built or not), in its order: which
     /// provider's code a file is.
     places: Vec<Vec<Place>>,
+    /// Per provider (as [`Coverage::providers`]), the reports (indexes into the results'
+    /// files) whose cases decided its cells.
+    pub reports: Vec<BTreeSet<usize>>,
+    /// The `verify` citations whose test's cases name no provider: each counted for every
+    /// provider it binds, on that test's word.
+    pub for_all: BTreeSet<usize>,
 }
 
 /// A place of the source tree that holds a provider's code.
@@ -92,6 +115,8 @@ pub(crate) struct WithResults<'r> {
     pub results: &'r crate::read::results::Results,
     pub matcher: &'r crate::read::results::matching::Matcher<'r>,
     pub source_root: &'r std::path::Path,
+    /// Every test that a `verify` stands in: a case whose report names no file may be any.
+    pub sites: &'r [crate::read::results::matching::Site<'r>],
 }
 
 impl Coverage {
@@ -120,6 +145,8 @@ impl Coverage {
             .collect();
         if rules.rules.is_empty() {
             return Coverage {
+                reports: vec![BTreeSet::new(); providers.len()],
+                for_all: BTreeSet::new(),
                 providers,
                 cells: Vec::new(),
                 known: citations.is_some(),
@@ -130,13 +157,16 @@ impl Coverage {
         let known = citations.is_some();
         let citations = citations.unwrap_or_default();
         let owners: Vec<Vec<usize>> = citations.iter().map(|c| owners(&places, &c.path)).collect();
+        let mut reports: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); providers.len()];
+        let mut for_all: BTreeSet<usize> = BTreeSet::new();
         let cells = rules
             .rules
             .iter()
             .map(|rule| {
                 providers
                     .iter()
-                    .map(|&p| {
+                    .enumerate()
+                    .map(|(column, &p)| {
                         // Whom an unreadable `applies=` binds is unknown: counted for nobody.
                         if rule.applies_unread {
                             return Status::Undecided;
@@ -169,7 +199,12 @@ impl Coverage {
                         let verify: Vec<usize> = counting(Verb::Verify).collect();
                         match (verify.first(), counting(Verb::Impl).next()) {
                             (Some(&i), _) => match results {
-                                Some(with) => tested(with, citations, &verify, model, p),
+                                Some(with) => {
+                                    let tested = tested(with, citations, &verify, model, p);
+                                    reports[column].extend(tested.reports);
+                                    for_all.extend(tested.for_all);
+                                    tested.status
+                                }
                                 None => Status::Verified(i),
                             },
                             (None, Some(i)) => Status::Implemented(i),
@@ -185,6 +220,8 @@ impl Coverage {
             known,
             results: results.is_some(),
             places,
+            reports,
+            for_all,
         }
     }
 
@@ -201,7 +238,7 @@ impl Coverage {
         let mut bound = 0;
         for row in &self.cells {
             match row[column] {
-                Status::Verified(_) => {
+                Status::Verified(_) | Status::Flaky(..) => {
                     verified += 1;
                     bound += 1;
                 }
@@ -209,7 +246,8 @@ impl Coverage {
                 | Status::Uncovered
                 | Status::Failed(..)
                 | Status::Skipped(..)
-                | Status::NotRun(_) => bound += 1,
+                | Status::NotRun(_)
+                | Status::Unattributed(..) => bound += 1,
                 Status::NotBound | Status::Undecided | Status::Optional => {}
             }
         }
@@ -234,64 +272,141 @@ impl Coverage {
 }
 
 /// Where the tests `verify` (citations counting for provider `p`) leave a rule, by their
-/// results: a case naming `p` (a subtest, a parameter) is `p`'s alone; else the cases naming
-/// no built provider are the test's own. Failed before skipped before not run; passed only
-/// when every one passed.
+/// results: no cell passes unless its runner reported a case of the test as passed for `p`.
+/// Failed before skipped before not attributable before not run; passed only when every one
+/// passed.
+/// A cell worked out from test results, and the reports whose cases decided it.
+struct Tested {
+    status: Status,
+    reports: BTreeSet<usize>,
+    /// The citations whose test's cases named no provider.
+    for_all: Vec<usize>,
+}
+
 fn tested(
     with: &WithResults<'_>,
     citations: &[CodeCitation],
     verify: &[usize],
     model: &Model,
     p: usize,
-) -> Status {
-    use crate::read::results::Outcome;
-    let name = model.providers[p].name.as_str();
-    let mut worst: Option<Status> = None;
+) -> Tested {
     let rank = |status: &Status| match status {
-        Status::Failed(..) => 3,
-        Status::Skipped(..) => 2,
+        Status::Failed(..) => 4,
+        Status::Skipped(..) => 3,
+        Status::Unattributed(..) => 2,
         Status::NotRun(_) => 1,
         _ => 0,
     };
+    let mut worst: Option<Status> = None;
+    let mut reports = BTreeSet::new();
+    let mut for_all = Vec::new();
     for &c in verify {
-        let citation = &citations[c];
-        let cases = citation.test.as_ref().map_or_else(Vec::new, |test| {
-            with.matcher
-                .cases(with.source_root, &citation.path, &test.name)
-        });
-        let of_provider: Vec<usize> = cases
-            .iter()
-            .copied()
-            .filter(|&i| with.matcher.provider_of(i) == Some(name))
-            .collect();
-        let own: Vec<usize> = if of_provider.is_empty() {
-            cases
-                .iter()
-                .copied()
-                .filter(|&i| with.matcher.provider_of(i).is_none())
-                .collect()
-        } else {
-            of_provider
-        };
-        let status = if own.is_empty() {
-            Status::NotRun(c)
-        } else {
-            let worst_case = own
-                .iter()
-                .copied()
-                .max_by_key(|&i| with.results.cases[i].outcome)
-                .expect("not empty");
-            match with.results.cases[worst_case].outcome {
-                Outcome::Failed => Status::Failed(c, worst_case),
-                Outcome::Skipped => Status::Skipped(c, worst_case),
-                Outcome::Passed => Status::Verified(c),
-            }
-        };
+        let (status, cases, plain) = one_test(with, citations, c, model, p);
+        reports.extend(cases.iter().map(|&i| with.results.cases[i].report));
+        if plain && !cases.is_empty() {
+            for_all.push(c);
+        }
         if worst.as_ref().is_none_or(|w| rank(&status) > rank(w)) {
             worst = Some(status);
         }
     }
-    worst.unwrap_or(Status::Uncovered)
+    Tested {
+        status: worst.unwrap_or(Status::Uncovered),
+        reports,
+        for_all,
+    }
+}
+
+/// Where the test of the citation `c` leaves a rule for provider `p`, the cases that decided
+/// it, and whether they name no provider (the test's word is every provider's).
+fn one_test(
+    with: &WithResults<'_>,
+    citations: &[CodeCitation],
+    c: usize,
+    model: &Model,
+    p: usize,
+) -> (Status, Vec<usize>, bool) {
+    use crate::read::results::Outcome;
+    use crate::read::results::names::Named;
+    let citation = &citations[c];
+    let Some(test) = &citation.test else {
+        return (Status::NotRun(c), Vec::new(), false);
+    };
+    let site = site_of(citation, test);
+    let found = with.matcher.cases(with.source_root, &site, with.sites);
+    let named = |case: usize| {
+        if crate::read::results::matching::is_javascript(&citation.path) {
+            with.matcher.javascript_named(&site, case)
+        } else {
+            with.matcher.named(case)
+        }
+    };
+    let me = with.matcher.provider_index(&model.providers[p].name);
+    let kinds: Vec<(usize, Named)> = found.cases.iter().map(|&i| (i, named(i))).collect();
+    let worst = |cases: &[usize]| {
+        cases
+            .iter()
+            .copied()
+            .max_by_key(|&i| with.results.cases[i].outcome)
+    };
+    let failed_among = |cases: &[usize]| {
+        worst(cases).filter(|&i| with.results.cases[i].outcome == Outcome::Failed)
+    };
+    // A test whose cases name providers: this provider's cases alone, none when it has none
+    // (its subtest did not run, whatever the parent did).
+    let by_provider = kinds.iter().any(|(_, n)| matches!(n, Named::Provider(_)));
+    let own: Vec<usize> = if by_provider {
+        kinds
+            .iter()
+            .filter(|(_, n)| me.is_some_and(|me| *n == Named::Provider(me)))
+            .map(|(i, _)| *i)
+            .collect()
+    } else {
+        let unknown: Vec<usize> = kinds
+            .iter()
+            .filter(|(_, n)| *n == Named::Unknown)
+            .map(|(i, _)| *i)
+            .collect();
+        if !unknown.is_empty() || (found.unplaced && !found.cases.is_empty()) {
+            let all: Vec<usize> = if unknown.is_empty() {
+                found.cases.clone()
+            } else {
+                unknown
+            };
+            let why = if found.unplaced {
+                Unknowable::File
+            } else {
+                Unknowable::Provider
+            };
+            // A failure is told even when whose it is is not known: never hidden.
+            return (Status::Unattributed(c, why, failed_among(&all)), all, false);
+        }
+        kinds.iter().map(|(i, _)| *i).collect()
+    };
+    let Some(case) = worst(&own) else {
+        return (Status::NotRun(c), own, false);
+    };
+    let status = match with.results.cases[case].outcome {
+        Outcome::Failed => Status::Failed(c, case),
+        Outcome::Skipped => Status::Skipped(c, case),
+        Outcome::Passed => match own.iter().find(|&&i| with.matcher.attempts.flaky[i]) {
+            Some(&flaky) => Status::Flaky(c, flaky),
+            None => Status::Verified(c),
+        },
+    };
+    (status, own, !by_provider)
+}
+
+/// The test a citation stands in, as the matcher looks it up.
+pub(crate) fn site_of<'c>(
+    citation: &'c CodeCitation,
+    test: &'c crate::read::code::TestSite,
+) -> crate::read::results::matching::Site<'c> {
+    crate::read::results::matching::Site {
+        path: &citation.path,
+        name: &test.name,
+        scope: &test.scope,
+    }
 }
 
 /// Whether `citation` cites `rule` at its version or a later one.

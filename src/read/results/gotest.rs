@@ -59,6 +59,7 @@ pub(crate) fn read(text: &str, report: usize) -> Result<Read, String> {
             name: test,
             classname: line.package,
             file: None,
+            display: None,
             outcome,
             message,
             report,

@@ -7,11 +7,14 @@ use quick_xml::events::{BytesStart, Event};
 
 use super::{Case, Outcome, Read};
 
-/// A test case being read, with the body of its failure.
+/// A test case being read, with the body of its failure and its output.
 struct Open {
     case: Case,
     body: String,
     in_body: bool,
+    /// Its `<system-out>`, read for the display name the JUnit Console Launcher prints.
+    out: String,
+    in_out: bool,
 }
 
 /// The test cases of the JUnit XML `text`, read from the report numbered `report`; or what is
@@ -58,6 +61,8 @@ pub(crate) fn read(text: &str, report: usize) -> Result<Read, String> {
                             case,
                             body: String::new(),
                             in_body: false,
+                            out: String::new(),
+                            in_out: false,
                         });
                     }
                 }
@@ -65,6 +70,11 @@ pub(crate) fn read(text: &str, report: usize) -> Result<Read, String> {
                     if let Some(open) = open.as_mut() {
                         mark(&mut open.case, tag);
                         open.in_body = !empty;
+                    }
+                }
+                "system-out" => {
+                    if let Some(open) = open.as_mut() {
+                        open.in_out = !empty;
                     }
                 }
                 _ => {}
@@ -98,6 +108,11 @@ pub(crate) fn read(text: &str, report: usize) -> Result<Read, String> {
                         open.in_body = false;
                     }
                 }
+                "system-out" => {
+                    if let Some(open) = open.as_mut() {
+                        open.in_out = false;
+                    }
+                }
                 _ => {}
             },
             Event::Eof => break,
@@ -111,8 +126,13 @@ pub(crate) fn read(text: &str, report: usize) -> Result<Read, String> {
 }
 
 fn body(open: &mut Option<Open>, text: &str) {
-    if let Some(open) = open.as_mut().filter(|o| o.in_body) {
+    let Some(open) = open.as_mut() else {
+        return;
+    };
+    if open.in_body {
         open.body.push_str(text);
+    } else if open.in_out && open.case.display.is_none() {
+        open.out.push_str(text);
     }
 }
 
@@ -127,6 +147,11 @@ fn finish(open: Open) -> Case {
     if says_nothing && let Some(line) = first_line(&open.body) {
         case.message = Some(line);
     }
+    case.display = open
+        .out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("display-name:"))
+        .map(|d| d.trim().to_owned());
     case
 }
 
@@ -137,6 +162,7 @@ fn case(tag: &BytesStart<'_>, report: usize) -> Case {
         name: String::new(),
         classname: String::new(),
         file: None,
+        display: None,
         outcome: Outcome::Passed,
         message: None,
         report,

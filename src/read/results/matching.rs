@@ -1,160 +1,328 @@
-//! Which test case of the results is the test a citation stands in.
+//! Which test cases of the results are the test a citation stands in, and which provider each
+//! ran for.
 //!
-//! A citation `r[verify ID]` stands in the function directly under it (past blank lines,
-//! comments, `#[test]` and decorators), else in the function around it (the nearest declaration
-//! above): [`test_function`], run when the citation is read. A case is that test when its name
-//! is the function's (the part a runner adds taken away: Go's `/subtest`, pytest's `[param]`,
-//! the `module::` path nextest writes) and its package, module or file is the citation's:
+//! The test a citation stands in comes from the syntax tree (`read::code`): its name, the
+//! names of what it stands in (a class, a module, a `describe`), its file. A case is that test
+//! when its function is the test's (`names.rs` says how each runner names one) and it is of
+//! the test's file, as its runner says where a case is from:
 //!
-//! - Go: the case's classname is the import path of the citation's package (the module path of
-//!   the nearest `go.mod` and the folder under it);
-//! - Rust under cargo-nextest: the module path before the name starts with the file's (`a::b`
-//!   for `src/a/b.rs`; a test in `tests/` is a binary of its own);
-//! - Python under pytest: the classname holds the file's module (`tests.test_store`);
-//! - Java and Kotlin under Surefire: the classname's last part is the file's name;
+//! - Go: the case's package (classname) is the import path of the citation's folder (the module
+//!   path of the nearest `go.mod` and the folder under it), or the folder itself;
+//! - Rust under cargo-nextest: the module path before the function is the file's (`a::b` for
+//!   `src/a/b.rs`) and its inline modules; a test in `tests/` is a binary of its own;
+//! - Python under pytest: the classname is the file's module with the classes around the test
+//!   (`providers.s3.test_provider`, `tests.test_store.TestPut`), so equal file names in two
+//!   providers' folders never mix;
+//! - Java and Kotlin: the classname is the file's full class name (package and class);
+//! - JavaScript and TypeScript: the case's name is the test's title inside its groups' titles;
+//!   its file is the report's `file` or a classname that is a path (Vitest, jest-junit set so),
+//!   and when the report says no file (jest-junit's defaults) and two files hold a test of the
+//!   same titles, which file ran is not known ([`Found::unplaced`]);
 //! - any report with a `file` attribute: that file is the citation's.
 //!
-//! A case whose subtest or parameter is a provider's name (`TestPublish/kafka`,
-//! `test_put[s3]`) is that provider's alone ([`Matcher::provider_of`]).
+//! Only the newest attempt of each case counts ([`Attempts`]): a rerun that passed is passed
+//! (flaky), and of two reports the newer (by its time stamp, else by its order in
+//! `test-results`) wins, a disagreement noted.
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
 
-use super::{Case, Results};
+use super::names::{Named, TitlePattern, base, named};
+use super::{Case, Outcome, Results};
 
-/// The function a case is of: its name without what a runner adds.
-fn base(name: &str) -> &str {
-    let name = name.split('[').next().unwrap_or(name);
-    let name = name.split('/').next().unwrap_or(name);
-    let name = name.rsplit("::").next().unwrap_or(name);
-    let name = name.rsplit('.').next().unwrap_or(name);
-    name.trim_end_matches("()").trim()
+/// The test a citation stands in, as the matcher looks it up.
+pub(crate) struct Site<'s> {
+    /// The file, relative to the source root, `/`-separated.
+    pub path: &'s str,
+    /// Its name (a function's, a case's title).
+    pub name: &'s str,
+    /// What it stands in, outermost first.
+    pub scope: &'s [String],
 }
 
-/// The first of `providers` that a subtest or parameter of `name` is (Go writes a subtest's
-/// spaces as `_`), found without a copy of the name: a report may hold hundreds of thousands
-/// of cases.
-fn named(name: &str, providers: &[String]) -> Option<usize> {
-    if !name.contains(['/', '[']) {
-        return None;
-    }
-    let same = |part: &str, provider: &str| {
-        part.len() == provider.len()
-            && part
-                .bytes()
-                .zip(provider.bytes())
-                .all(|(a, b)| a.eq_ignore_ascii_case(&b) || (a == b'_' && b == b' '))
-    };
-    let mut segments: Vec<&str> = name.split('/').skip(1).collect();
-    if let Some((_, params)) = name.split_once('[') {
-        let params = params.trim_end_matches(']');
-        segments.push(params);
-        segments.extend(params.split(['-', ',']));
-    }
-    providers
-        .iter()
-        .position(|provider| segments.iter().any(|s| same(s, provider)))
+/// The cases of one test, and whether they can be placed.
+#[derive(Debug, Default)]
+pub(crate) struct Found {
+    /// The cases that count (each test's newest attempt), as indexes into the results.
+    pub cases: Vec<usize>,
+    /// The report says no file for these cases, and another file holds a test of the same
+    /// name: which of them ran is not known.
+    pub unplaced: bool,
 }
 
-/// Finds the cases of a citation's test, by the name of its function.
+/// Finds the cases of a citation's test.
 pub(crate) struct Matcher<'r> {
     results: &'r Results,
     by_function: HashMap<&'r str, Vec<usize>>,
-    /// The providers whose names subtests and parameters are compared with.
+    /// The providers whose names cases are compared with.
     providers: Vec<String>,
-    /// For each case, the provider its subtest or parameter names (an index into `providers`).
-    named: Vec<Option<usize>>,
+    /// For each case, what its name says of the provider it ran for.
+    named: Vec<Named>,
+    /// Which attempts count, and what the others say.
+    pub(crate) attempts: Attempts,
     /// The Go import path of each folder looked up, by its path under the source root.
     packages: Mutex<HashMap<String, Option<String>>>,
 }
 
 impl<'r> Matcher<'r> {
-    /// A matcher of `results`' cases, whose subtests and parameters are compared with the names
-    /// of `providers`.
+    /// A matcher of `results`' cases, whose names are compared with those of `providers`.
     pub(crate) fn new(results: &'r Results, providers: Vec<String>) -> Matcher<'r> {
+        let attempts = Attempts::of(results);
         let mut by_function: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, case) in results.cases.iter().enumerate() {
-            by_function.entry(base(&case.name)).or_default().push(i);
+            if attempts.counts[i] {
+                by_function.entry(base(&case.name)).or_default().push(i);
+            }
         }
         let named = results
             .cases
             .iter()
-            .map(|case| named(&case.name, &providers))
+            .map(|case| named(&case.name, case.display.as_deref(), &providers))
             .collect();
         Matcher {
             results,
             by_function,
             providers,
             named,
+            attempts,
             packages: Mutex::default(),
         }
     }
 
-    /// The provider case `case` is of alone (its subtest or parameter names it), if any.
-    pub(crate) fn provider_of(&self, case: usize) -> Option<&str> {
-        self.named
-            .get(case)
-            .copied()
-            .flatten()
-            .map(|p| self.providers[p].as_str())
+    /// What case `case`'s name says of the provider it ran for.
+    pub(crate) fn named(&self, case: usize) -> Named {
+        self.named.get(case).copied().unwrap_or(Named::None)
     }
 
-    /// The cases (indexes into the results) of function `function` of the file at `path`
-    /// (relative to `source_root`).
-    pub(crate) fn cases(&self, source_root: &Path, path: &str, function: &str) -> Vec<usize> {
-        let Some(candidates) = self.by_function.get(function) else {
-            return Vec::new();
+    /// The index of `provider` among the providers cases are compared with.
+    pub(crate) fn provider_index(&self, provider: &str) -> Option<usize> {
+        self.providers.iter().position(|p| p == provider)
+    }
+
+    /// The cases of the test `site`, its file under `source_root`; `others` are the other
+    /// tests that cite rules (a case that names no file may be any of them).
+    pub(crate) fn cases(&self, source_root: &Path, site: &Site<'_>, others: &[Site<'_>]) -> Found {
+        if is_javascript(site.path) {
+            return self.javascript(site, others);
+        }
+        let Some(candidates) = self.by_function.get(site.name) else {
+            return Found::default();
         };
         // What the file is known by, worked out once for all its cases.
-        let (folder, file) = path.rsplit_once('/').unwrap_or(("", path));
-        let package = path
+        let (folder, _) = site.path.rsplit_once('/').unwrap_or(("", site.path));
+        let package = site
+            .path
             .ends_with(".go")
             .then(|| self.go_package(source_root, folder))
             .flatten();
-        let in_folder = format!("/{folder}");
-        candidates
+        let cases = candidates
             .iter()
             .copied()
             .filter(|&i| {
                 let case = &self.results.cases[i];
-                located(case, path, file, folder, package.as_deref(), &in_folder)
+                located(case, site, folder, package.as_deref())
             })
-            .collect()
+            .collect();
+        Found {
+            cases,
+            unplaced: false,
+        }
+    }
+
+    /// The cases of a JavaScript or TypeScript test, by its titles.
+    fn javascript(&self, site: &Site<'_>, others: &[Site<'_>]) -> Found {
+        let Some(pattern) = TitlePattern::new(site.scope, site.name) else {
+            return Found::default();
+        };
+        let mut found = Found::default();
+        for (i, case) in self.results.cases.iter().enumerate() {
+            if !self.attempts.counts[i] {
+                continue;
+            }
+            let titled = pattern.matches(&case.name).is_some()
+                || pattern
+                    .matches(&format!("{} {}", case.classname, case.name))
+                    .is_some();
+            if !titled {
+                continue;
+            }
+            match file_of(case) {
+                Some(file) if same_file(&file, site.path) => found.cases.push(i),
+                Some(_) => {}
+                None => {
+                    found.cases.push(i);
+                    found.unplaced |= others.iter().any(|o| {
+                        o.path != site.path
+                            && is_javascript(o.path)
+                            && o.name == site.name
+                            && o.scope == site.scope
+                    });
+                }
+            }
+        }
+        found
+    }
+
+    /// The provider a case of the JavaScript test `site` ran for.
+    pub(crate) fn javascript_named(&self, site: &Site<'_>, case: usize) -> Named {
+        match TitlePattern::new(site.scope, site.name) {
+            Some(pattern) => pattern.provider(&self.results.cases[case].name, &self.providers),
+            None => Named::None,
+        }
     }
 }
 
-/// Whether `case` belongs to the file at `path` (`folder`/`file`, of Go package `package`), as
-/// its runner names files.
-fn located(
-    case: &Case,
-    path: &str,
-    file: &str,
-    folder: &str,
-    package: Option<&str>,
-    in_folder: &str,
-) -> bool {
-    {
-        if let Some(file) = &case.file {
-            let file = file.trim_start_matches("./").replace('\\', "/");
-            return path.ends_with(&file) || file.ends_with(path);
+pub(crate) fn is_javascript(path: &str) -> bool {
+    let extension = path.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(
+        extension,
+        "js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx"
+    )
+}
+
+/// The file a case is of, when its report says: its `file`, or a classname that is a path.
+fn file_of(case: &Case) -> Option<String> {
+    if let Some(file) = &case.file {
+        return Some(file.clone());
+    }
+    let classname = case.classname.trim();
+    (classname.contains('/') && is_javascript(classname)).then(|| classname.to_owned())
+}
+
+fn same_file(file: &str, path: &str) -> bool {
+    let file = file.trim_start_matches("./").replace('\\', "/");
+    path == file || path.ends_with(&format!("/{file}")) || file.ends_with(&format!("/{path}"))
+}
+
+/// Whether `case` is of the test `site` (in `folder`, of Go package `package`), as its runner
+/// names files.
+fn located(case: &Case, site: &Site<'_>, folder: &str, package: Option<&str>) -> bool {
+    if let Some(file) = &case.file {
+        return same_file(file, site.path);
+    }
+    let path = site.path;
+    let extension = path.rsplit_once('.').map_or("", |(_, e)| e);
+    let classname = case.classname.trim();
+    match extension {
+        "go" => {
+            package == Some(classname)
+                || (!folder.is_empty()
+                    && (classname == folder || classname.ends_with(&format!("/{folder}"))))
         }
-        let (stem, extension) = file.rsplit_once('.').unwrap_or((file, ""));
-        match extension {
-            "go" => {
-                package == Some(case.classname.as_str())
-                    || (!folder.is_empty() && case.classname.ends_with(in_folder))
-                    || case.classname == folder
-            }
-            "rs" => rust_module_matches(path, &case.name, &case.classname),
-            "py" => {
-                let module = path.trim_end_matches(".py").replace('/', ".");
-                case.classname.split('.').any(|part| part == stem)
-                    || module.ends_with(&case.classname)
-            }
-            "java" | "kt" => case.classname.rsplit('.').next() == Some(stem),
-            _ => true,
+        "rs" => rust_module_matches(path, site.scope, &case.name, classname),
+        "py" => {
+            let module = path
+                .trim_end_matches(".py")
+                .trim_end_matches(".pyi")
+                .replace('/', ".");
+            let full = dotted(&module, site.scope);
+            full == classname || full.ends_with(&format!(".{classname}"))
         }
+        "java" | "kt" | "kts" => {
+            let class = path
+                .rsplit_once('.')
+                .map_or(path, |(p, _)| p)
+                .replace('/', ".");
+            // Nested classes: `Outer$Inner` (Surefire) or `Outer.Inner`.
+            let classname = classname.replace('$', ".");
+            let full = match site.scope.split_first() {
+                Some((_, inner)) => dotted(&class, inner),
+                None => class,
+            };
+            full == classname || full.ends_with(&format!(".{classname}"))
+        }
+        _ => true,
+    }
+}
+
+fn dotted(base: &str, scope: &[String]) -> String {
+    let mut out = base.to_owned();
+    for part in scope {
+        out.push('.');
+        out.push_str(part);
+    }
+    out
+}
+
+/// Which attempt of each case counts: the newest. A case is known by its classname, name and
+/// file; of its attempts in one report (a rerun), the last; of its reports, the newest (by the
+/// report's time stamp, else its order).
+#[derive(Debug, Default)]
+pub(crate) struct Attempts {
+    /// Per case, whether it is the attempt that counts.
+    pub(crate) counts: Vec<bool>,
+    /// Per case, whether an earlier attempt of it, in the same report, failed (it passed on a
+    /// rerun: flaky).
+    pub(crate) flaky: Vec<bool>,
+    /// Cases whose older report said otherwise: the case that counts, and the other report's.
+    pub(crate) disagreements: Vec<(usize, usize)>,
+}
+
+impl Attempts {
+    fn of(results: &Results) -> Attempts {
+        let n = results.cases.len();
+        let mut attempts = Attempts {
+            counts: vec![true; n],
+            flaky: vec![false; n],
+            disagreements: Vec::new(),
+        };
+        let mut by_key: HashMap<(&str, &str, Option<&str>), Vec<usize>> = HashMap::new();
+        for (i, case) in results.cases.iter().enumerate() {
+            by_key
+                .entry((&case.classname, &case.name, case.file.as_deref()))
+                .or_default()
+                .push(i);
+        }
+        let newer = |a: usize, b: usize| {
+            let (ra, rb) = (results.cases[a].report, results.cases[b].report);
+            let stamp = |r: usize| results.files.get(r).and_then(|f| f.timestamp.as_deref());
+            match (stamp(ra), stamp(rb)) {
+                (Some(x), Some(y)) if x != y => x > y,
+                _ => (ra, a) > (rb, b),
+            }
+        };
+        let mut keyed: Vec<Vec<usize>> = by_key.into_values().filter(|v| v.len() > 1).collect();
+        keyed.sort();
+        for indexes in keyed {
+            let winner = indexes
+                .iter()
+                .copied()
+                .reduce(|best, i| if newer(i, best) { i } else { best })
+                .expect("not empty");
+            let report = results.cases[winner].report;
+            for &i in &indexes {
+                attempts.counts[i] = i == winner;
+            }
+            let outcome = results.cases[winner].outcome;
+            attempts.flaky[winner] = outcome == Outcome::Passed
+                && indexes.iter().any(|&i| {
+                    results.cases[i].report == report
+                        && i < winner
+                        && results.cases[i].outcome == Outcome::Failed
+                });
+            // The last attempt of every other report, when it says otherwise.
+            let mut reports: Vec<usize> = indexes
+                .iter()
+                .map(|&i| results.cases[i].report)
+                .filter(|&r| r != report)
+                .collect();
+            reports.sort_unstable();
+            reports.dedup();
+            for other in reports {
+                let last = indexes
+                    .iter()
+                    .copied()
+                    .filter(|&i| results.cases[i].report == other)
+                    .max()
+                    .expect("a case of that report");
+                if results.cases[last].outcome != outcome {
+                    attempts.disagreements.push((winner, last));
+                }
+            }
+        }
+        attempts.disagreements.sort_unstable();
+        attempts
     }
 }
 
@@ -204,28 +372,64 @@ impl Matcher<'_> {
     }
 }
 
-/// Whether nextest's `name` (`a::b::tests::f`) of binary `classname` is of the Rust file at
-/// `path`: its module path starts with the file's; a file of `tests/` is a binary of its own.
-fn rust_module_matches(path: &str, name: &str, classname: &str) -> bool {
-    let modules: Vec<&str> = name.split("::").collect();
-    let modules = &modules[..modules.len().saturating_sub(1)];
-    let (under_tests, rest) = match path.rsplit_once("tests/") {
-        Some((_, rest)) if !path.contains("/src/") && !path.starts_with("src/") => (true, rest),
-        _ => (
-            false,
-            path.rsplit_once("src/").map_or(path, |(_, rest)| rest),
-        ),
+/// Whether nextest's `name` (`a::b::tests::f`, `a::f::case_2_gcs`) of binary `classname`
+/// (`crate::binary`, or the crate's name for its unit tests) is of the Rust file at `path`,
+/// inside the inline modules `scope`: the binary is the file's crate (the folder that holds its
+/// `src/` or `tests/`) and, for a file of `tests/`, the file itself; its module path starts
+/// with the file's and the scope's.
+fn rust_module_matches(path: &str, scope: &[String], name: &str, classname: &str) -> bool {
+    let mut modules: Vec<&str> = name.split("::").collect();
+    modules.pop();
+    // rstest: `f::case_2_gcs`, the function a module of its cases.
+    if name
+        .rsplit("::")
+        .next()
+        .is_some_and(|l| l.starts_with("case_"))
+    {
+        modules.pop();
+    }
+    let split = |marker: &str| {
+        path.strip_prefix(marker.trim_start_matches('/'))
+            .map(|rest| ("", rest))
+            .or_else(|| path.rsplit_once(marker))
     };
+    let (crate_folder, rest, under_tests) = match (split("/src/"), split("/tests/")) {
+        (Some((folder, rest)), _) => (folder, rest, false),
+        (None, Some((folder, rest))) => (folder, rest, true),
+        (None, None) => ("", path, false),
+    };
+    let crate_name = crate_folder.rsplit('/').next().unwrap_or("");
     let rest = rest.trim_end_matches(".rs");
     let mut file_modules: Vec<&str> = rest.split('/').collect();
     if matches!(file_modules.last(), Some(&"mod" | &"lib" | &"main")) {
         file_modules.pop();
     }
-    if under_tests {
-        let binary = file_modules.first().copied().unwrap_or("");
-        return classname.ends_with(binary) || classname.is_empty();
+    let binary = if under_tests {
+        Some(file_modules.remove(0))
+    } else {
+        None
+    };
+    file_modules.extend(scope.iter().map(String::as_str));
+    // The crate, when the report and the tree both name it (nextest writes a package's name,
+    // which is its folder's in most workspaces; `-` and `_` are one).
+    let of_crate = |reported: &str| {
+        crate_name.is_empty()
+            || reported.is_empty()
+            || super::names::same(reported, crate_name)
+            || !classname.contains("::") && binary.is_none()
+    };
+    let (reported_crate, reported_binary) = match classname.split_once("::") {
+        Some((krate, binary)) => (krate, Some(binary)),
+        None => (classname, None),
+    };
+    if let Some(binary) = binary {
+        let of_binary = match reported_binary {
+            Some(reported) => reported == binary && of_crate(reported_crate),
+            None => classname.is_empty() || classname == binary,
+        };
+        return of_binary && modules.starts_with(&file_modules);
     }
-    modules.starts_with(&file_modules)
+    of_crate(reported_crate) && modules.starts_with(&file_modules)
 }
 
 #[cfg(test)]
@@ -240,43 +444,62 @@ mod tests {
     }
 
     #[test]
-    fn names_of_cases() {
-        assert_eq!(base("TestPublish/kafka"), "TestPublish");
-        assert_eq!(base("store::tests::put"), "put");
-        assert_eq!(base("test_put[s3-large]"), "test_put");
-        assert_eq!(base("testPut()"), "testPut");
-        let providers = [
-            "kafka".to_owned(),
-            "nats-jetstream".to_owned(),
-            "s3".to_owned(),
-            "big store".to_owned(),
-        ];
-        assert_eq!(named("TestPublish/kafka", &providers), Some(0));
-        assert_eq!(named("TestPublish/Nats-JetStream", &providers), Some(1));
-        assert_eq!(named("test_put[s3]", &providers), Some(2));
-        assert_eq!(named("test_put[s3-large]", &providers), Some(2));
-        assert_eq!(named("TestPut/big_store", &providers), Some(3));
-        assert_eq!(named("TestPublish", &providers), None);
-        assert_eq!(named("TestKafka", &providers), None);
-    }
-
-    #[test]
     fn rust_modules() {
+        let none: &[String] = &[];
         assert!(rust_module_matches(
             "store/src/s3.rs",
+            none,
             "s3::tests::put",
             "store"
         ));
-        assert!(rust_module_matches("src/lib.rs", "tests::put", "store"));
+        assert!(rust_module_matches(
+            "store/src/s3.rs",
+            &["tests".to_owned()],
+            "s3::tests::put",
+            "store"
+        ));
+        assert!(!rust_module_matches(
+            "store/src/s3.rs",
+            &["other".to_owned()],
+            "s3::tests::put",
+            "store"
+        ));
+        assert!(rust_module_matches(
+            "src/lib.rs",
+            none,
+            "tests::put",
+            "store"
+        ));
         assert!(!rust_module_matches(
             "src/s3.rs",
+            none,
             "gcs::tests::put",
             "store"
         ));
         assert!(rust_module_matches(
             "tests/conformance.rs",
+            none,
             "put",
             "store::conformance"
+        ));
+        assert!(rust_module_matches(
+            "conformance/tests/conformance.rs",
+            none,
+            "put_atomic::case_2_gcs",
+            "conformance::conformance"
+        ));
+        // The same binary name in two crates: the crate decides.
+        assert!(rust_module_matches(
+            "providers/s3/tests/provider.rs",
+            none,
+            "delete_missing",
+            "s3::provider"
+        ));
+        assert!(!rust_module_matches(
+            "providers/s3/tests/provider.rs",
+            none,
+            "delete_missing",
+            "gcs::provider"
         ));
     }
 }

@@ -13,6 +13,7 @@
 pub(crate) mod gotest;
 pub(crate) mod junit;
 pub(crate) mod matching;
+pub(crate) mod names;
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -27,6 +28,16 @@ pub(crate) enum Outcome {
     Failed,
 }
 
+impl Outcome {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Passed => "passed",
+            Outcome::Skipped => "skipped",
+            Outcome::Failed => "failed",
+        }
+    }
+}
+
 /// One test case of a report.
 #[derive(Debug, Clone)]
 pub(crate) struct Case {
@@ -37,6 +48,9 @@ pub(crate) struct Case {
     pub classname: String,
     /// The source file, when the report gives it.
     pub file: Option<String>,
+    /// The name its runner displays, when it differs from `name` and the report keeps it (the
+    /// JUnit Console Launcher prints `display-name: [2] gcs` in the case's output).
+    pub display: Option<String>,
     pub outcome: Outcome,
     /// The first line of its failure (or of why it was skipped).
     pub message: Option<String>,

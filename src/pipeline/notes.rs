@@ -1,0 +1,118 @@
+//! What the coverage of the rules rests on that its reader should know, each said once, for
+//! `status`: a `verify` that stands in no test (its results cannot be found), a test that
+//! passed on a rerun after failing, two reports that disagree on one test, and a test that
+//! names no provider yet is the only evidence of a rule for several of them.
+
+use std::collections::BTreeSet;
+
+use super::analysis::Analysis;
+use crate::model::rules::code::Verb;
+use crate::model::rules::coverage::Status;
+use crate::read::results::matching::Matcher;
+
+/// The notes of an analysis, in a stable order.
+pub(super) fn notes(analysis: &Analysis<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    let results = &analysis.results;
+    if results.asked && !results.files.is_empty() {
+        in_no_test(analysis, &mut out);
+        flaky(analysis, &mut out);
+        disagreements(analysis, &mut out);
+    }
+    for_every_provider(analysis, &mut out);
+    out
+}
+
+/// A `verify` whose test cannot be found: it stands in no test and above none.
+fn in_no_test(analysis: &Analysis<'_>, out: &mut Vec<String>) {
+    for citation in analysis
+        .citations
+        .iter()
+        .filter(|c| c.verb == Verb::Verify && c.test.is_none())
+    {
+        out.push(format!(
+            "{}:{}: `{}` stands in no test: no result can be found for it (a citation counts for the test it stands in, or the one its comment stands directly above)",
+            citation.path, citation.line, citation.text
+        ));
+    }
+}
+
+/// A test that passed on a rerun after it failed, once per test.
+fn flaky(analysis: &Analysis<'_>, out: &mut Vec<String>) {
+    let mut seen = BTreeSet::new();
+    for row in &analysis.coverage.cells {
+        for (column, status) in row.iter().enumerate() {
+            let Status::Flaky(_, case) = *status else {
+                continue;
+            };
+            let case = &analysis.results.cases[case];
+            if seen.insert((column, case.classname.clone(), case.name.clone())) {
+                let provider = &analysis.model.providers[analysis.coverage.providers[column]];
+                out.push(format!(
+                    "`{}`: `{}` passed on a rerun after failing (flaky), in `{}`",
+                    provider.name, case.name, analysis.results.files[case.report].shown
+                ));
+            }
+        }
+    }
+}
+
+/// Two reports that say otherwise of one test: the newer counts, and both are named.
+fn disagreements(analysis: &Analysis<'_>, out: &mut Vec<String>) {
+    let results = &analysis.results;
+    let matcher = Matcher::new(results, Vec::new());
+    for &(kept, other) in &matcher.attempts.disagreements {
+        let (kept, other) = (&results.cases[kept], &results.cases[other]);
+        let when = |report: usize| {
+            let file = &results.files[report];
+            match &file.timestamp {
+                Some(at) => format!("`{}` ({at})", file.shown),
+                None => format!("`{}`", file.shown),
+            }
+        };
+        out.push(format!(
+            "the reports disagree on `{}` ({}): {} says {}, {} says {}; the newer counts",
+            kept.name,
+            kept.classname,
+            when(kept.report),
+            kept.outcome.as_str(),
+            when(other.report),
+            other.outcome.as_str()
+        ));
+    }
+}
+
+/// A rule verified, for several providers, only by tests whose cases name none of them:
+/// once, with the way to name them.
+fn for_every_provider(analysis: &Analysis<'_>, out: &mut Vec<String>) {
+    let coverage = &analysis.coverage;
+    if !coverage.results || coverage.providers.len() < 2 {
+        return;
+    }
+    let mut rules = Vec::new();
+    for (rule, row) in analysis.rules.rules.iter().zip(&coverage.cells) {
+        let mut verified = 0;
+        let mut only_for_all = true;
+        for status in row {
+            if let Status::Verified(c) | Status::Flaky(c, _) = status {
+                verified += 1;
+                only_for_all &= coverage.for_all.contains(c);
+            }
+        }
+        if verified >= 2 && only_for_all {
+            rules.push(format!("`{}`", rule.id));
+        }
+    }
+    if rules.is_empty() {
+        return;
+    }
+    let (the, are) = if rules.len() == 1 {
+        ("the rule", "is")
+    } else {
+        ("the rules", "are")
+    };
+    out.push(format!(
+        "{the} {} {are} verified for several providers only by tests whose results name no provider: each provider passes on that test's word; to see each one's own result, run the test once per provider, named (a Go subtest `t.Run(name, ...)`, a pytest parameter, an rstest case, a `test.each` title)",
+        rules.join(", ")
+    ));
+}

@@ -1,0 +1,296 @@
+//! How each runner names a test case, read apart: the function a case is of, and the provider
+//! it ran for when its name (or its display name) says so.
+//!
+//! | runner | a case's name | function | provider |
+//! |---|---|---|---|
+//! | `go test -json`, gotestsum, go-junit-report | `TestPut/s3` | before the first `/` | a subtest segment |
+//! | pytest | `test_put[s3-1]` | before `[` | a parameter id part (split at `-` and `,`) |
+//! | cargo-nextest (rstest) | `store::tests::put_atomic::case_2_gcs` | the last segment, or the one before `case_N` | the `case_N_` description |
+//! | Maven Surefire (JUnit 5) | `putAtomic{String}[2]` | before `{` | none: the report says only the position, so the provider is not known |
+//! | JUnit Console Launcher | `putAtomic(String)[2]` | before `(` | the `display-name:` its output prints (`[2] gcs`) |
+//! | Jest, Vitest | `provider s3 get of a missing key` | the test's title (see [`TitlePattern`]) | a value the title's placeholder took, else a provider named in it |
+//!
+//! A provider's name is compared without case, with `-`, `_` and a space taken as one (rstest
+//! writes `azure-blob` as `azure_blob`, Go a space as `_`).
+
+use regex::Regex;
+
+/// What a case's name says of the provider it ran for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Named {
+    /// It ran for this provider (an index into the providers compared with).
+    Provider(usize),
+    /// One case of a parameterised test whose report names it by position only (`[2]`,
+    /// `case_2`): which provider it ran for is not known.
+    Unknown,
+    /// The case of a test that is no provider's alone.
+    None,
+}
+
+/// The function a case of the name `name` is of: the name without what its runner adds.
+pub(crate) fn base(name: &str) -> &str {
+    let name = name.trim();
+    if name.contains("::") {
+        let segments: Vec<&str> = name.split("::").collect();
+        let last = segments.len() - 1;
+        return if is_case(segments[last]) && last > 0 {
+            segments[last - 1]
+        } else {
+            segments[last]
+        };
+    }
+    let name = name.split(['{', '(', '[']).next().unwrap_or(name);
+    let name = name.split('/').next().unwrap_or(name);
+    name.trim()
+}
+
+/// rstest's case name: `case_2` or `case_2_gcs`.
+fn is_case(segment: &str) -> bool {
+    segment
+        .strip_prefix("case_")
+        .and_then(|rest| rest.split('_').next())
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether `part` names `provider`: the same letters, without case, `-`, `_` and a space one.
+pub(crate) fn same(part: &str, provider: &str) -> bool {
+    let fold = |b: u8| match b {
+        b'_' | b' ' => b'-',
+        b => b.to_ascii_lowercase(),
+    };
+    part.len() == provider.len()
+        && part
+            .bytes()
+            .zip(provider.bytes())
+            .all(|(a, b)| fold(a) == fold(b))
+}
+
+/// The provider among `providers` that `parts` name, when exactly one does.
+fn one_of<'p>(parts: impl Iterator<Item = &'p str>, providers: &[String]) -> Option<usize> {
+    let mut found: Option<usize> = None;
+    for part in parts {
+        if let Some(p) = providers.iter().position(|provider| same(part, provider)) {
+            match found {
+                Some(other) if other != p => return None,
+                _ => found = Some(p),
+            }
+        }
+    }
+    found
+}
+
+/// What the case named `name` (with the display name its output printed, if any) says of the
+/// provider it ran for.
+pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> Named {
+    let name = name.trim();
+    // cargo-nextest with rstest: `case_2_gcs`, or `case_2` without a description.
+    if let Some(last) = name.rsplit("::").next().filter(|l| is_case(l)) {
+        let description = last
+            .strip_prefix("case_")
+            .and_then(|rest| rest.split_once('_'))
+            .map(|(_, d)| d);
+        return match description.and_then(|d| one_of(std::iter::once(d), providers)) {
+            Some(p) => Named::Provider(p),
+            None if description.is_none() => Named::Unknown,
+            None => Named::None,
+        };
+    }
+    // JUnit 5: `put{String}[2]` (Surefire), `put(String)[2]` (Console Launcher, with its
+    // display name).
+    if let Some((before, index)) = name.rsplit_once('[')
+        && (before.ends_with('}') || before.ends_with(')'))
+        && index
+            .trim_end_matches(']')
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+    {
+        let from_display = display.and_then(|d| one_of(tokens(d), providers));
+        return from_display.map_or(Named::Unknown, Named::Provider);
+    }
+    // pytest: `test_put[s3]`, `test_put[s3-1]`.
+    if let Some((_, params)) = name.split_once('[') {
+        let params = params.trim_end_matches(']');
+        let whole = one_of(std::iter::once(params), providers);
+        let parts = one_of(params.split(['-', ',']), providers);
+        return whole.or(parts).map_or(Named::None, Named::Provider);
+    }
+    // Go: `TestPut/s3`, `TestPut/gcs/large`.
+    if name.contains('/') {
+        return one_of(name.split('/').skip(1), providers).map_or(Named::None, Named::Provider);
+    }
+    Named::None
+}
+
+/// The words of a title or display name: split at spaces and at what a runner puts between
+/// its parts.
+fn tokens(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| {
+        c.is_whitespace() || matches!(c, '[' | ']' | '(' | ')' | ',' | ':' | '>' | '/')
+    })
+    .filter(|t| !t.is_empty())
+}
+
+/// A test's title as a JavaScript runner reports it (Jest's `describe title test title`,
+/// Vitest's `describe title > test title`), from the titles in the source, whose placeholders
+/// (`%s`, `%d`, `$name`) match whatever the run put there.
+pub(crate) struct TitlePattern {
+    regex: Regex,
+    /// The longest fixed part of the titles: a case without it is not this test.
+    fixed: String,
+}
+
+impl TitlePattern {
+    /// The pattern of a test titled `title` inside the groups titled `scope`, outermost first.
+    pub(crate) fn new(scope: &[String], title: &str) -> Option<TitlePattern> {
+        let mut parts: Vec<String> = scope.iter().map(|s| template(s)).collect();
+        parts.push(template(title));
+        let pattern = format!(r"^\s*{}\s*$", parts.join(r"(?:\s+>\s+|\s+)"));
+        let fixed = scope
+            .iter()
+            .map(String::as_str)
+            .chain(std::iter::once(title))
+            .flat_map(|t| t.split(['%', '$']))
+            .max_by_key(|f| f.len())
+            .unwrap_or("")
+            .trim()
+            .to_owned();
+        Some(TitlePattern {
+            regex: Regex::new(&pattern).ok()?,
+            fixed,
+        })
+    }
+
+    /// Whether a case named `name` is this test: the values its placeholders took, if so.
+    pub(crate) fn matches<'n>(&self, name: &'n str) -> Option<Vec<&'n str>> {
+        if !name.contains(self.fixed.as_str()) {
+            return None;
+        }
+        let captures = self.regex.captures(name)?;
+        Some(
+            captures
+                .iter()
+                .skip(1)
+                .flatten()
+                .map(|m| m.as_str())
+                .collect(),
+        )
+    }
+
+    /// The provider a case of this test ran for: a value a placeholder took, else a provider
+    /// named in its name.
+    pub(crate) fn provider(&self, name: &str, providers: &[String]) -> Named {
+        let values = self.matches(name).unwrap_or_default();
+        if let Some(p) = one_of(values.iter().copied(), providers) {
+            return Named::Provider(p);
+        }
+        one_of(tokens(name), providers).map_or(Named::None, Named::Provider)
+    }
+}
+
+/// A title from the source as a regular expression: its placeholders (`%s`, `%d`, `%i`, `%p`,
+/// `%#`, `$name`, `${name}`) any text.
+fn template(title: &str) -> String {
+    static PLACEHOLDER: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+        Regex::new(r"%[sdifjoOp#]|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_.]*").expect("a valid regex")
+    });
+    let mut out = String::new();
+    let mut last = 0;
+    for m in PLACEHOLDER.find_iter(title) {
+        out.push_str(&regex::escape(&title[last..m.start()]));
+        out.push_str("(.+?)");
+        last = m.end();
+    }
+    out.push_str(&regex::escape(&title[last..]));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn providers() -> Vec<String> {
+        ["s3", "gcs", "azure-blob"].map(String::from).to_vec()
+    }
+
+    #[test]
+    fn each_runner_names_the_function_and_the_provider() {
+        let p = providers();
+        let cases: &[(&str, Option<&str>, &str, Named)] = &[
+            (
+                "TestPutAtomic/gcs",
+                None,
+                "TestPutAtomic",
+                Named::Provider(1),
+            ),
+            ("TestPutAtomic", None, "TestPutAtomic", Named::None),
+            ("TestPut/empty_key", None, "TestPut", Named::None),
+            (
+                "test_put_atomic[azure-blob]",
+                None,
+                "test_put_atomic",
+                Named::Provider(2),
+            ),
+            ("test_put[s3-1]", None, "test_put", Named::Provider(0)),
+            ("test_put[empty]", None, "test_put", Named::None),
+            (
+                "put_atomic::case_3_azure_blob",
+                None,
+                "put_atomic",
+                Named::Provider(2),
+            ),
+            (
+                "store::tests::put_atomic::case_2",
+                None,
+                "put_atomic",
+                Named::Unknown,
+            ),
+            (
+                "store::tests::get_missing",
+                None,
+                "get_missing",
+                Named::None,
+            ),
+            ("putAtomic{String}[2]", None, "putAtomic", Named::Unknown),
+            (
+                "putAtomic(String)[2]",
+                Some("[2] gcs"),
+                "putAtomic",
+                Named::Provider(1),
+            ),
+            (
+                "getMissing()",
+                Some("getMissing()"),
+                "getMissing",
+                Named::None,
+            ),
+        ];
+        for (name, display, function, provider) in cases {
+            assert_eq!(base(name), *function, "{name}");
+            assert_eq!(named(name, *display, &p), *provider, "{name}");
+        }
+    }
+
+    #[test]
+    fn javascript_titles_with_placeholders_and_groups() {
+        let p = providers();
+        let each = TitlePattern::new(&[], "put is atomic on %s").unwrap();
+        assert_eq!(each.matches(" put is atomic on gcs"), Some(vec!["gcs"]));
+        assert_eq!(
+            each.provider(" put is atomic on gcs", &p),
+            Named::Provider(1)
+        );
+        assert_eq!(each.matches("put is atomic"), None);
+        let grouped =
+            TitlePattern::new(&["provider %s".to_owned()], "get of a missing key").unwrap();
+        // Jest joins with a space, Vitest with ` > `.
+        for name in [
+            "provider s3 get of a missing key",
+            "provider s3 > get of a missing key",
+        ] {
+            assert_eq!(grouped.provider(name, &p), Named::Provider(0), "{name}");
+        }
+        let plain = TitlePattern::new(&[], "getMissing").unwrap();
+        assert_eq!(plain.provider(" getMissing", &p), Named::None);
+        assert!(plain.matches("getMissingKeys").is_none());
+    }
+}

@@ -1,0 +1,323 @@
+//! Test results as real runners write them (`tests/fixtures/runners/`: each folder a small
+//! project in one language, its reports exactly as the runner wrote them, and the runner's
+//! version in its README). One storage contract, four MUST rules, three providers; in every
+//! language a shared conformance test with one case per provider (s3 passes, gcs fails,
+//! azure-blob is skipped) and a test of the same file name in each provider's folder (gcs's
+//! delete fails). Through the binary's `export`: no cell is `passed` unless the runner
+//! reported that case as passed for that provider.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::common::{Fixture, copy_tree, run_in};
+
+const CONTRACT: &str = "# Storage contract\n\n## Put\n\nr[put.atomic]\nA put MUST be atomic.\n\n## Get\n\nr[get.missing]\nA get of a missing key MUST say not found.\n\n## Delete\n\nr[delete.idempotent]\nA delete MUST be idempotent.\n\n## Consistency\n\nr[consistency.read-after-write]\nA read after a write MUST see it.\n";
+
+const PROVIDERS: &str = "# Providers\n\n{{#rule-matrix}}\n\n## `s3` {.provider}\n\nBuilt.\n\n## `gcs` {.provider}\n\nBuilt.\n\n## `azure-blob` {.provider}\n\nBuilt.\n";
+
+/// The storage book over the runner's project `runner` (its `src/` as the source tree, its
+/// `reports/` as `results/`), the providers' folders under `providers` (`azure` the folder of
+/// azure-blob), reading `reports` (relative to `results/`).
+fn storage(runner: &str, providers: &str, azure: &str, reports: &[&str]) -> Fixture {
+    let reports: Vec<String> = reports.iter().map(|r| format!("\"results/{r}\"")).collect();
+    let toml = format!(
+        "[book]\ntitle = \"Storage\"\n\n[preprocessor.contract]\nafter = [\"links\"]\ncontract = [\"contract.md\"]\nsource-root = \"code\"\ntest-results = [{}]\n\n[preprocessor.contract.checks]\nmust-cite = \"off\"\n\n[preprocessor.contract.provider-paths]\ns3 = [\"{providers}/s3\"]\ngcs = [\"{providers}/gcs\"]\nazure-blob = [\"{providers}/{azure}\"]\n",
+        reports.join(", ")
+    );
+    let fixture = Fixture::new(&[
+        ("book.toml", &toml),
+        ("src/contract.md", CONTRACT),
+        ("src/providers.md", PROVIDERS),
+    ]);
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/runners")
+        .join(runner);
+    copy_tree(&from.join("src"), &fixture.root().join("code"));
+    copy_tree(&from.join("reports"), &fixture.root().join("results"));
+    fixture
+}
+
+/// Each rule's cell for each provider, as `export` says it: `rule provider` to its status.
+fn cells(fixture: &Fixture) -> BTreeMap<String, String> {
+    let (_, export, stderr) = run_in(fixture.root(), &["export"]);
+    let export: Value = serde_json::from_str(&export).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let mut out = BTreeMap::new();
+    for provider in export["coverage"].as_array().unwrap() {
+        let name = provider["provider"].as_str().unwrap();
+        for cell in provider["rules"].as_array().unwrap() {
+            out.insert(
+                format!("{} {name}", cell["rule"].as_str().unwrap()),
+                cell["status"].as_str().unwrap().to_owned(),
+            );
+        }
+    }
+    out
+}
+
+/// The expected cells, written as `rule: s3 gcs azure-blob` lines.
+fn expect(lines: &[(&str, [&str; 3])]) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for (rule, statuses) in lines {
+        for (provider, status) in ["s3", "gcs", "azure-blob"].iter().zip(statuses) {
+            out.insert(format!("{rule} {provider}"), (*status).to_owned());
+        }
+    }
+    out
+}
+
+/// Moves the Go citation of read-after-write from above the `var` to above its test, as its
+/// author meant it (the report names the same test either way).
+fn cite_read_after_write_at_its_test(fixture: &Fixture) {
+    let path = fixture.root().join("code/conformance/conformance_test.go");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let text = text
+        .replacen("// r[verify consistency.read-after-write]\n", "", 1)
+        .replacen(
+            "func TestReadAfterWrite(",
+            "// r[verify consistency.read-after-write]\nfunc TestReadAfterWrite(",
+            1,
+        );
+    std::fs::write(&path, text).unwrap();
+}
+
+#[test]
+fn go_full_runs_give_each_provider_its_own_subtest_and_a_citation_above_a_var_no_test() {
+    let full = [
+        ("put.atomic", ["passed", "failed", "skipped"]),
+        ("get.missing", ["passed", "passed", "skipped"]),
+        ("delete.idempotent", ["passed", "failed", "passed"]),
+        // Above `var readAfterWriteDelay`, after `TestGetMissing` ended: in no test.
+        (
+            "consistency.read-after-write",
+            ["not-run", "not-run", "not-run"],
+        ),
+    ];
+    for report in [
+        "go-test-json.jsonl",
+        "gotestsum-junit.xml",
+        "gotestsum-junit-relative.xml",
+        "go-junit-report.xml",
+        "go-junit-report-gojson.xml",
+    ] {
+        let book = storage("go", "providers", "azure-blob", &[report]);
+        assert_eq!(cells(&book), expect(&full), "{report}");
+    }
+    let (_, status, _) = run_in(
+        storage("go", "providers", "azure-blob", &["go-test-json.jsonl"]).root(),
+        &["status"],
+    );
+    assert!(
+        status.contains("conformance/conformance_test.go:45: `r[verify consistency.read-after-write]` stands in no test"),
+        "{status}"
+    );
+}
+
+#[test]
+fn go_partial_runs_leave_a_provider_whose_subtest_did_not_run_not_run() {
+    let book = storage(
+        "go",
+        "providers",
+        "azure-blob",
+        &["go-test-json-partial-readafterwrite-s3.jsonl"],
+    );
+    cite_read_after_write_at_its_test(&book);
+    let cells = cells(&book);
+    assert_eq!(cells["consistency.read-after-write s3"], "passed");
+    assert_eq!(cells["consistency.read-after-write gcs"], "not-run");
+    assert_eq!(cells["consistency.read-after-write azure-blob"], "not-run");
+    let book = storage(
+        "go",
+        "providers",
+        "azure-blob",
+        &["go-test-json-partial-putatomic-s3-gcs.jsonl"],
+    );
+    let cells = crate::runners::cells(&book);
+    assert_eq!(
+        [
+            cells["put.atomic s3"].as_str(),
+            cells["put.atomic gcs"].as_str(),
+            cells["put.atomic azure-blob"].as_str()
+        ],
+        ["passed", "failed", "not-run"]
+    );
+}
+
+#[test]
+fn a_rerun_that_passed_is_passed_and_flaky_and_the_newer_report_wins() {
+    let book = storage(
+        "go",
+        "providers",
+        "azure-blob",
+        &["gotestsum-rerun-fails.xml"],
+    );
+    cite_read_after_write_at_its_test(&book);
+    let cells = cells(&book);
+    assert_eq!(cells["consistency.read-after-write s3"], "passed");
+    assert_eq!(cells["consistency.read-after-write gcs"], "failed");
+    let (_, status, _) = run_in(book.root(), &["status"]);
+    assert!(status.contains("flaky"), "{status}");
+    // Two reports of the same suite, in either order: the newer (by its time stamp) counts.
+    for order in [
+        ["history-1-older.xml", "history-2-newer.xml"],
+        ["history-2-newer.xml", "history-1-older.xml"],
+    ] {
+        let book = storage("go", "providers", "azure-blob", &order);
+        cite_read_after_write_at_its_test(&book);
+        assert_eq!(
+            cells_of(&book, "consistency.read-after-write s3"),
+            "passed",
+            "{order:?}"
+        );
+        let (_, status, _) = run_in(book.root(), &["status"]);
+        assert!(
+            status.contains("disagree") && status.contains("TestReadAfterWrite/s3"),
+            "{status}"
+        );
+    }
+}
+
+fn cells_of(book: &Fixture, key: &str) -> String {
+    cells(book)[key].clone()
+}
+
+#[test]
+fn pytest_ids_and_equal_file_names_in_two_providers_folders() {
+    let full = expect(&[
+        ("put.atomic", ["passed", "failed", "skipped"]),
+        ("get.missing", ["passed", "passed", "skipped"]),
+        ("delete.idempotent", ["passed", "failed", "passed"]),
+        (
+            "consistency.read-after-write",
+            ["passed", "failed", "skipped"],
+        ),
+    ]);
+    for report in ["pytest-junit.xml", "pytest-junit-legacy.xml"] {
+        let book = storage("pytest", "providers", "azure_blob", &[report]);
+        assert_eq!(cells(&book), full, "{report}");
+    }
+}
+
+#[test]
+fn nextest_with_rstest_cases_named_by_provider() {
+    // azure-blob's cases are ignored, and nextest leaves an ignored test out of its report.
+    let book = storage("nextest", "providers", "azure-blob", &["nextest-junit.xml"]);
+    let cells = cells(&book);
+    assert_eq!(cells["put.atomic s3"], "passed");
+    assert_eq!(cells["put.atomic gcs"], "failed");
+    assert_eq!(cells["put.atomic azure-blob"], "not-run");
+    assert_eq!(cells["delete.idempotent gcs"], "failed");
+    assert_eq!(cells["delete.idempotent s3"], "passed");
+    let book = storage(
+        "nextest",
+        "providers",
+        "azure-blob",
+        &["nextest-junit-run-ignored-all.xml"],
+    );
+    assert_eq!(cells_of(&book, "put.atomic azure-blob"), "passed");
+}
+
+#[test]
+fn junit5_cases_named_by_position_are_not_given_to_a_provider() {
+    // Surefire names `putAtomic{String}[2]`: which provider is not in the report.
+    let book = storage(
+        "java",
+        "src/test/java/store/providers",
+        "azureblob",
+        &["surefire/*.xml"],
+    );
+    let cells = cells(&book);
+    for provider in ["s3", "gcs", "azure-blob"] {
+        assert_eq!(cells[&format!("put.atomic {provider}")], "unattributed");
+    }
+    // Each provider's own class, the same simple name in three packages, never mixed.
+    assert_eq!(cells["delete.idempotent s3"], "passed");
+    assert_eq!(cells["delete.idempotent gcs"], "failed");
+    // The failure is told, saying that its provider is not known.
+    let (code, stdout, _) = run_in(book.root(), &["check", "--format", "short"]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains(
+            "its test `putAtomic{String}[2]` failed, for a provider its report does not name"
+        ),
+        "{stdout}"
+    );
+    // The Console Launcher prints each case's display name: the provider is known.
+    let book = storage(
+        "java",
+        "src/test/java/store/providers",
+        "azureblob",
+        &["console-launcher/TEST-junit-jupiter.xml"],
+    );
+    let cells = crate::runners::cells(&book);
+    assert_eq!(
+        [
+            cells["put.atomic s3"].as_str(),
+            cells["put.atomic gcs"].as_str(),
+            cells["put.atomic azure-blob"].as_str()
+        ],
+        ["passed", "failed", "skipped"]
+    );
+}
+
+#[test]
+fn jest_and_vitest_by_their_titles() {
+    let placed = expect(&[
+        ("put.atomic", ["passed", "failed", "skipped"]),
+        // The conformance test is skipped for azure-blob (`test.skipIf`).
+        ("get.missing", ["passed", "passed", "skipped"]),
+        ("delete.idempotent", ["passed", "failed", "passed"]),
+        (
+            "consistency.read-after-write",
+            ["passed", "failed", "passed"],
+        ),
+    ]);
+    let book = storage("vitest", "providers", "azure-blob", &["vitest-junit.xml"]);
+    assert_eq!(cells(&book), placed, "vitest");
+    // Jest's project calls its test through an alias (`testIfEmulated('...')`): no test call
+    // of the syntax tree, so that citation of `get.missing` stands in no test, and status says
+    // so; the rest is placed by the report's `file`.
+    let mut jest = placed.clone();
+    for provider in ["s3", "gcs", "azure-blob"] {
+        jest.insert(format!("get.missing {provider}"), "not-run".to_owned());
+    }
+    let book = storage(
+        "jest",
+        "providers",
+        "azure-blob",
+        &["jest-junit-configured.xml"],
+    );
+    assert_eq!(cells(&book), jest, "jest, configured");
+    let (_, status, _) = run_in(book.root(), &["status"]);
+    assert!(
+        status.contains(
+            "conformance/conformance.test.js:39: `r[verify get.missing]` stands in no test"
+        ),
+        "{status}"
+    );
+    // jest-junit's defaults name no file: the three providers' own tests have the same title,
+    // so which provider's file failed is not known.
+    let book = storage("jest", "providers", "azure-blob", &["jest-junit.xml"]);
+    let cells = cells(&book);
+    assert_eq!(cells["put.atomic gcs"], "failed");
+    assert_eq!(cells["delete.idempotent s3"], "unattributed");
+    assert_eq!(cells["delete.idempotent gcs"], "unattributed");
+}
+
+#[test]
+fn status_and_check_say_the_same_of_a_report_that_is_not_there() {
+    let book = storage("go", "providers", "azure-blob", &["nothing-*.xml"]);
+    let (_, status, _) = run_in(book.root(), &["status"]);
+    assert!(
+        status.contains("no test results were read: `test-results` names `results/nothing-*.xml`, which matches no file"),
+        "{status}"
+    );
+    let (_, check, _) = run_in(book.root(), &["check", "--format", "short"]);
+    let lines: Vec<&str> = check
+        .lines()
+        .filter(|l| l.contains("malformed-results") || l.contains("unverified-rule"))
+        .collect();
+    assert_eq!(lines.len(), 1, "one cause, one finding: {check}");
+    assert!(lines[0].contains("matches no file"), "{check}");
+}
