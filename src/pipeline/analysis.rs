@@ -135,6 +135,7 @@ impl<'b> Analysis<'b> {
         let (mut report, pages) =
             resolve(&chapters, &companions, &citations, &files, &config, drafts);
         crate::report::baseline::apply(&mut report, &config, &files);
+        let pages = without_known(pages, &report.known);
         Ok(Analysis {
             chapters,
             model,
@@ -151,6 +152,26 @@ impl<'b> Analysis<'b> {
             files,
         })
     }
+}
+
+/// `pages` without the findings the baseline made known, one for each: `mdbook serve`'s pages
+/// show exactly what the build would fail on.
+fn without_known(mut pages: Pages, known: &[crate::report::diagnostic::Finding]) -> Pages {
+    if known.is_empty() {
+        return pages;
+    }
+    let mut left: Vec<&crate::report::diagnostic::Finding> = known.iter().collect();
+    for (_, findings) in &mut pages {
+        findings.retain(|f| match left.iter().position(|k| *k == f) {
+            Some(i) => {
+                left.swap_remove(i);
+                false
+            }
+            None => true,
+        });
+    }
+    pages.retain(|(_, findings)| !findings.is_empty());
+    pages
 }
 
 /// Takes out of the roles and settings of `config` every chapter that the book does not have

@@ -253,3 +253,37 @@ fn under_serve_an_error_is_shown_on_the_page_and_the_run_succeeds() {
         "{contract}"
     );
 }
+
+#[test]
+fn under_serve_the_baseline_counts_as_it_does_for_a_build() {
+    // Every finding recorded: a build says "no findings", and so must the served pages.
+    let fixture = serve_book(true);
+    let (code, _, stderr) = crate::common::run_in(
+        fixture.root(),
+        &["check", "--write-baseline", "contract-baseline.txt"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let toml = std::fs::read_to_string(fixture.root().join("book.toml")).unwrap();
+    std::fs::write(
+        fixture.root().join("book.toml"),
+        toml.replace(
+            "[preprocessor.contract]\n",
+            "[preprocessor.contract]\nbaseline = \"contract-baseline.txt\"\n",
+        ),
+    )
+    .unwrap();
+    let (ctx, input_book) =
+        mdbook_contract::load(fixture.root(), "html").expect("the fixture loads");
+    let mut input = serde_json::to_value((&ctx, &input_book)).expect("the input serialises");
+    input[0]["config"]["output"]["html"]["live-reload-endpoint"] = Value::from("__livereload");
+    let (code, stdout, stderr) = run_protocol(&serde_json::to_vec(&input).expect("JSON"));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("error"), "{stderr}");
+    let output: Book = serde_json::from_str(&stdout).expect("stdout is a book");
+    for path in ["extra.md", "appendix/existing.md"] {
+        assert!(
+            !content_of(&output, path).contains("mdbook-contract-findings"),
+            "{path}: no panel for known findings"
+        );
+    }
+}
