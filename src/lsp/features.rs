@@ -6,8 +6,8 @@ use std::sync::LazyLock;
 
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionTextEdit, DocumentSymbol, Documentation, Hover,
-    HoverContents, Location as LspLocation, MarkupContent, MarkupKind, Position, Range, SymbolKind,
-    TextEdit, WorkspaceEdit,
+    HoverContents, InsertTextFormat, Location as LspLocation, MarkupContent, MarkupKind, Position,
+    Range, SymbolKind, TextEdit, WorkspaceEdit,
 };
 use regex::Regex;
 
@@ -58,6 +58,8 @@ pub(crate) fn target<'o>(
     super::rules::target(outline, path, position, encoding)
 }
 
+static SHORTCODE_NAME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\{\{#([a-z-]*)$").expect("valid regex"));
 static AFTER_CODE_SHORTCODE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\{\{#(?:axis|profile|answers)\s+([a-z0-9-]*)$").expect("valid regex")
 });
@@ -74,6 +76,7 @@ pub(crate) fn completion(
     text: &str,
     position: Position,
     encoding: Encoding,
+    snippets: bool,
 ) -> Vec<CompletionItem> {
     let offset = text::offset(text, position, encoding);
     let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
@@ -102,6 +105,15 @@ pub(crate) fn completion(
         };
     if let Some(items) = super::rules::completion(outline, before, replace) {
         return items;
+    }
+    if let Some(caps) = SHORTCODE_NAME.captures(before) {
+        // The closing braces too, unless the editor put them there already.
+        let close = if text[offset..].starts_with("}}") {
+            ""
+        } else {
+            "}}"
+        };
+        return shortcode_names(replace(&caps[1]), close, snippets);
     }
     if let Some(caps) = AFTER_PROFILE_AXIS.captures(before) {
         let Some(axis) = outline.axis(&caps[1]) else {
@@ -162,6 +174,38 @@ pub(crate) fn completion(
             .collect();
     }
     Vec::new()
+}
+
+/// Every shortcode's name after `{{#`: with `snippets`, its arguments as placeholders and the
+/// closing braces (`close`); else the name, and a space where arguments follow.
+fn shortcode_names(range: Range, close: &str, snippets: bool) -> Vec<CompletionItem> {
+    use crate::read::shortcode::Name;
+    Name::ALL
+        .iter()
+        .map(|name| {
+            let takes_arguments = name.snippet().contains(' ');
+            let (text, format) = match (snippets, takes_arguments) {
+                (true, _) => (
+                    format!("{}{close}", name.snippet()),
+                    InsertTextFormat::SNIPPET,
+                ),
+                (false, true) => (format!("{} ", name.as_str()), InsertTextFormat::PLAIN_TEXT),
+                (false, false) => (
+                    format!("{}{close}", name.as_str()),
+                    InsertTextFormat::PLAIN_TEXT,
+                ),
+            };
+            CompletionItem {
+                label: name.as_str().to_owned(),
+                kind: Some(CompletionItemKind::FUNCTION),
+                detail: Some(name.usage().to_owned()),
+                documentation: Some(Documentation::String(name.renders().to_owned())),
+                insert_text_format: Some(format),
+                text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(range, text))),
+                ..CompletionItem::default()
+            }
+        })
+        .collect()
 }
 
 fn first_line(text: &str) -> String {

@@ -61,7 +61,7 @@ pub(super) fn capabilities(encoding: Encoding) -> ServerCapabilities {
             },
         )),
         completion_provider: Some(CompletionOptions {
-            trigger_characters: Some(vec![" ".to_owned()]),
+            trigger_characters: Some(vec![" ".to_owned(), "#".to_owned()]),
             ..CompletionOptions::default()
         }),
         hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),

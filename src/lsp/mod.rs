@@ -63,6 +63,14 @@ pub fn serve(connection: Connection) -> Result<()> {
         .as_ref()
         .and_then(|g| g.position_encodings.as_deref());
     let encoding = Encoding::negotiate(offered);
+    let snippets = params
+        .capabilities
+        .text_document
+        .as_ref()
+        .and_then(|t| t.completion.as_ref())
+        .and_then(|c| c.completion_item.as_ref())
+        .and_then(|i| i.snippet_support)
+        .unwrap_or(false);
     let result = serde_json::json!({
         "capabilities": capabilities(encoding),
         "serverInfo": ServerInfo {
@@ -78,6 +86,7 @@ pub fn serve(connection: Connection) -> Result<()> {
     let mut server = Server {
         root: book_root(&params),
         encoding,
+        snippets,
         overlays: Arc::default(),
         outline: Outline::default(),
         published: BTreeMap::new(),
@@ -95,6 +104,8 @@ struct Server {
     connection: Connection,
     root: Option<PathBuf>,
     encoding: Encoding,
+    /// Whether the client takes completions as snippets with placeholders.
+    snippets: bool,
     /// The open documents' text, by absolute path.
     overlays: Arc<Overlays>,
     /// Where the names are, as of the last check that loaded the book.

@@ -27,7 +27,8 @@ impl Server {
         let result = match request.method.as_str() {
             Completion::METHOD => self.with_position(request, |s, path, text, position| {
                 let _ = path;
-                let items = features::completion(&s.outline, text, position, s.encoding);
+                let items =
+                    features::completion(&s.outline, text, position, s.encoding, s.snippets);
                 json(CompletionResponse::Array(items))
             }),
             HoverRequest::METHOD => self.with_position(request, |s, path, _, position| {

@@ -77,7 +77,42 @@ impl Name {
         )
     }
 
-    fn usage(self) -> &'static str {
+    /// What it is written as after `{{#`, its arguments as an editor's snippet placeholders
+    /// (`axis ${1:CODE}`), without the closing braces.
+    pub(crate) fn snippet(self) -> &'static str {
+        match self {
+            Name::Axis => "axis ${1:CODE}",
+            Name::AxisTable => "axis-table",
+            Name::Answers => "answers ${1:CODE}",
+            Name::Profile => "profile ${1:CODE} ${2:PROFILE} ${3:EVIDENCE}",
+            Name::ProfileMatrix => "profile-matrix",
+            Name::SpecStatus => "spec-status",
+            Name::Rule => "rule ${1:ID}",
+            Name::RuleMatrix => "rule-matrix",
+        }
+    }
+
+    /// What it renders, in one line.
+    pub(crate) fn renders(self) -> &'static str {
+        match self {
+            Name::Axis => "a link to the axis",
+            Name::AxisTable => "the closing table of every axis (alone in a paragraph)",
+            Name::Answers => "the allowed answers of an axis; marks the template's entry",
+            Name::Profile => "a provider's claim: its profile on the axis, with evidence",
+            Name::ProfileMatrix => {
+                "one row per axis, one column per provider (alone in a paragraph)"
+            }
+            Name::SpecStatus => {
+                "a spec's status and its open entries (alone in a paragraph of a spec)"
+            }
+            Name::Rule => "a link to the rule",
+            Name::RuleMatrix => {
+                "one row per rule, one column per built provider (alone in a paragraph)"
+            }
+        }
+    }
+
+    pub(crate) fn usage(self) -> &'static str {
         match self {
             Name::Axis => "{{#axis CODE}}",
             Name::AxisTable => "{{#axis-table}}",

@@ -33,6 +33,15 @@ fn uri(path: &Path) -> String {
 
 impl Client {
     fn start(root: &Path, encodings: Option<&[&str]>) -> Client {
+        let capabilities = match encodings {
+            Some(encodings) => json!({"general": {"positionEncodings": encodings}}),
+            None => json!({}),
+        };
+        Client::start_with(root, capabilities)
+    }
+
+    /// A client that says `capabilities` to the server.
+    fn start_with(root: &Path, capabilities: Value) -> Client {
         let (client, server) = Connection::memory();
         let thread = std::thread::spawn(move || mdbook_contract::serve_language_server(server));
         let mut client = Client {
@@ -43,10 +52,6 @@ impl Client {
             publications: Vec::new(),
             init: Value::Null,
         };
-        let mut capabilities = json!({});
-        if let Some(encodings) = encodings {
-            capabilities = json!({"general": {"positionEncodings": encodings}});
-        }
         let answer = client.request(
             "initialize",
             json!({"processId": null, "rootUri": uri(root), "capabilities": capabilities}),
@@ -299,9 +304,66 @@ fn completion_of_codes_profiles_and_check_names() {
     assert!(
         names.contains(&"em-dash".to_owned()) && names.len() == mdbook_contract::Check::ALL.len()
     );
+    // Right after `{{#`: every shortcode's name, its arguments to type after it (this client
+    // takes no snippets), or the closing braces for one without arguments.
+    let typed = format!("{text}\nThe {{{{#p\n\n{{{{#rule-m}}}}\n");
+    client.open(&chapter, &typed);
+    let (line, column) = find(&typed, "The {{#p", 8);
+    let items = client.request(
+        "textDocument/completion",
+        Client::at(&chapter, line, column),
+    );
+    assert_eq!(
+        labels(&items),
+        [
+            "axis",
+            "axis-table",
+            "answers",
+            "profile",
+            "profile-matrix",
+            "spec-status",
+            "rule",
+            "rule-matrix"
+        ]
+    );
+    let profile = &items[3];
+    assert_eq!(profile["textEdit"]["newText"], "profile ");
+    assert_eq!(profile["detail"], "{{#profile CODE PROFILE EVIDENCE...}}");
+    assert_eq!(items[1]["textEdit"]["newText"], "axis-table}}");
+    // Braces already there are not doubled.
+    let (line, column) = find(&typed, "{{#rule-m", 9);
+    let items = client.request(
+        "textDocument/completion",
+        Client::at(&chapter, line, column),
+    );
+    assert_eq!(items[7]["textEdit"]["newText"], "rule-matrix");
     // Elsewhere, nothing.
     let items = client.request("textDocument/completion", Client::at(&chapter, 0, 2));
     assert_eq!(items, json!([]));
+    client.stop();
+}
+
+#[test]
+fn shortcode_names_complete_as_snippets_for_a_client_that_takes_them() {
+    let book = book();
+    let chapter = book.root().join("src/extra.md");
+    let mut client = Client::start_with(
+        book.root(),
+        json!({"textDocument": {"completion": {"completionItem": {"snippetSupport": true}}}}),
+    );
+    client.open(&chapter, "# Extra\n\n{{#\n");
+    let items = client.request("textDocument/completion", Client::at(&chapter, 2, 3));
+    let profile = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["label"] == "profile")
+        .unwrap();
+    assert_eq!(
+        profile["textEdit"]["newText"],
+        "profile ${1:CODE} ${2:PROFILE} ${3:EVIDENCE}}}"
+    );
+    assert_eq!(profile["insertTextFormat"], 2);
     client.stop();
 }
 
