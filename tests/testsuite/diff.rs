@@ -784,3 +784,61 @@ fn no_change_with_appendix(appendix: &str) {
     let diff: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(diff["changes"], serde_json::json!([]), "{stdout}");
 }
+
+#[test]
+fn a_rule_renamed_is_one_change_and_a_profile_is_no_caller() {
+    // The same text under a new ID: a rename, said once, with what the citing code does.
+    let dir = repo(&[(
+        "src/contract.md",
+        "r[get.found]\nGet MUST answer",
+        "r[get.running]\nGet MUST answer",
+    )]);
+    let (kinds, json) = changes(dir.path());
+    assert_eq!(kinds, ["rule-renamed"], "{json:#}");
+    let renamed = &json["changes"][0];
+    assert_eq!(renamed["level"], "minor");
+    assert_eq!(
+        renamed["acts"][0]["what"],
+        "cite `get.running` instead (the same rule: nothing else to do)"
+    );
+    // A rule removed whose text names a profile: only the code it names is told.
+    let dir = tempfile::tempdir().unwrap();
+    git(dir.path(), &["init", "-q", "-b", "main"]);
+    let mut files = base();
+    let poll = "A submitting Create MUST report Provisioning, because `reconcileManaged` polls.";
+    let contract = &mut files
+        .iter_mut()
+        .find(|(p, _)| *p == "src/contract.md")
+        .unwrap()
+        .1;
+    *contract = contract.replace(
+        poll,
+        "A `submit` Create MUST report Provisioning, because `reconcileManaged` polls.",
+    );
+    write(dir.path(), &files);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "base"]);
+    let contract = &mut files
+        .iter_mut()
+        .find(|(p, _)| *p == "src/contract.md")
+        .unwrap()
+        .1;
+    *contract = contract.replace(
+        "r[create-return.poll applies=submit]\nA `submit` Create MUST report Provisioning, because `reconcileManaged` polls.\n",
+        "",
+    );
+    write(dir.path(), &files);
+    git(dir.path(), &["commit", "-qam", "head"]);
+    let (kinds, json) = changes(dir.path());
+    assert!(kinds.contains(&"rule-removed".to_owned()), "{kinds:?}");
+    let removed = json["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["kind"] == "rule-removed")
+        .unwrap();
+    assert_eq!(
+        removed["acts"][0]["who"],
+        "the code it names: `reconcileManaged`"
+    );
+}

@@ -100,6 +100,8 @@ catalogue! {
         "a rule that obliges (MUST, SHOULD, or no keyword, which counts as required) and binds a built provider: it must meet and verify it",
     RuleAddedNonBinding "rule-added-non-binding" Minor
         "a MAY, or a rule that binds no built provider yet",
+    RuleRenamed "rule-renamed" Minor
+        "the same rule (text, level, version and `applies=`) under a new ID: code that cites the old ID cites the new one",
     RuleRemoved "rule-removed" Major
         "callers lose a guarantee the contract gave",
     RuleTightened "rule-tightened" Major
@@ -411,12 +413,19 @@ fn words(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The code spans of `text`: the callers a rule names.
-fn callers(text: &str) -> Vec<String> {
+/// The code spans of `text` that name code (the callers a rule names), not the contract's own
+/// words: an axis code or a profile of `snapshot` is no caller.
+fn callers(text: &str, snapshot: &Snapshot) -> Vec<String> {
+    let contract_word = |s: &str| {
+        snapshot
+            .axes
+            .iter()
+            .any(|a| a.code == s || a.profile(s).is_some())
+    };
     text.split('`')
         .skip(1)
         .step_by(2)
-        .filter(|s| !s.is_empty())
+        .filter(|s| !s.is_empty() && !contract_word(s))
         .map(|s| format!("`{s}`"))
         .collect()
 }

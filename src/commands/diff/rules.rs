@@ -7,6 +7,41 @@ use crate::model::rules::marker;
 use crate::model::rules::strength;
 use crate::pipeline::snapshot::{Place, RuleSnap, Snapshot};
 
+/// The rules of `base` gone from `head` that are one of `head`'s new rules under another ID:
+/// the same words, level, version and `applies=` (through the axes' and profiles' renames),
+/// and no other rule of either side the same. Each pair: the old rule, the new.
+fn renamed<'s>(
+    base: &'s Snapshot,
+    head: &'s Snapshot,
+    renames: &Renames,
+) -> Vec<(&'s RuleSnap, &'s RuleSnap)> {
+    let gone: Vec<&RuleSnap> = base
+        .rules
+        .iter()
+        .filter(|r| head.rule(&r.id).is_none())
+        .collect();
+    let new: Vec<&RuleSnap> = head
+        .rules
+        .iter()
+        .filter(|r| base.rule(&r.id).is_none())
+        .collect();
+    let same = |old: &RuleSnap, new: &RuleSnap| {
+        words(&old.text) == words(&new.text)
+            && old.level == new.level
+            && old.version == new.version
+            && renames.applies(&old.applies) == new.applies
+    };
+    gone.iter()
+        .filter_map(|old| {
+            let mut matches = new.iter().filter(|n| same(old, n));
+            let only = matches.next()?;
+            let unique =
+                matches.next().is_none() && gone.iter().filter(|o| same(o, only)).count() == 1;
+            unique.then_some((*old, *only))
+        })
+        .collect()
+}
+
 /// The built providers of `s` that a rule applying to `applies` binds.
 fn bound(s: &Snapshot, applies: &Option<(String, String)>) -> Vec<(String, Place)> {
     s.providers
@@ -24,8 +59,29 @@ fn bound(s: &Snapshot, applies: &Option<(String, String)>) -> Vec<(String, Place
 }
 
 pub(super) fn rules(base: &Snapshot, head: &Snapshot, renames: &Renames, out: &mut Vec<Change>) {
+    let renamed = renamed(base, head, renames);
     for old in base.rules.iter().filter(|r| head.rule(&r.id).is_none()) {
-        let acts = callers_act(&old.text, &old.place);
+        if let Some((_, new)) = renamed.iter().find(|(o, _)| o.id == old.id) {
+            out.push(change(
+                kinds::RuleRenamed,
+                format!("rule `{}` was renamed `{}`", old.id, new.id),
+                &new.place,
+                true,
+                vec![act(
+                    format!(
+                        "code that cites `r[... {}]`",
+                        marker::cited(&old.id, old.version)
+                    ),
+                    &new.place,
+                    format!(
+                        "cite `{}` instead (the same rule: nothing else to do)",
+                        marker::cited(&new.id, new.version)
+                    ),
+                )],
+            ));
+            continue;
+        }
+        let acts = callers_act(&old.text, &old.place, base);
         out.push(change(
             kinds::RuleRemoved,
             format!("rule `{}` was removed", old.id),
@@ -35,14 +91,16 @@ pub(super) fn rules(base: &Snapshot, head: &Snapshot, renames: &Renames, out: &m
         ));
     }
     for new in head.rules.iter().filter(|r| base.rule(&r.id).is_none()) {
-        out.push(added(head, new));
+        if !renamed.iter().any(|(_, n)| n.id == new.id) {
+            out.push(added(head, new));
+        }
     }
     for old in &base.rules {
         let Some(new) = head.rule(&old.id) else {
             continue;
         };
         let binds = bound(head, &new.applies);
-        level_changed(old, new, &binds, out);
+        level_changed(base, old, new, &binds, out);
         if renames.applies(&old.applies) != new.applies {
             out.push(change(
                 kinds::RuleAppliesChanged,
@@ -102,7 +160,13 @@ fn added(head: &Snapshot, new: &RuleSnap) -> Change {
 
 /// A rule's keyword raised (the providers it binds must meet it) or lowered (the code its text
 /// names may no longer count on it).
-fn level_changed(old: &RuleSnap, new: &RuleSnap, binds: &[(String, Place)], out: &mut Vec<Change>) {
+fn level_changed(
+    base: &Snapshot,
+    old: &RuleSnap,
+    new: &RuleSnap,
+    binds: &[(String, Place)],
+    out: &mut Vec<Change>,
+) {
     let (was, now) = (old.level, new.level);
     let message = || {
         format!(
@@ -122,7 +186,7 @@ fn level_changed(old: &RuleSnap, new: &RuleSnap, binds: &[(String, Place)], out:
             acts,
         ));
     } else if strength(now) < strength(was) {
-        let acts = callers_act(&old.text, &new.place);
+        let acts = callers_act(&old.text, &new.place, base);
         out.push(change(
             kinds::RuleLoosened,
             message(),
@@ -179,8 +243,8 @@ fn text_changed(old: &RuleSnap, new: &RuleSnap, binds: &[(String, Place)]) -> Op
 
 /// The code a rule's text names (the interfaces it constrains, the callers that rely on it),
 /// told at `at` that the guarantee is gone (none when it names none).
-fn callers_act(text: &str, at: &Place) -> Vec<Act> {
-    let who = callers(text);
+fn callers_act(text: &str, at: &Place, snapshot: &Snapshot) -> Vec<Act> {
+    let who = callers(text, snapshot);
     if who.is_empty() {
         return Vec::new();
     }
