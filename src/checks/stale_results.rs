@@ -1,5 +1,7 @@
 //! `stale-results`: test results that no longer say what the tests do: a results file older
-//! than a change to a test it reports on (the file of a citing test, changed since the run),
+//! than a change to a test it reports on (the file of a citing test whose content changed since
+//! the run: in a commit after it, or edited in the working tree after it; a file checked out
+//! again as it was is not changed, whatever its file time),
 //! or naming a Go test that no longer exists (its package's folder holds no `func` of that
 //! name). Other runners' names are not looked up in the tree: a result they name is only
 //! matched, or not, to a citation.
@@ -58,10 +60,10 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     }
 }
 
-/// The first file of a test citing a rule, with a case in results file `index`, changed after
-/// that file was written.
+/// The first file of a test citing a rule, with a case in results file `index`, whose content
+/// changed after the run.
 fn newer_test(cx: &Context<'_>, source_root: &Path, index: usize) -> Option<String> {
-    let written = cx.results.files[index].modified?;
+    let file = &cx.results.files[index];
     // The cited tests are few; the cases may be hundreds of thousands: one pass over them, no
     // copy of a name.
     let cited: HashSet<&str> = cx
@@ -71,25 +73,46 @@ fn newer_test(cx: &Context<'_>, source_root: &Path, index: usize) -> Option<Stri
         .collect();
     let mut reported: HashSet<&str> = HashSet::new();
     for case in cx.results.cases.iter().filter(|c| c.report == index) {
-        let name = case.name.split(['/', '[']).next().unwrap_or(&case.name);
-        let name = name.rsplit("::").next().unwrap_or(name);
+        let name = crate::read::results::names::base(&case.name);
         if let Some(test) = cited.get(name) {
             reported.insert(test);
         }
     }
-    cx.citations
+    let mut files: Vec<&str> = cx
+        .citations
         .iter()
         .filter(|c| {
             c.test
                 .as_ref()
                 .is_some_and(|t| reported.contains(t.name.as_str()))
         })
-        .find(|c| {
-            std::fs::metadata(source_root.join(&c.path))
-                .and_then(|m| m.modified())
-                .is_ok_and(|changed| changed > written)
-        })
-        .map(|c| c.path.clone())
+        .map(|c| c.path.as_str())
+        .collect();
+    files.dedup();
+    let written = file
+        .modified
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .and_then(|d| i64::try_from(d.as_secs()).ok());
+    // Against commits, the run's own time stamp; against file times, the results file's.
+    let run_at = file.run_at()?;
+    match crate::util::git::changed_since_time(source_root, &files, run_at) {
+        Some(changed) => files
+            .into_iter()
+            .find(|f| changed.iter().any(|c| c == f))
+            .map(str::to_owned),
+        // Not in a repository: the file times are all there is.
+        None => files
+            .into_iter()
+            .find(|f| {
+                std::fs::metadata(source_root.join(f))
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .and_then(|d| i64::try_from(d.as_secs()).ok())
+                    .is_some_and(|changed| written.is_some_and(|w| changed > w))
+            })
+            .map(str::to_owned),
+    }
 }
 
 /// The Go tests results file `index` names whose package folder (under `source_root`, by the

@@ -92,6 +92,74 @@ where
     }
 }
 
+/// Of `files` (relative to `dir`, in a repository), which changed since `since` (seconds since
+/// the Unix epoch), judged by content: changed in a commit after that time, or changed in the
+/// working tree from the commit checked out (those with the time they were last written
+/// after `since`, since git cannot say when). A file equal to its last commit before `since`
+/// is unchanged whatever its file time (`git checkout` rewrites it). `None` when `dir` is in
+/// no repository (or git cannot run): then only file times can tell.
+pub(crate) fn changed_since_time(dir: &Path, files: &[&str], since: i64) -> Option<Vec<String>> {
+    if files.is_empty() {
+        return Some(Vec::new());
+    }
+    let what = "the test files changed since the results";
+    let committed = git(
+        dir,
+        [
+            "log",
+            "--no-renames",
+            "--format=",
+            "--name-only",
+            "--relative",
+        ]
+        .into_iter()
+        .map(str::to_owned)
+        .chain([format!("--since=@{since}"), "--".to_owned()])
+        .chain(files.iter().map(|f| (*f).to_owned())),
+        what,
+    )
+    .ok()?;
+    let edited = git(
+        dir,
+        [
+            "status",
+            "--porcelain",
+            "--no-renames",
+            "--untracked-files=all",
+            "--",
+        ]
+        .into_iter()
+        .map(str::to_owned)
+        .chain(files.iter().map(|f| (*f).to_owned())),
+        what,
+    )
+    .ok()?;
+    let prefix = git(dir, ["rev-parse", "--show-prefix"], what).ok()?;
+    let prefix = prefix.trim();
+    let mut out: Vec<String> = committed
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect();
+    for line in edited.lines() {
+        // `XY path`, the path from the repository's top.
+        let Some(path) = line.get(3..) else { continue };
+        let path = path.trim_matches('"');
+        let relative = path.strip_prefix(prefix).unwrap_or(path);
+        let written = std::fs::metadata(dir.join(relative))
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .and_then(|d| i64::try_from(d.as_secs()).ok());
+        if written.is_none_or(|t| t > since) {
+            out.push(relative.to_owned());
+        }
+    }
+    out.sort();
+    out.dedup();
+    Some(out)
+}
+
 /// The merge base of `rev` and `HEAD` in the repository at `dir`.
 pub(crate) fn merge_base(dir: &Path, rev: &str) -> Result<String> {
     let what = format!("`changed-since` is `{rev}`");

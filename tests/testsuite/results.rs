@@ -281,3 +281,58 @@ fn rust_under_nextest_and_python_under_pytest_are_matched() {
         "{stdout}"
     );
 }
+
+/// A repository's test file is judged by its content: checked out again as it was, it is not
+/// newer than the results, whatever its file time; changed in a commit after the run, or
+/// edited since, it is.
+#[test]
+fn stale_results_are_judged_by_content_in_a_repository() {
+    let book = crate::common::Fixture::copy_of("flags", &[]);
+    let root = book.root();
+    // Committed before the run (the report says 2026-12-06T12:02:14, pytest's time).
+    let commit = |message: &str, date: &str| {
+        let output = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(["-c", "commit.gpgsign=false", "commit", "-qam", message])
+            .env("GIT_AUTHOR_DATE", date)
+            .env("GIT_COMMITTER_DATE", date)
+            .current_dir(root)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+    };
+    crate::common::git(root, &["init", "-q"]);
+    crate::common::git(root, &["add", "-A"]);
+    commit("before the run", "2026-12-06T12:00:00Z");
+    let stale = || {
+        let (_, stdout, _) = run_in(root, &["check", "--format", "json"]);
+        let findings: Value = serde_json::from_str(&stdout).unwrap();
+        findings
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["check"] == "stale-results")
+            .map(|f| f["message"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    // The file times are now, after the run: the content is as it was.
+    let test = root.join("tests/test_conformance.py");
+    let file = std::fs::File::options().write(true).open(&test).unwrap();
+    file.set_modified(std::time::SystemTime::now()).unwrap();
+    assert_eq!(stale(), Vec::<String>::new());
+    // Edited in the working tree after the run.
+    let text = std::fs::read_to_string(&test).unwrap();
+    std::fs::write(&test, format!("{text}\n# a change\n")).unwrap();
+    assert_eq!(
+        stale(),
+        [
+            "the test results `results/junit.xml` are older than `tests/test_conformance.py`, a test they report on, which changed since the run"
+        ]
+    );
+    // Committed after the run.
+    commit("after the run", "2026-12-06T13:00:00Z");
+    assert_eq!(stale().len(), 1);
+    // The tree checked out again as it was when the tests ran: not stale.
+    crate::common::git(root, &["reset", "-q", "--hard", "HEAD~1"]);
+    assert_eq!(stale(), Vec::<String>::new());
+}

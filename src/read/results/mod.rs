@@ -71,6 +71,55 @@ pub(crate) struct ResultsFile {
     pub timestamp: Option<String>,
 }
 
+impl ResultsFile {
+    /// When the run was, in seconds since the Unix epoch: the report's own time stamp, else
+    /// the time the file was written.
+    pub(crate) fn run_at(&self) -> Option<i64> {
+        self.timestamp
+            .as_deref()
+            .and_then(unix_seconds)
+            .or_else(|| {
+                let modified = self.modified?.duration_since(std::time::UNIX_EPOCH).ok()?;
+                i64::try_from(modified.as_secs()).ok()
+            })
+    }
+}
+
+/// An RFC 3339 time (`2026-12-06T11:38:23Z`, `2026-12-06T11:38:23.123+01:00`), as test runners
+/// write it, in seconds since the Unix epoch.
+pub(crate) fn unix_seconds(text: &str) -> Option<i64> {
+    let text = text.trim();
+    let number = |range: std::ops::Range<usize>| -> Option<i64> {
+        let part = text.get(range)?;
+        part.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| part.parse().ok())?
+    };
+    let (year, month, day) = (number(0..4)?, number(5..7)?, number(8..10)?);
+    let (hour, minute, second) = (number(11..13)?, number(14..16)?, number(17..19)?);
+    if !matches!(text.as_bytes().get(10), Some(b'T' | b't' | b' ')) {
+        return None;
+    }
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let mut seconds = days * 86_400 + hour * 3600 + minute * 60 + second;
+    let rest = text.get(19..).unwrap_or("");
+    let zone = rest.trim_start_matches(|c: char| c == '.' || c.is_ascii_digit());
+    if let Some(sign) = zone.chars().next().filter(|c| *c == '+' || *c == '-') {
+        let hours: i64 = zone.get(1..3)?.parse().ok()?;
+        let minutes: i64 = zone.get(4..6).and_then(|m| m.parse().ok()).unwrap_or(0);
+        let offset = hours * 3600 + minutes * 60;
+        seconds -= if sign == '+' { offset } else { -offset };
+    }
+    Some(seconds)
+}
+
 /// A results pattern or file that gives no results: what is wrong, at which item of the list.
 #[derive(Debug, Clone)]
 pub(crate) struct Problem {
@@ -211,4 +260,21 @@ fn shown(root: &Path, path: &Path) -> String {
         .unwrap_or(path)
         .to_string_lossy()
         .replace('\\', "/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unix_seconds;
+
+    #[test]
+    fn runners_time_stamps() {
+        assert_eq!(unix_seconds("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(unix_seconds("2026-12-06T11:38:23Z"), Some(1_796_557_103));
+        assert_eq!(
+            unix_seconds("2026-12-06T12:38:23.123+01:00"),
+            Some(1_796_557_103)
+        );
+        assert_eq!(unix_seconds("2026-12-06T11:38:23.548"), Some(1_796_557_103));
+        assert_eq!(unix_seconds("yesterday"), None);
+    }
 }
