@@ -444,6 +444,9 @@ fn new_spec(book_dir: &std::path::Path, provider_type: &str, path: Option<&str>)
                     display_root(book_dir).join(file).display()
                 );
             }
+            for note in &spec.notes {
+                let _ = writeln!(stdout, "{note}");
+            }
             let _ = writeln!(
                 stdout,
                 "next: answer every entry of {} (the build lists what is open), then mark it `**Status:** accepted`",

@@ -1,9 +1,10 @@
 //! `mdbook-contract new-spec TYPE`: the first step of specifying a new provider, as the plan
 //! has it ("copy the template to `<type>-provider-spec.md`, fill every Answer line").
 //!
-//! [`new_spec`] writes the spec chapter from the template chapter (its preamble replaced by the
-//! spec's heading, `**Status:** draft` and `{{#spec-status}}`, the header's `Type` filled, every
-//! entry kept with its Answer and Evidence empty), lists it in SUMMARY.md right after the
+//! [`new_spec`] writes the spec chapter from the template chapter (its title replaced by the
+//! spec's heading, `**Status:** draft` and `{{#spec-status}}`; everything else the template has
+//! before its first entry kept, its header table's empty `Type` filled with the provider's
+//! type; every entry kept with its Answer and Evidence empty), lists it in SUMMARY.md right after the
 //! template at the same depth, and adds its path to `specs` in book.toml (with `toml_edit`, so
 //! comments and layout stay). It changes nothing when it refuses: every new text is made and
 //! checked before any file is written.
@@ -24,6 +25,9 @@ pub struct NewSpec {
     pub chapter: String,
     /// The files written, relative to the book's root folder.
     pub written: Vec<PathBuf>,
+    /// What was made of the template, one sentence each (the text kept before its first
+    /// entry, the `Type` filled or why not).
+    pub notes: Vec<String>,
 }
 
 /// Writes the spec of provider `provider_type` for the book at `dir` (see the module docs), as
@@ -88,7 +92,7 @@ pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<N
             relative(&md.root, &spec_file).display()
         );
     }
-    let spec_text = spec_from_template(&template_text, provider_type, &kind)
+    let (spec_text, notes) = spec_from_template(&template_text, provider_type, &kind)
         .with_context(|| format!("the template `{template}` cannot be copied"))?;
 
     let summary_file = src.join("SUMMARY.md");
@@ -115,7 +119,11 @@ pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<N
             .with_context(|| format!("cannot write `{}`", toml_file.display()))?;
         written.push(PathBuf::from("book.toml"));
     }
-    Ok(NewSpec { chapter, written })
+    Ok(NewSpec {
+        chapter,
+        written,
+        notes,
+    })
 }
 
 /// The book's noun for a provider as a file name's word: "Adapter" gives `adapter`,
@@ -134,8 +142,6 @@ fn relative(root: &Path, path: &Path) -> PathBuf {
     path.strip_prefix(root).unwrap_or(path).to_path_buf()
 }
 
-/// The spec's text: the template's preamble (everything before its first `##` heading)
-/// replaced by the spec's heading, status and status box, the header's `Type` row filled.
 /// `text` with its first letter in upper case.
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
@@ -144,10 +150,18 @@ fn capitalised(text: &str) -> String {
     })
 }
 
-fn spec_from_template(template: &str, provider_type: &str, kind: &str) -> Result<String> {
+/// The spec's text from the template's: its title (the first `#` heading) replaced by the
+/// spec's heading, status and status box; the rest kept, the first empty `Type` of a header
+/// table filled. With what was made of it, for the author.
+fn spec_from_template(
+    template: &str,
+    provider_type: &str,
+    kind: &str,
+) -> Result<(String, Vec<String>)> {
     let mut offset = 0;
     let mut fenced = false;
     let mut body = None;
+    let mut title: Option<std::ops::Range<usize>> = None;
     for line in template.split_inclusive('\n') {
         let trimmed = line.trim_start();
         if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
@@ -155,6 +169,8 @@ fn spec_from_template(template: &str, provider_type: &str, kind: &str) -> Result
         } else if !fenced && trimmed.starts_with("## ") {
             body = Some(offset);
             break;
+        } else if !fenced && title.is_none() && trimmed.starts_with("# ") {
+            title = Some(offset..offset + line.len());
         }
         offset += line.len();
     }
@@ -164,28 +180,68 @@ fn spec_from_template(template: &str, provider_type: &str, kind: &str) -> Result
     let mut out = format!(
         "# `{provider_type}` {kind} {{.provider .proposed}}\n\n{STATUS} draft\n\n{{{{#spec-status}}}}\n\n"
     );
-    let mut typed = false;
-    for line in template[body..].split_inclusive('\n') {
-        if !typed && let Some(filled) = fill_type_row(line, provider_type) {
-            out.push_str(&filled);
-            typed = true;
-        } else {
-            out.push_str(line);
-        }
+    // What the template says before its first entry, but its title.
+    let before = match &title {
+        Some(t) => format!("{}{}", &template[..t.start], &template[t.end..body]),
+        None => template[..body].to_owned(),
+    };
+    let before = before.trim_start_matches('\n');
+    let mut notes = Vec::new();
+    if !before.trim().is_empty() {
+        let lines = before.trim_end().lines().count();
+        notes.push(format!(
+            "kept the template's {lines} line{} before its first entry under the spec's title",
+            if lines == 1 { "" } else { "s" }
+        ));
     }
-    Ok(out)
+    let (filled, typed) = fill_type(&format!("{before}{}", &template[body..]), provider_type);
+    out.push_str(&filled);
+    notes.push(if typed {
+        format!("filled the header's empty `Type` with `{provider_type}`")
+    } else {
+        "found no empty `Type` in a header table to fill (a row `| Type | |`, or a `Type` column with an empty first cell)".to_owned()
+    });
+    Ok((out, notes))
+}
+
+/// `text` with its first header table's empty `Type` filled: a row `| Type | |`, or the first
+/// data cell under a column headed `Type`. Whether one was.
+fn fill_type(text: &str, provider_type: &str) -> (String, bool) {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut out = String::with_capacity(text.len() + provider_type.len() + 2);
+    let mut typed = false;
+    for (i, line) in lines.iter().enumerate() {
+        if !typed {
+            if let Some(filled) = fill_type_row(line, provider_type) {
+                out.push_str(&filled);
+                typed = true;
+                continue;
+            }
+            // A column headed `Type`: the header, its delimiter row, then the cell to fill.
+            if i >= 2
+                && let Some(column) = type_column(lines[i - 2])
+                && cells(lines[i - 1]).is_some_and(|c| {
+                    c.iter()
+                        .all(|c| c.trim().trim_matches(':').chars().all(|ch| ch == '-'))
+                })
+                && let Some(filled) = fill_cell(line, column, provider_type)
+            {
+                out.push_str(&filled);
+                typed = true;
+                continue;
+            }
+        }
+        out.push_str(line);
+    }
+    (out, typed)
 }
 
 /// `line` with its second cell filled, when it is the header table's `Type` row with that
 /// cell empty (`| Type (the `type` of the config block) | |`).
 fn fill_type_row(line: &str, provider_type: &str) -> Option<String> {
     let trimmed = line.trim_end();
-    let cells: Vec<&str> = trimmed
-        .strip_prefix('|')?
-        .strip_suffix('|')?
-        .split('|')
-        .collect();
-    let [first, second] = cells.as_slice() else {
+    let row = cells(line)?;
+    let [first, second] = row.as_slice() else {
         return None;
     };
     if !first.trim().starts_with("Type") || !second.trim().is_empty() {
@@ -193,6 +249,36 @@ fn fill_type_row(line: &str, provider_type: &str) -> Option<String> {
     }
     let ending = &line[trimmed.len()..];
     Some(format!("|{first}| `{provider_type}` |{ending}"))
+}
+
+/// The cells of a table row `| a | b |`.
+fn cells(line: &str) -> Option<Vec<&str>> {
+    Some(
+        line.trim_end()
+            .strip_prefix('|')?
+            .strip_suffix('|')?
+            .split('|')
+            .collect(),
+    )
+}
+
+/// The index of the column headed `Type` in a header row.
+fn type_column(line: &str) -> Option<usize> {
+    cells(line)?
+        .iter()
+        .position(|c| c.trim().starts_with("Type"))
+}
+
+/// `line` with its cell `column` filled, when that cell is empty.
+fn fill_cell(line: &str, column: usize, provider_type: &str) -> Option<String> {
+    let mut row = cells(line)?;
+    if !row.get(column)?.trim().is_empty() {
+        return None;
+    }
+    let value = format!(" `{provider_type}` ");
+    row[column] = &value;
+    let ending = &line[line.trim_end().len()..];
+    Some(format!("|{}|{ending}", row.join("|")))
 }
 
 /// SUMMARY.md with a line for the spec right after the template's (and its sub-chapters), at
@@ -271,7 +357,7 @@ mod tests {
     }
 
     #[test]
-    fn the_preamble_is_replaced() {
+    fn the_title_is_replaced_and_the_rest_kept() {
         let template = "# Template\n\nCopy me.\n\n```\n## not a heading\n```\n\n## Header\n\n| Field | Value |\n|---|---|\n| Type | |\n\n## Entries\n";
         assert_eq!(crate::model::spec::spec_kind(template), "spec");
         assert_eq!(
@@ -283,12 +369,26 @@ mod tests {
             "backend spec"
         );
         assert_eq!(crate::model::spec::spec_kind("# Questions\n"), "spec");
-        let spec = spec_from_template(template, "proxmox", "provider spec").unwrap();
+        let (spec, notes) = spec_from_template(template, "proxmox", "provider spec").unwrap();
         assert_eq!(
             spec,
-            "# `proxmox` provider spec {.provider .proposed}\n\n**Status:** draft\n\n{{#spec-status}}\n\n## Header\n\n| Field | Value |\n|---|---|\n| Type | `proxmox` |\n\n## Entries\n"
+            "# `proxmox` provider spec {.provider .proposed}\n\n**Status:** draft\n\n{{#spec-status}}\n\nCopy me.\n\n```\n## not a heading\n```\n\n## Header\n\n| Field | Value |\n|---|---|\n| Type | `proxmox` |\n\n## Entries\n"
+        );
+        assert_eq!(
+            notes,
+            [
+                "kept the template's 5 lines before its first entry under the spec's title",
+                "filled the header's empty `Type` with `proxmox`"
+            ]
         );
         assert!(spec_from_template("# Only a title\n", "x", "spec").is_err());
+        // A header table whose `Type` is a column, before the first entry.
+        let template = "# Backend spec template\n\n| Type | Owner |\n|---|---|\n| | flags team |\n\n## Evaluation\n";
+        let (spec, _) = spec_from_template(template, "growthbook", "backend spec").unwrap();
+        assert!(
+            spec.ends_with("{{#spec-status}}\n\n| Type | Owner |\n|---|---|\n| `growthbook` | flags team |\n\n## Evaluation\n"),
+            "{spec}"
+        );
     }
 
     #[test]

@@ -352,9 +352,10 @@ impl<'a> Renderer<'a> {
             }
             rows.push(row);
         }
-        // A built provider's known claims are verified in its section; a spec's known
-        // entries are answered, and a proposed section's claims stated, not verified.
-        let mut last = vec![strong("verified")];
+        // A built provider's claims whose profile is known (with their evidence); a spec's
+        // entries answered; a proposed section's claims stated. Named for what it counts, apart
+        // from the rule matrix's tests passed.
+        let mut last = vec![strong("known claims")];
         for (count, (_, provider)) in verified.into_iter().zip(&providers) {
             let what = if provider.spec {
                 " answered"

@@ -76,7 +76,6 @@ pub fn write(report: &Report) -> String {
 struct Recorded {
     key: Key,
     line: usize,
-    text: String,
 }
 
 /// Reads the baseline file at `path`: its recorded findings, or why it cannot be read (a line
@@ -107,7 +106,6 @@ fn read(path: &Path, files: &BookFiles) -> Result<Vec<Recorded>, String> {
                 message,
             },
             line: number + 1,
-            text: line.to_owned(),
         });
     }
     Ok(recorded)
@@ -164,25 +162,31 @@ pub(crate) fn apply(report: &mut Report, config: &Config, files: &BookFiles) {
     report.baseline = Some(shown);
 }
 
-/// The finding of a recorded line that no finding matches any more.
+/// The finding of a recorded line that no finding matches any more: one short sentence with
+/// the check, the file and the finding's text, at the check's name on the line (the rest of
+/// the line, tab-separated fields, is not reprinted).
 fn outdated(entry: &Recorded, shown: &Path, name: &str, severity: Severity) -> Finding {
+    let mut said: String = entry.key.message.chars().take(80).collect();
+    if said.len() < entry.key.message.len() {
+        said.push('…');
+    }
     Finding {
         check: Check::OutdatedBaseline,
         severity,
         message: format!(
-            "the `{}` finding recorded here no longer occurs in `{}`: the baseline can shrink",
+            "the `{}` finding in `{}` (\"{said}\") no longer occurs: the baseline can shrink",
             entry.key.check, entry.key.file
         ),
         location: Location {
             path: shown.to_path_buf(),
             line: entry.line,
             column: 1,
-            width: entry.text.chars().count().max(1),
-            line_text: entry.text.clone(),
+            width: entry.key.check.chars().count().max(1),
+            line_text: entry.key.check.clone(),
             note: None,
         },
         help: Some(format!(
-            "delete this line, or write the baseline again: `mdbook-contract check --write-baseline {name}`"
+            "write the baseline again: `mdbook-contract check --write-baseline {name}`"
         )),
         notes: Vec::new(),
     }

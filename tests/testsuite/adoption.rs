@@ -196,10 +196,20 @@ fn a_baseline_keeps_the_known_findings_and_fails_on_new_ones() {
         .find(|f| f["check"] == "outdated-baseline")
         .unwrap();
     assert_eq!(outdated["severity"], "warning");
-    assert_eq!(
-        outdated["message"],
-        "the `unverified-rule` finding recorded here no longer occurs in `src/main.md`: the baseline can shrink"
+    let message = outdated["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("the `unverified-rule` finding in `src/main.md` (\"")
+            && message.contains("`config.rule-3`")
+            && message.ends_with("\") no longer occurs: the baseline can shrink"),
+        "{message}"
     );
+    // At the check's name of the recorded line, not under the whole line.
+    let line_text = all
+        .iter()
+        .find(|f| f["check"] == "outdated-baseline")
+        .map(|f| f["width"].as_u64().unwrap())
+        .unwrap();
+    assert_eq!(line_text, "unverified-rule".len() as u64);
     // Rewriting a line makes its findings new: the baseline is not a blanket.
     let reworded = original.replace(
         "The config layer MUST handle case 1.",

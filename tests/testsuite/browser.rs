@@ -311,7 +311,7 @@ fn the_storage_books_tables_read_at_a_glance() {
     md.config.build.build_dir = out.clone();
     md.build().expect("the book builds");
     let backends = std::fs::read_to_string(out.join("backends.html")).unwrap();
-    // Built backends count verified claims; the spec counts what it answers.
+    // Built backends count their known claims; the spec counts what it answers.
     assert!(backends.contains("<td>3 of 3</td>"), "{backends}");
     assert!(backends.contains("<td>0 of 3 answered</td>"), "{backends}");
     for page in ["backends.html", "contract.html"] {

@@ -34,5 +34,6 @@ mod rewritten;
 mod rules;
 mod runners;
 mod scripts;
+mod seams;
 mod serve;
 mod specs;

@@ -101,7 +101,7 @@ fn the_matrix_shows_profiles_linked_unknown_plain_and_the_verified_count() {
          |----|------|-------------|\n\
          |[`readiness`](../contract.md#readiness)|[`immediate`](#create)|[`provisioning-window`](#create-1)|\n\
          |[`create-return`](../contract.md#create-return)|[`submit`](#create)|<em>unknown</em>|\n\
-         |<strong>verified</strong>|2 of 2|1 of 2 stated|\n\n\
+         |<strong>known claims</strong>|2 of 2|1 of 2 stated|\n\n\
          </div>"
     );
 }

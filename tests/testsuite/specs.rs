@@ -542,9 +542,11 @@ fn new_spec_scaffolds_a_spec_that_builds_with_warnings_only() {
         "{summary}"
     );
 
-    // The spec: the preamble replaced, the type filled, every entry kept and empty.
+    // The spec: the title replaced, the template's text before its first entry kept, the type
+    // filled, every entry kept and empty.
     let spec = std::fs::read_to_string(root.join("book/testvendor-provider-spec.md")).unwrap();
-    assert!(spec.starts_with("# `testvendor` provider spec {.provider .proposed}\n\n**Status:** draft\n\n{{#spec-status}}\n\n## Header\n"), "{spec}");
+    assert!(spec.starts_with("# `testvendor` provider spec {.provider .proposed}\n\n**Status:** draft\n\n{{#spec-status}}\n\nThis is the questionnaire for a new provider."), "{spec}");
+    assert!(spec.contains("\n## Header\n"), "{spec}");
     assert!(
         spec.contains("| Type (the `type` of the config block) | `testvendor` |"),
         "{spec}"

@@ -1,0 +1,75 @@
+//! What a Python team met in its first day with a book of its own (`tests/fixtures/flags`):
+//! one mistake one finding, an ignored file said ignored, a short `outdated-baseline`, the
+//! profile matrix's count named for what it counts, `new-spec` keeping the template's header.
+
+use serde_json::Value;
+
+use crate::common::{Fixture, run_in};
+
+/// The findings of `check --format json` in the book at `book`, as (check, message).
+fn findings(book: &Fixture) -> Vec<(String, String)> {
+    let (_, stdout, stderr) = run_in(book.root(), &["check", "--format", "json"]);
+    let json: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    json.as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["check"].as_str().unwrap().to_owned(),
+                f["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_path_with_a_line_is_one_finding_and_an_ignored_file_is_said_ignored() {
+    let book = Fixture::copy_of(
+        "flags",
+        &[("src/contract.md", &|t: &str| {
+            format!(
+                "{t}\nSee `flagsvc/launchdarkly.py:22`, `flagsvc/nothere.py:3` and `results/junit.xml`.\n"
+            )
+        })],
+    );
+    std::fs::write(book.root().join(".gitignore"), "results/\n").unwrap();
+    let found = findings(&book);
+    let about = |what: &str| -> Vec<&(String, String)> {
+        found.iter().filter(|(_, m)| m.contains(what)).collect()
+    };
+    // A line reference to a file that exists: `line-reference` alone.
+    let line = about("flagsvc/launchdarkly.py:22");
+    assert_eq!(line.len(), 1, "{found:#?}");
+    assert_eq!(line[0].0, "line-reference");
+    // A line reference to a file that does not exist: two mistakes, two findings.
+    assert_eq!(about("flagsvc/nothere.py:3").len(), 2, "{found:#?}");
+    // Present, and ignored: said so.
+    let ignored = about("results/junit.xml");
+    assert_eq!(ignored.len(), 1, "{found:#?}");
+    assert_eq!(
+        ignored[0].1,
+        "`results/junit.xml` is under the source root `.`, but git (`.gitignore`) or an `.ignore` file leaves it out of the source tree"
+    );
+}
+
+#[test]
+fn new_spec_keeps_the_template_header_fills_its_type_and_says_so() {
+    let book = Fixture::copy_of("flags", &[]);
+    let (code, stdout, stderr) = run_in(book.root(), &["new-spec", "split"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("kept the template's 5 lines before its first entry under the spec's title\nfilled the header's empty `Type` with `split`\n"),
+        "{stdout}"
+    );
+    let spec = std::fs::read_to_string(book.root().join("src/split-backend-spec.md")).unwrap();
+    assert!(
+        spec.starts_with("# `split` backend spec {.provider .proposed}\n\n**Status:** draft\n\n{{#spec-status}}\n\nCopy this chapter for a new backend, fill every Answer, hand it to the implementer.\n\n| Type | Owner |\n|---|---|\n| `split` | flags team |\n\n## Evaluation\n"),
+        "{spec}"
+    );
+    // The book still builds with no error.
+    let found = findings(&book);
+    assert!(
+        found.iter().all(|(check, _)| check != "spec-drift"),
+        "{found:#?}"
+    );
+}
