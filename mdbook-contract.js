@@ -97,8 +97,8 @@
 
     /** @type {Record<string, string>} */
     const WORDS = { 'not-run': 'not run', 'not-bound': 'not bound', undecided: 'profile unknown' };
-    const STATUSES = ['failed', 'skipped', 'not-run', 'uncovered', 'implemented', 'undecided',
-        'passed', 'verified', 'optional', 'not-bound'];
+    const STATUSES = ['failed', 'skipped', 'not-run', 'unattributed', 'uncovered', 'implemented',
+        'undecided', 'unknown', 'passed', 'verified', 'optional', 'not-bound'];
     const LEVELS = ['MUST', 'SHOULD', 'MAY', 'required'];
     /** @type {readonly ('provider' | 'status' | 'level')[]} */
     const SELECTS = ['provider', 'status', 'level'];

@@ -205,7 +205,7 @@ for variant in with without null; do
   rm -rf "$dir"
   mkdir -p "$dir"
   cp -r book "$dir/book"
-  cp mdbook-contract.css "$dir/"
+  cp mdbook-contract.css mdbook-contract.js "$dir/"
   if [ $variant = with ]; then
     # The book alone: its companions (README.md and the like) link to files not copied here.
     grep -v '^companions = ' book.toml >"$dir/book.toml"
@@ -218,7 +218,7 @@ for variant in with without null; do
   fi
 done
 $bin/bench_gen expand . "$out/build-expanded"
-cp mdbook-contract.css "$out/build-expanded/"
+cp mdbook-contract.css mdbook-contract.js "$out/build-expanded/"
 export PATH="$PWD/$bin:$tools/bin:$PATH"
 build_runs=$((runs * 3))
 runs=$build_runs bench build -n with -n without -n null -n expanded \

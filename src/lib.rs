@@ -29,7 +29,7 @@ pub use commands::export::{
     Export, SCHEMA as CONTRACT_SCHEMA, SCHEMA_VERSION, export, export_book,
     render as export_renderer,
 };
-pub use commands::install::{CSS, CSS_FILE, Installed, install};
+pub use commands::install::{CSS, CSS_FILE, Installed, JS, JS_FILE, install};
 pub use commands::new_spec::{NewSpec, new_spec};
 pub use commands::preprocessor::ContractPreprocessor;
 pub use commands::protocol::{SUPPORTED, run as run_protocol};

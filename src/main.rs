@@ -707,8 +707,10 @@ fn install(book_dir: &std::path::Path) -> ExitCode {
     match mdbook_contract::install(book_dir) {
         Ok(installed) => {
             let mut stdout = std::io::stdout().lock();
-            let css = installed.css.strip_prefix(".").unwrap_or(&installed.css);
-            let _ = writeln!(stdout, "wrote {}", css.display());
+            for file in [&installed.css, &installed.js] {
+                let file = file.strip_prefix(".").unwrap_or(file);
+                let _ = writeln!(stdout, "wrote {}", file.display());
+            }
             for change in &installed.changes {
                 let _ = writeln!(stdout, "book.toml: {change}");
             }

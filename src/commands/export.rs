@@ -21,12 +21,11 @@
 //! validates this repository's book against it).
 
 use std::path::{Path, PathBuf};
-use std::sync::LazyLock;
 
 use anyhow::Result;
-use mdbook_markdown::pulldown_cmark::{Event, Parser, TagEnd};
-use regex::Regex;
 use serde::Serialize;
+
+use crate::read::markdown::plain;
 
 use crate::pipeline::snapshot::{
     AxisSnap, CoverageSnap, Place, ProviderSnap, RuleSnap, Snapshot, SpecSnap,
@@ -214,26 +213,6 @@ impl Export {
         out.push('\n');
         out
     }
-}
-
-static SHORTCODE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\{\{#[a-z-]+\s*([^}]*)\}\}").expect("valid regex"));
-
-/// `markdown` as a reader sees it: shortcodes as their words, the text of links and code
-/// spans, whitespace collapsed.
-pub(crate) fn plain(markdown: &str) -> String {
-    let words = SHORTCODE.replace_all(markdown, |caps: &regex::Captures<'_>| {
-        caps[1].replace('`', "")
-    });
-    let mut out = String::new();
-    for event in Parser::new(&words) {
-        match event {
-            Event::Text(text) | Event::Code(text) => out.push_str(&text),
-            Event::SoftBreak | Event::HardBreak | Event::End(TagEnd::Paragraph) => out.push(' '),
-            _ => {}
-        }
-    }
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Runs as mdBook's renderer `[output.contract]` (`command = "mdbook-contract export

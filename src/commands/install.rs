@@ -1,12 +1,13 @@
 //! `mdbook-contract install`: set a book up for this preprocessor, the way mdBook plugins do
 //! (mdbook-admonish's `install` is the model).
 //!
-//! [`install`] writes the stylesheet of the generated tables ([`CSS`]) beside book.toml and
-//! edits book.toml with `toml_edit`, so that every comment, blank line and key order stays as
-//! the author wrote it: `[preprocessor.contract]` with `after = ["links"]` when the book has no
-//! such table, and the stylesheet in `output.html.additional-css` when it is not listed. Run
-//! again, it rewrites the stylesheet (a newer version of this program may ship a newer one)
-//! and leaves book.toml alone.
+//! [`install`] writes the stylesheet of the generated tables ([`CSS`]) and the script of the
+//! coverage page ([`JS`]) beside book.toml and edits book.toml with `toml_edit`, so that every
+//! comment, blank line and key order stays as the author wrote it: `[preprocessor.contract]`
+//! with `after = ["links"]` when the book has no such table, the stylesheet in
+//! `output.html.additional-css` and the script in `output.html.additional-js` when they are not
+//! listed. Run again, it rewrites both files (a newer version of this program may ship newer
+//! ones) and leaves book.toml alone.
 
 use std::path::{Path, PathBuf};
 
@@ -22,12 +23,24 @@ pub const CSS_FILE: &str = "mdbook-contract.css";
 /// which this repository's book uses too.
 pub const CSS: &str = include_str!("../../mdbook-contract.css");
 
+/// The script's file name, beside book.toml.
+pub const JS_FILE: &str = "mdbook-contract.js";
+
+/// The script of the coverage page: on a page with a `{{#rule-matrix}}`, a find bar (search,
+/// provider, status and level, the state in the URL's fragment), folding of the rule groups,
+/// and the matrix's box kept to the window. It only hides and adds controls: without it every
+/// row shows. No network, no dependency. Its one source is `mdbook-contract.js` at the
+/// repository root.
+pub const JS: &str = include_str!("../../mdbook-contract.js");
+
 /// What [`install`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Installed {
     /// The stylesheet written.
     pub css: PathBuf,
+    /// The script written.
+    pub js: PathBuf,
     /// What changed in book.toml, one line each; empty when it already had everything.
     pub changes: Vec<String>,
 }
@@ -47,11 +60,13 @@ pub fn install(dir: &Path) -> Result<Installed> {
     let changes = edit(&mut doc)?;
     let css = dir.join(CSS_FILE);
     std::fs::write(&css, CSS).with_context(|| format!("cannot write `{}`", css.display()))?;
+    let js = dir.join(JS_FILE);
+    std::fs::write(&js, JS).with_context(|| format!("cannot write `{}`", js.display()))?;
     if !changes.is_empty() {
         std::fs::write(&toml_path, doc.to_string())
             .with_context(|| format!("cannot write `{}`", toml_path.display()))?;
     }
-    Ok(Installed { css, changes })
+    Ok(Installed { css, js, changes })
 }
 
 /// Adds what is missing to book.toml; what it added, one line each.
@@ -68,32 +83,37 @@ fn edit(doc: &mut DocumentMut) -> Result<Vec<String>> {
     }
     let output = table_at(doc.as_table_mut(), "output", true)?;
     let html = table_at(output, "html", false)?;
-    let css = match html.get_mut("additional-css") {
+    for (key, file) in [("additional-css", CSS_FILE), ("additional-js", JS_FILE)] {
+        if list_file(html, key, file)? {
+            changes.push(format!("added `{file}` to `output.html.{key}`"));
+        }
+    }
+    Ok(changes)
+}
+
+/// Lists `file` in the list `key` of `html` when it is not listed; whether it was added.
+fn list_file(html: &mut Table, key: &str, file: &str) -> Result<bool> {
+    let list = match html.get_mut(key) {
         None => {
-            html.insert("additional-css", value(Array::new()));
-            html["additional-css"]
-                .as_array_mut()
-                .expect("just inserted")
+            html.insert(key, value(Array::new()));
+            html[key].as_array_mut().expect("just inserted")
         }
         Some(item) => match item.as_array_mut() {
             Some(array) => array,
             None => bail!(
-                "book.toml: `output.html.additional-css` must be a list of paths, found {}",
+                "book.toml: `output.html.{key}` must be a list of paths, found {}",
                 item.type_name()
             ),
         },
     };
-    let listed = css.iter().any(|v| {
+    let listed = list.iter().any(|v| {
         v.as_str()
-            .is_some_and(|p| p.trim_start_matches("./") == CSS_FILE)
+            .is_some_and(|p| p.trim_start_matches("./") == file)
     });
     if !listed {
-        css.push(CSS_FILE);
-        changes.push(format!(
-            "added `{CSS_FILE}` to `output.html.additional-css`"
-        ));
+        list.push(file);
     }
-    Ok(changes)
+    Ok(!listed)
 }
 
 /// The table `key` of `parent`, made when missing (`implicit`: written only through its own
@@ -123,9 +143,9 @@ mod tests {
     }
 
     #[test]
-    fn a_bare_book_gets_the_table_and_the_stylesheet() {
+    fn a_bare_book_gets_the_table_the_stylesheet_and_the_script() {
         let (text, changes) = edited("[book]\ntitle = \"T\"\n");
-        assert_eq!(changes.len(), 2, "{changes:?}");
+        assert_eq!(changes.len(), 3, "{changes:?}");
         let config: toml_edit::DocumentMut = text.parse().unwrap();
         assert_eq!(
             config["preprocessor"]["contract"]["after"]
@@ -143,12 +163,20 @@ mod tests {
                 .and_then(|v| v.as_str()),
             Some(CSS_FILE)
         );
+        assert_eq!(
+            config["output"]["html"]["additional-js"]
+                .as_array()
+                .unwrap()
+                .get(0)
+                .and_then(|v| v.as_str()),
+            Some(JS_FILE)
+        );
         assert!(!text.contains("[preprocessor]\n"), "{text}");
     }
 
     #[test]
     fn comments_and_order_are_kept_and_a_second_run_changes_nothing() {
-        let original = "# The book.\n[book]\ntitle = \"T\" # inline\n\n[output.html]\n# styles\nadditional-css = [\"a.css\"]  # ours too\n\n[preprocessor.contract]\n# roles\ncontract = [\"c.md\"]\n";
+        let original = "# The book.\n[book]\ntitle = \"T\" # inline\n\n[output.html]\n# styles\nadditional-css = [\"a.css\"]  # ours too\nadditional-js = [\"./mdbook-contract.js\"]\n\n[preprocessor.contract]\n# roles\ncontract = [\"c.md\"]\n";
         let (text, changes) = edited(original);
         assert_eq!(
             changes,

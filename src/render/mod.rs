@@ -29,6 +29,7 @@ use crate::util::paths;
 
 mod events;
 mod markdown;
+mod matrix;
 mod rules;
 pub(crate) mod serve;
 mod shortcodes;

@@ -15,14 +15,14 @@ use std::process::Command;
 use regex::Regex;
 
 /// The browser to run.
-fn chromium() -> PathBuf {
+pub(super) fn chromium() -> PathBuf {
     let configured = std::env::var_os("CHROMIUM").map(PathBuf::from);
     configured.unwrap_or_else(|| PathBuf::from("chromium"))
 }
 
 /// Chromium's options for a headless run in a sandbox with no network: its background
 /// connections would only be refused, many at a time.
-fn headless(profile: &Path) -> Command {
+pub(super) fn headless(profile: &Path) -> Command {
     let mut command = Command::new(chromium());
     command.args([
         "--headless",

@@ -158,11 +158,9 @@ pub fn build_into(root: &Path, out: &Path) {
 pub fn repository_copy() -> tempfile::TempDir {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        root.join(mdbook_contract::CSS_FILE),
-        dir.path().join(mdbook_contract::CSS_FILE),
-    )
-    .unwrap();
+    for file in [mdbook_contract::CSS_FILE, mdbook_contract::JS_FILE] {
+        std::fs::copy(root.join(file), dir.path().join(file)).unwrap();
+    }
     let toml = std::fs::read_to_string(root.join("book.toml")).unwrap();
     let without: Vec<&str> = toml
         .lines()
@@ -390,4 +388,54 @@ pub fn git(dir: &Path, args: &[&str]) {
         "git {args:?}: {}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+/// A cell of a rendered `{{#rule-matrix}}`: its status (`data-status`), what it shows, its
+/// title and its link.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatrixCell {
+    pub status: String,
+    pub text: String,
+    pub title: Option<String>,
+    pub href: Option<String>,
+}
+
+/// The cells of the rule matrices in a preprocessed chapter, by rule ID and provider.
+pub fn matrix_cells(chapter: &str) -> std::collections::BTreeMap<(String, String), MatrixCell> {
+    let row = regex::Regex::new(r#"(?s)<tr data-rule="([^"]+)"[^>]*>(.*?)</tr>"#).unwrap();
+    let cell = regex::Regex::new(
+        r#"(?s)<td class="contract-cell [^"]*" data-provider="([^"]+)" data-status="([^"]+)"(?: title="([^"]*)")?>(.*?)</td>"#,
+    )
+    .unwrap();
+    let link = regex::Regex::new(r#"<a href="([^"]*)" title="([^"]*)">"#).unwrap();
+    let tags = regex::Regex::new(r"<[^>]+>").unwrap();
+    let mut out = std::collections::BTreeMap::new();
+    for r in row.captures_iter(chapter) {
+        for c in cell.captures_iter(&r[2]) {
+            let inner = &c[4];
+            let linked = link.captures(inner);
+            out.insert(
+                (r[1].to_owned(), c[1].to_owned()),
+                MatrixCell {
+                    status: c[2].to_owned(),
+                    text: tags.replace_all(inner, "").into_owned(),
+                    title: c
+                        .get(3)
+                        .map(|t| t.as_str().to_owned())
+                        .or_else(|| linked.as_ref().map(|l| l[2].to_owned())),
+                    href: linked.as_ref().map(|l| l[1].to_owned()),
+                },
+            );
+        }
+    }
+    out
+}
+
+/// The foot row of a rendered rule matrix: its label and each provider's count.
+pub fn matrix_foot(chapter: &str) -> Vec<String> {
+    let foot = regex::Regex::new(r"(?s)<tfoot><tr>(.*?)</tr></tfoot>").unwrap();
+    let cell = regex::Regex::new(r"<t[hd][^>]*>(.*?)</t[hd]>").unwrap();
+    foot.captures(chapter)
+        .map(|f| cell.captures_iter(&f[1]).map(|c| c[1].to_owned()).collect())
+        .unwrap_or_default()
 }

@@ -11,6 +11,7 @@ mod broker;
 mod browser;
 mod byte_exact;
 mod common;
+mod coverage_page;
 mod diff;
 mod editors;
 mod export;

@@ -312,35 +312,63 @@ fn the_rendered_book_has_anchors_links_and_the_matrix() {
     // The duplicate and the dangling marker stay as written.
     assert!(chapter.contains("r[create.idempotent]\nThe same ID again."));
     let appendix = fixture.chapter("appendix.md");
-    let row = |id: &str| {
-        appendix
-            .lines()
-            .find(|l| l.contains(&format!("[`{id}`]")))
-            .unwrap_or_else(|| panic!("no row for {id} in {appendix}"))
-            .to_owned()
+    let cells = crate::common::matrix_cells(&appendix);
+    let cell = |id: &str, provider: &str| {
+        cells
+            .get(&(id.to_owned(), provider.to_owned()))
+            .unwrap_or_else(|| panic!("no cell {id} {provider} in {appendix}"))
+            .clone()
     };
-    assert!(row("create.idempotent").contains("|MUST|[verified](https://example.com/team/operator/blob/HEAD/internal/provider/pods/pods_test.go#L3)|implemented|"), "{}", row("create.idempotent"));
-    assert!(row("get.not-found").contains("[verified](https://example.com/team/operator/blob/HEAD/test/conformance/get_test.go#L4)|[verified]"), "{}", row("get.not-found"));
-    assert!(row("create-return.blocking-cancel").contains("|[verified](https://example.com/team/operator/blob/HEAD/internal/provider/pods/pods_test.go#L6)|not bound|"), "{}", row("create-return.blocking-cancel"));
-    assert!(
-        appendix.contains("|<strong>verified</strong>||3 of 3|1 of 2|"),
-        "{appendix}"
+    let pods = cell("create.idempotent", "pods");
+    assert_eq!(
+        (pods.status.as_str(), pods.text.as_str()),
+        ("verified", "\u{2713} verified")
+    );
+    assert_eq!(
+        pods.href.as_deref(),
+        Some("https://example.com/team/operator/blob/HEAD/internal/provider/pods/pods_test.go#L3")
+    );
+    assert_eq!(
+        pods.title.as_deref(),
+        Some("verified: TestCreate (internal/provider/pods/pods_test.go:3)")
+    );
+    assert_eq!(cell("create.idempotent", "vms").status, "implemented");
+    assert_eq!(
+        cell("get.not-found", "vms").href.as_deref(),
+        Some("https://example.com/team/operator/blob/HEAD/test/conformance/get_test.go#L4")
+    );
+    assert_eq!(
+        cell("create-return.blocking-cancel", "vms").status,
+        "not-bound"
+    );
+    assert_eq!(
+        crate::common::matrix_foot(&appendix),
+        ["verified of bound", "", "3 of 3", "1 of 2"]
     );
     // `source-root` a folder of the repository: the link's path is the file's in the repository.
     std::fs::remove_dir(fixture.root().join("repo/.git")).unwrap();
     std::fs::create_dir(fixture.root().join(".git")).unwrap();
     let appendix = fixture.chapter("appendix.md");
-    assert!(
-        appendix.contains("[verified](https://example.com/team/operator/blob/HEAD/repo/internal/provider/pods/pods_test.go#L3)"),
-        "{appendix}"
+    let pods = crate::common::matrix_cells(&appendix)
+        [&("create.idempotent".to_owned(), "pods".to_owned())]
+        .clone();
+    assert_eq!(
+        pods.href.as_deref(),
+        Some(
+            "https://example.com/team/operator/blob/HEAD/repo/internal/provider/pods/pods_test.go#L3"
+        )
     );
-    // In no repository, where the test is, as text: a link would be a guess.
+    // In no repository, where the test is, as the cell's title: a link would be a guess.
     std::fs::remove_dir(fixture.root().join(".git")).unwrap();
     let appendix = fixture.chapter("appendix.md");
     assert!(!appendix.contains("/blob/HEAD/"), "{appendix}");
-    assert!(
-        appendix.contains("verified<br>`pods_test.go:3`"),
-        "{appendix}"
+    let pods = crate::common::matrix_cells(&appendix)
+        [&("create.idempotent".to_owned(), "pods".to_owned())]
+        .clone();
+    assert_eq!(pods.href, None);
+    assert_eq!(
+        pods.title.as_deref(),
+        Some("verified: TestCreate (internal/provider/pods/pods_test.go:3)")
     );
 
     let (fixture, _, _) = clean_book();
@@ -441,7 +469,8 @@ fn the_operator_fixtures_tests_give_the_matrix_real_findings() {
         ),
         "{human}"
     );
-    // The matrix as a build renders it: no repository address, so the test's file and line.
+    // The matrix as a build renders it: no repository address, so the test's name, file and
+    // line are the cell's title.
     let (ctx, book) = mdbook_contract::load(dir.path(), "html").unwrap();
     let outcome = mdbook_contract::process(&ctx, book, std::path::PathBuf::new()).unwrap();
     let appendix = outcome
@@ -451,33 +480,30 @@ fn the_operator_fixtures_tests_give_the_matrix_real_findings() {
         .unwrap()
         .content
         .clone();
-    let row = |id: &str| {
-        appendix
-            .lines()
-            .find(|l| l.contains(&format!("[`{id}`]")))
-            .unwrap_or_else(|| panic!("{id}: {appendix}"))
-            .to_owned()
-    };
+    let cells = crate::common::matrix_cells(&appendix);
+    let cell = |id: &str, provider: &str| cells[&(id.to_owned(), provider.to_owned())].clone();
+    let pods = cell("create.idempotent", "pods");
+    assert_eq!(pods.status, "verified");
+    assert_eq!(pods.href, None);
     assert!(
-        row("create.idempotent").ends_with("|MUST|verified<br>`pods_test.go:5`|implemented|"),
-        "{}",
-        row("create.idempotent")
+        pods.title
+            .as_deref()
+            .is_some_and(|t| t.starts_with("verified: ") && t.contains("pods_test.go:5)")),
+        "{pods:?}"
+    );
+    assert_eq!(cell("create.idempotent", "vms").status, "implemented");
+    assert_eq!(
+        cell("create-return.submit-reports", "vms").status,
+        "not-bound"
     );
     assert!(
-        row("create-return.submit-reports")
-            .ends_with("|MUST|verified<br>`pods_test.go:8`|not bound|"),
-        "{}",
-        row("create-return.submit-reports")
+        cell("list.marked-only", "vms")
+            .title
+            .is_some_and(|t| t.contains("list_test.go:6)"))
     );
-    assert!(
-        row("list.marked-only")
-            .ends_with("|MUST|verified<br>`list_test.go:6`|verified<br>`list_test.go:6`|"),
-        "{}",
-        row("list.marked-only")
-    );
-    assert!(
-        appendix.contains("|<strong>verified</strong>||3 of 3|1 of 2|"),
-        "{appendix}"
+    assert_eq!(
+        crate::common::matrix_foot(&appendix),
+        ["verified of bound", "", "3 of 3", "1 of 2"]
     );
 }
 
@@ -598,11 +624,15 @@ fn a_marker_without_a_keyword_is_a_requirement() {
         "{pods:#}"
     );
     let appendix = fixture.chapter("appendix.md");
-    let row = appendix
-        .lines()
-        .find(|l| l.contains("[`list.sorted`]"))
-        .unwrap_or_else(|| panic!("{appendix}"));
-    assert!(row.contains("|required|<em>uncovered</em>|"), "{row}");
+    assert!(
+        appendix.contains("<tr data-rule=\"list.sorted\" data-level=\"required\">"),
+        "{appendix}"
+    );
+    let cells = crate::common::matrix_cells(&appendix);
+    assert_eq!(
+        cells[&("list.sorted".to_owned(), "pods".to_owned())].status,
+        "uncovered"
+    );
 }
 
 #[test]
@@ -616,11 +646,12 @@ fn a_rule_of_a_profile_not_stated_yet_may_bind() {
     );
     std::fs::write(fixture.root().join("src/appendix.md"), appendix).unwrap();
     let rendered = fixture.chapter("appendix.md");
-    let row = rendered
-        .lines()
-        .find(|l| l.contains("[`create-return.blocking-cancel`]"))
-        .unwrap();
-    assert!(row.ends_with("|<em>profile unknown</em>|"), "{row}");
+    let cells = crate::common::matrix_cells(&rendered);
+    let vms = &cells[&("create-return.blocking-cancel".to_owned(), "vms".to_owned())];
+    assert_eq!(
+        (vms.status.as_str(), vms.text.as_str()),
+        ("undecided", "? profile unknown")
+    );
     let report = fixture.check();
     assert_eq!(
         positions(&report, "unverified-rule"),

@@ -20,7 +20,7 @@ const PROVIDERS: &str = "# Providers\n\n{{#rule-matrix}}\n\n## `s3` {.provider}\
 /// The storage book over the runner's project `runner` (its `src/` as the source tree, its
 /// `reports/` as `results/`), the providers' folders under `providers` (`azure` the folder of
 /// azure-blob), reading `reports` (relative to `results/`).
-fn storage(runner: &str, providers: &str, azure: &str, reports: &[&str]) -> Fixture {
+pub(crate) fn storage(runner: &str, providers: &str, azure: &str, reports: &[&str]) -> Fixture {
     let reports: Vec<String> = reports.iter().map(|r| format!("\"results/{r}\"")).collect();
     let toml = format!(
         "[book]\ntitle = \"Storage\"\n\n[preprocessor.contract]\nafter = [\"links\"]\ncontract = [\"contract.md\"]\nsource-root = \"code\"\ntest-results = [{}]\n\n[preprocessor.contract.checks]\nmust-cite = \"off\"\n\n[preprocessor.contract.provider-paths]\ns3 = [\"{providers}/s3\"]\ngcs = [\"{providers}/gcs\"]\nazure-blob = [\"{providers}/{azure}\"]\n",

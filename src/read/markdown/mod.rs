@@ -26,6 +26,28 @@ use mdbook_preprocessor::config::Config;
 /// The byte offset just past the last character of `text` that `boundary` accepts (0 when
 /// none does): where the word that ends `text` starts. Counted with the character's own width,
 /// since whitespace such as U+00A0 or U+3000 takes more than one byte.
+static SHORTCODE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"\{\{#[a-z-]+\s*([^}]*)\}\}").expect("valid regex")
+});
+
+/// `markdown` as a reader sees it: shortcodes as their words, the text of links and code
+/// spans, whitespace collapsed.
+pub(crate) fn plain(markdown: &str) -> String {
+    use pulldown_cmark::{Event, Parser, TagEnd};
+    let words = SHORTCODE.replace_all(markdown, |caps: &regex::Captures<'_>| {
+        caps[1].replace('`', "")
+    });
+    let mut out = String::new();
+    for event in Parser::new(&words) {
+        match event {
+            Event::Text(text) | Event::Code(text) => out.push_str(&text),
+            Event::SoftBreak | Event::HardBreak | Event::End(TagEnd::Paragraph) => out.push(' '),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 pub(crate) fn after_last(text: &str, boundary: impl Fn(char) -> bool) -> usize {
     text.char_indices()
         .rev()

@@ -1,0 +1,404 @@
+//! `{{#rule-matrix}}` as the page's coverage view: one HTML block (mdBook rewrites its `.md`
+//! links as it does Markdown's), a summary bar per provider, then one table whose rows are
+//! grouped under the headings the rules are defined under, each cell a status mark and word
+//! with the test as its link and title. The markup hides nothing: `mdbook-contract.js` (installed
+//! beside the stylesheet) adds the find bar, the folding and the filters, and without it every
+//! row shows. The classes and `data-` attributes below are what the script and the stylesheet
+//! read; change them together.
+
+use std::fmt::Write as _;
+
+use mdbook_markdown::pulldown_cmark::{CowStr, Event, Tag, TagEnd};
+
+use super::Events;
+use super::Renderer;
+use super::events::{code, strong, text};
+use crate::model::rules::Rule;
+use crate::model::rules::coverage::{Status, Unknowable};
+use crate::render::serve::escape;
+
+/// How a cell reads: its status word (the `data-status` and the class), its mark, its word.
+fn look(status: Status, known: bool, results: bool) -> (&'static str, &'static str, &'static str) {
+    match status {
+        Status::Verified(_) | Status::Flaky(..) if results => ("passed", "\u{2713}", "passed"),
+        Status::Verified(_) | Status::Flaky(..) => ("verified", "\u{2713}", "verified"),
+        Status::Failed(..) => ("failed", "\u{2717}", "failed"),
+        Status::Skipped(..) => ("skipped", "\u{21b7}", "skipped"),
+        Status::NotRun(_) => ("not-run", "\u{25cb}", "not run"),
+        Status::Unattributed(..) => ("unattributed", "\u{25cc}", "unattributed"),
+        Status::Implemented(_) => ("implemented", "\u{25d0}", "implemented"),
+        Status::Uncovered if known => ("uncovered", "!", "uncovered"),
+        Status::Uncovered => ("unknown", "?", "unknown"),
+        Status::NotBound => ("not-bound", "\u{2013}", "not bound"),
+        Status::Undecided => ("undecided", "?", "profile unknown"),
+        Status::Optional => ("optional", "\u{25c7}", "optional"),
+    }
+}
+
+/// What the title of a cell with no citation says.
+fn uncited_title(status: Status, known: bool) -> Option<&'static str> {
+    Some(match status {
+        Status::Uncovered if known => "uncovered: no test or code cites the rule",
+        Status::Uncovered => "binds; coverage unknown: no citation in code was read",
+        Status::NotBound => "not bound: the rule applies to a profile the provider has not chosen",
+        Status::Undecided => {
+            "profile unknown: the rule binds only if the provider claims a profile it has not stated yet"
+        }
+        Status::Optional => "optional: it permits and obliges nothing, so nothing to verify",
+        _ => return None,
+    })
+}
+
+/// The counts of one provider's bound rules, by what the summary bar shows, in its order.
+const SEGMENTS: [&str; 7] = [
+    "passed",
+    "failed",
+    "skipped",
+    "not-run",
+    "unattributed",
+    "implemented",
+    "uncovered",
+];
+
+fn segment_word(segment: &str, results: bool) -> &'static str {
+    match segment {
+        "passed" if results => "passed",
+        "passed" => "verified",
+        "failed" => "failed",
+        "skipped" => "skipped",
+        "not-run" => "not run",
+        "unattributed" => "unattributed",
+        "implemented" => "implemented only",
+        "unknown" => "bound",
+        _ => "uncovered",
+    }
+}
+
+/// The segment a bound cell counts in, or `None` for a rule that does not bind. Without
+/// coverage (`known` false) an uncovered rule is only known to bind.
+fn segment(status: Status, known: bool) -> Option<&'static str> {
+    Some(match status {
+        Status::Verified(_) | Status::Flaky(..) => "passed",
+        Status::Failed(..) => "failed",
+        Status::Skipped(..) => "skipped",
+        Status::NotRun(_) => "not-run",
+        Status::Unattributed(..) => "unattributed",
+        Status::Implemented(_) => "implemented",
+        Status::Uncovered if known => "uncovered",
+        Status::Uncovered => "unknown",
+        Status::NotBound | Status::Undecided | Status::Optional => return None,
+    })
+}
+
+/// `text` for an attribute or element of HTML.
+fn attr(text: &str) -> String {
+    escape(text).replace('\'', "&#x27;")
+}
+
+impl<'a> Renderer<'a> {
+    /// The matrix: what its results are of, or why nothing is known, above the HTML block of
+    /// the summary and the table.
+    pub(super) fn rule_matrix(&self, from: usize) -> Events<'a> {
+        let coverage = self.rules.coverage;
+        let mut events = Vec::new();
+        if coverage.results {
+            events.extend(self.results_read());
+        }
+        if !coverage.known {
+            events.push(Event::Start(Tag::Paragraph));
+            events.extend(strong("Coverage unknown here:"));
+            events.push(text(" book.toml sets no "));
+            events.push(code("source-root"));
+            events.push(text(
+                ", so no citation in code was read; the table shows which rules bind which provider.",
+            ));
+            events.push(Event::End(TagEnd::Paragraph));
+        }
+        let mut html = String::from("<div class=\"contract-matrix contract-rules\">\n");
+        if coverage.known {
+            self.summary(&mut html);
+        }
+        self.table(from, &mut html);
+        html.push_str("</div>\n");
+        events.push(Event::Start(Tag::HtmlBlock));
+        events.push(Event::Html(CowStr::from(html)));
+        events.push(Event::End(TagEnd::HtmlBlock));
+        events
+    }
+
+    /// Per provider, one bar of its bound rules by status, the counts written on it and
+    /// beside it: the numbers `status` gives.
+    fn summary(&self, html: &mut String) {
+        let coverage = self.rules.coverage;
+        html.push_str("<div class=\"contract-summary\">\n");
+        for (column, &p) in coverage.providers.iter().enumerate() {
+            let name = attr(&self.model.providers[p].name);
+            let mut counts = [0usize; SEGMENTS.len()];
+            for row in &coverage.cells {
+                if let Some(segment) = segment(row[column], coverage.known) {
+                    let i = SEGMENTS.iter().position(|s| *s == segment).unwrap_or(0);
+                    counts[i] += 1;
+                }
+            }
+            let bound: usize = counts.iter().sum();
+            let words: Vec<String> = SEGMENTS
+                .iter()
+                .zip(counts)
+                .filter(|(_, n)| *n > 0)
+                .map(|(s, n)| format!("{n} {}", segment_word(s, coverage.results)))
+                .collect();
+            let said = if words.is_empty() {
+                format!("no rule binds it, of {bound}")
+            } else {
+                format!("{}, of {bound}", words.join(", "))
+            };
+            let _ = write!(
+                html,
+                "<div class=\"contract-summary-row\" data-provider=\"{name}\"><span class=\"contract-summary-name\">{name}</span><span class=\"contract-bar\" role=\"img\" aria-label=\"{name}: {said} rules that bind it\">"
+            );
+            for (segment, n) in SEGMENTS.iter().zip(counts) {
+                if n > 0 {
+                    let _ = write!(
+                        html,
+                        "<span class=\"contract-seg contract-{segment}\" style=\"flex-grow:{n}\">{n}</span>"
+                    );
+                }
+            }
+            let _ = writeln!(
+                html,
+                "</span><span class=\"contract-summary-counts\">{said}</span></div>"
+            );
+        }
+        html.push_str("</div>\n");
+    }
+
+    /// The table: a header row of providers, a body per group of rules, a foot of the counts.
+    fn table(&self, from: usize, html: &mut String) {
+        let coverage = self.rules.coverage;
+        let columns = coverage.providers.len() + 2;
+        html.push_str("<div class=\"contract-scroll\">\n<table class=\"contract-rule-table\">\n<thead><tr><th scope=\"col\">Rule</th><th scope=\"col\">Level</th>");
+        for &p in &coverage.providers {
+            let provider = &self.model.providers[p];
+            let name = attr(&provider.name);
+            let dest = attr(&self.dest(from, provider.chapter, &provider.anchor));
+            let _ = write!(
+                html,
+                "<th scope=\"col\" data-provider=\"{name}\"><a href=\"{dest}\"><span title=\"{name}\">{name}</span></a></th>"
+            );
+        }
+        html.push_str("</tr></thead>\n");
+        for (group, rows) in self.groups() {
+            self.group(from, group, &rows, columns, html);
+        }
+        let _ = write!(
+            html,
+            "<tfoot><tr><th scope=\"row\">{} of bound</th><td></td>",
+            if coverage.results {
+                "passed"
+            } else {
+                "verified"
+            }
+        );
+        for column in 0..coverage.providers.len() {
+            let (verified, bound) = coverage.verified_of_bound(column);
+            if coverage.known {
+                let _ = write!(html, "<td>{verified} of {bound}</td>");
+            } else {
+                let _ = write!(html, "<td>? of {bound}</td>");
+            }
+        }
+        html.push_str("</tr></tfoot>\n</table>\n</div>\n");
+    }
+
+    /// The rules by the heading they are defined under (its title and id), in the book's
+    /// order: each group with the indexes of its rules.
+    fn groups(&self) -> Vec<((String, String), Vec<usize>)> {
+        let mut groups: Vec<((String, String), Vec<usize>)> = Vec::new();
+        for (i, rule) in self.rules.rules.rules.iter().enumerate() {
+            let headings = &self.chapters[rule.chapter].index.headings;
+            let heading = headings
+                .iter()
+                .rev()
+                .find(|h| h.range.start < rule.marker.start);
+            let key = match heading {
+                Some(h) => (h.text.clone(), format!("{}#{}", rule.chapter, h.id)),
+                None => (String::new(), rule.chapter.to_string()),
+            };
+            match groups.iter_mut().find(|(k, _)| k.1 == key.1) {
+                Some((_, rows)) => rows.push(i),
+                None => groups.push((key, vec![i])),
+            }
+        }
+        groups
+    }
+
+    /// One group: its heading row with its counts, then a row per rule.
+    fn group(
+        &self,
+        from: usize,
+        (title, id): (String, String),
+        rows: &[usize],
+        columns: usize,
+        html: &mut String,
+    ) {
+        let coverage = self.rules.coverage;
+        let title = if title.is_empty() {
+            "Rules".to_owned()
+        } else {
+            title
+        };
+        let mut counts = Vec::new();
+        for (column, &p) in coverage.providers.iter().enumerate() {
+            // In the summary bar's order, so that every group reads alike.
+            let per: Vec<(&str, usize)> = SEGMENTS
+                .iter()
+                .chain(&["unknown"])
+                .map(|&s| {
+                    let n = rows
+                        .iter()
+                        .filter(|&&r| segment(coverage.cells[r][column], coverage.known) == Some(s))
+                        .count();
+                    (s, n)
+                })
+                .filter(|&(_, n)| n > 0)
+                .collect();
+            if !per.is_empty() {
+                let said: Vec<String> = per
+                    .iter()
+                    .map(|(s, n)| format!("{n} {}", segment_word(s, coverage.results)))
+                    .collect();
+                counts.push(format!(
+                    "{}: {}",
+                    self.model.providers[p].name,
+                    said.join(", ")
+                ));
+            }
+        }
+        let rules = if rows.len() == 1 { "rule" } else { "rules" };
+        let counts = if counts.is_empty() {
+            String::new()
+        } else {
+            format!("; {}", counts.join("; "))
+        };
+        let _ = writeln!(
+            html,
+            "<tbody data-group=\"{}\">\n<tr class=\"contract-group-row\"><th scope=\"rowgroup\" colspan=\"{columns}\"><span class=\"contract-group-title\">{}</span> <span class=\"contract-group-counts\">{} {rules}{}</span></th></tr>",
+            attr(&id),
+            attr(&title),
+            rows.len(),
+            attr(&counts)
+        );
+        for &r in rows {
+            self.row(from, &self.rules.rules.rules[r], &coverage.cells[r], html);
+        }
+        html.push_str("</tbody>\n");
+    }
+
+    /// A rule's row: its ID (linked, its text as the title, breaking after its dots), its
+    /// level, and a cell per provider.
+    fn row(&self, from: usize, rule: &Rule, cells: &[Status], html: &mut String) {
+        let coverage = self.rules.coverage;
+        let level = crate::model::rules::level_name(rule.level);
+        let chapter = &self.chapters[rule.chapter];
+        let text =
+            crate::read::markdown::plain(chapter.content.get(rule.text.clone()).unwrap_or(""));
+        let segments: Vec<String> = rule
+            .id
+            .split_inclusive('.')
+            .map(|s| format!("<span>{}</span>", attr(s)))
+            .collect();
+        let _ = write!(
+            html,
+            "<tr data-rule=\"{id}\" data-level=\"{level}\"><th scope=\"row\"><a href=\"{dest}\" title=\"{title}\"><code>{segments}</code></a></th><td>{level}</td>",
+            id = attr(&rule.id),
+            dest = attr(&self.dest(from, rule.chapter, &rule.anchor())),
+            title = attr(&text),
+            segments = segments.join("<wbr>")
+        );
+        for (&status, &p) in cells.iter().zip(&coverage.providers) {
+            self.status_cell(status, &self.model.providers[p].name, html);
+        }
+        html.push_str("</tr>\n");
+    }
+
+    /// A cell: the status mark and word, the test (its name, file and line, and why it failed)
+    /// as the title of its link to the test, or of the cell without a repository to link to.
+    fn status_cell(&self, status: Status, provider: &str, html: &mut String) {
+        let coverage = self.rules.coverage;
+        let (word, mark, said) = look(status, coverage.known, coverage.results);
+        let shown = if word == "failed" {
+            format!("<strong>{mark} {said}</strong>")
+        } else {
+            format!("{mark} {said}")
+        };
+        let (citation, case) = match status {
+            Status::Verified(c) | Status::NotRun(c) | Status::Implemented(c) => (Some(c), None),
+            Status::Failed(c, case) | Status::Skipped(c, case) | Status::Flaky(c, case) => {
+                (Some(c), Some(case))
+            }
+            Status::Unattributed(c, _, case) => (Some(c), case),
+            _ => (None, None),
+        };
+        let title = citation
+            .and_then(|c| self.cell_title(status, c, case))
+            .or_else(|| uncited_title(status, coverage.known).map(str::to_owned));
+        let link = citation
+            .and_then(|c| self.rules.citations.get(c))
+            .zip(self.rules.repository)
+            .map(|(c, repository)| repository.blob(&c.path, c.line));
+        let provider = attr(provider);
+        let _ = write!(
+            html,
+            "<td class=\"contract-cell contract-{word}\" data-provider=\"{provider}\" data-status=\"{word}\""
+        );
+        match (link, title) {
+            (Some(link), Some(title)) => {
+                let _ = write!(
+                    html,
+                    "><a href=\"{}\" title=\"{}\">{shown}</a></td>",
+                    attr(&link),
+                    attr(&title)
+                );
+            }
+            (_, Some(title)) => {
+                let _ = write!(html, " title=\"{}\">{shown}</td>", attr(&title));
+            }
+            (_, None) => {
+                let _ = write!(html, ">{shown}</td>");
+            }
+        }
+    }
+
+    /// What a cell's title says: the status, the test or case, its file and line, and the
+    /// first line of a failure.
+    fn cell_title(&self, status: Status, citation: usize, case: Option<usize>) -> Option<String> {
+        let citation = self.rules.citations.get(citation)?;
+        let place = format!("{}:{}", citation.path, citation.line);
+        let test = citation.test.as_ref().map(|t| t.name.as_str());
+        let case = case.and_then(|i| self.rules.results.cases.get(i));
+        let name = case.map(|c| c.name.as_str()).or(test);
+        let what = match status {
+            Status::Flaky(..) => "passed on a rerun after failing (flaky)",
+            Status::Verified(_) if self.rules.coverage.results => "passed",
+            Status::Verified(_) => "verified",
+            Status::Failed(..) => "failed",
+            Status::Skipped(..) => "skipped",
+            Status::NotRun(_) if test.is_none() => "not run: the citation stands in no test",
+            Status::NotRun(_) => "not run: the last run did not report it",
+            Status::Unattributed(_, Unknowable::Provider, _) => {
+                "ran, for a provider its report does not name"
+            }
+            Status::Unattributed(_, Unknowable::File, _) => {
+                "ran, in a file its report does not name"
+            }
+            _ => "implemented",
+        };
+        let why = case
+            .and_then(|c| c.message.as_deref())
+            .map_or_else(String::new, |m| format!(": {m}"));
+        Some(match name {
+            Some(name) => format!("{what}: {name} ({place}){why}"),
+            None => format!("{what}: {place}{why}"),
+        })
+    }
+}
