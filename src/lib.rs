@@ -5,8 +5,9 @@
 //! render a book), [`check`] (only check it), [`overview`] (check it and sum it up),
 //! [`load`] (a book from disk, as mdBook hands it over), [`run_protocol`] (mdBook's JSON
 //! protocol, as the binary speaks it), and the [`Report`] of [`Finding`]s they produce; then
-//! one function per command of the binary ([`install`], [`new_spec`], [`status`], [`brief`],
-//! [`carried_over`], [`run_language_server`]). The pipeline is described in `ARCHITECTURE.md`.
+//! one function per command of the binary ([`init`], [`install`], [`new_spec`], [`status`],
+//! [`brief`], [`carried_over`], [`run_language_server`]). The pipeline is described in
+//! `ARCHITECTURE.md`.
 
 mod checks;
 mod commands;
@@ -29,6 +30,7 @@ pub use commands::export::{
     Export, SCHEMA as CONTRACT_SCHEMA, SCHEMA_VERSION, export, export_book,
     render as export_renderer,
 };
+pub use commands::init::{DEFAULT_NOUN, DEFAULT_PROVIDERS, Initialized, init};
 pub use commands::install::{CSS, CSS_FILE, Installed, JS, JS_FILE, install};
 pub use commands::new_spec::{NewSpec, new_spec};
 pub use commands::preprocessor::ContractPreprocessor;

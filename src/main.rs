@@ -1,4 +1,5 @@
-//! The `mdbook-contract` command line: the preprocessor protocol, `supports`, and `check`.
+//! The `mdbook-contract` command line: the preprocessor protocol, `supports`, `check` and the
+//! other commands, each handed to the library.
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -219,6 +220,24 @@ enum Command {
         #[arg(default_value = ".")]
         book_dir: PathBuf,
     },
+    /// Writes a small contract book that builds at once: book.toml, a contract with two axes
+    /// and three rules, the spec template, an appendix with the profile and rule matrices, and
+    /// a tiny source tree that cites the rules.
+    ///
+    /// Every file says in its first comment what to change first. Refuses, changing nothing,
+    /// a folder that has a book.toml.
+    Init {
+        /// The folder to write the book into (made when missing).
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+        /// A provider's name, a DNS-1123 label such as `s3`; give it once per provider
+        /// (default: `alpha` and `beta`).
+        #[arg(long = "provider", value_name = "NAME")]
+        providers: Vec<String>,
+        /// What the book calls its providers, in lowercase words, such as `storage backend`.
+        #[arg(long, default_value = mdbook_contract::DEFAULT_NOUN)]
+        noun: String,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -284,6 +303,11 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Install { book_dir }) => install(&book_dir),
+        Some(Command::Init {
+            dir,
+            providers,
+            noun,
+        }) => init(&dir, &providers, &noun),
         Some(Command::Lsp) => lsp(),
         Some(Command::Mcp {
             book_dir,
@@ -717,6 +741,40 @@ fn install(book_dir: &std::path::Path) -> ExitCode {
             if installed.changes.is_empty() {
                 let _ = writeln!(stdout, "book.toml already had everything; left as it was");
             }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn init(dir: &Path, providers: &[String], noun: &str) -> ExitCode {
+    let providers: Vec<String> = if providers.is_empty() {
+        mdbook_contract::DEFAULT_PROVIDERS
+            .iter()
+            .map(|p| (*p).to_owned())
+            .collect()
+    } else {
+        providers.to_vec()
+    };
+    match mdbook_contract::init(dir, &providers, noun) {
+        Ok(initialized) => {
+            let mut stdout = std::io::stdout().lock();
+            for file in &initialized.written {
+                let _ = writeln!(stdout, "wrote {}", display_root(dir).join(file).display());
+            }
+            let shown = display_root(dir);
+            let at = if shown.as_os_str().is_empty() {
+                String::new()
+            } else {
+                format!(" {}", shown.display())
+            };
+            let _ = writeln!(
+                stdout,
+                "next: `mdbook build{at}` (or `mdbook-contract check{at}`); each file's first comment says what to change first"
+            );
             ExitCode::SUCCESS
         }
         Err(error) => {

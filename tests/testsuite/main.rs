@@ -17,6 +17,7 @@ mod editors;
 mod export;
 mod formats;
 mod heading_ids;
+mod init;
 mod inventory;
 mod languages;
 mod link_golden;
