@@ -55,6 +55,11 @@ pub use report::overview::{Overview, ProviderClaims};
 pub use util::git::in_repository;
 pub use util::vocab::{Check, NAME, Severity};
 
+/// Every key of `[preprocessor.contract]` in book.toml, with what it expects, as the checks of
+/// the configuration know them (an unknown key is `malformed-config`). mdBook's own keys of a
+/// preprocessor's table (`command`, `before`, `after`, `optional`, `renderers`) are not listed.
+pub const CONFIG_KEYS: &[(&str, &str)] = read::config::KNOWN_KEYS;
+
 /// What the fuzz targets and the tests of the Markdown layer reach past the surface for. Not
 /// part of the API: it changes whenever the crate does.
 #[doc(hidden)]

@@ -212,9 +212,10 @@ enum Command {
         /// The book's root folder, where book.toml is.
         book_dir: PathBuf,
     },
-    /// Sets a book up: writes the stylesheet of the generated tables beside book.toml and
-    /// lists it in `output.html.additional-css`, and adds `[preprocessor.contract]` with
-    /// `after = ["links"]` when book.toml has none (comments and formatting are kept).
+    /// Sets a book up: writes the stylesheet of the generated tables and the script of the
+    /// coverage page beside book.toml and lists them in `output.html.additional-css` and
+    /// `additional-js`, and adds `[preprocessor.contract]` with `after = ["links"]` when
+    /// book.toml has none (comments and formatting are kept).
     Install {
         /// The book's root folder, where book.toml is.
         #[arg(default_value = ".")]

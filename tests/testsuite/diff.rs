@@ -587,13 +587,16 @@ fn a_side_that_cannot_be_read_exits_2_naming_it() {
 }
 
 #[test]
-fn every_kind_is_in_the_readme_and_in_a_test_here() {
+fn every_kind_is_in_the_guide_and_in_a_test_here() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let page = std::fs::read_to_string(root.join("guide/src/reference/changes.md")).unwrap();
     let tests = std::fs::read_to_string(root.join("tests/testsuite/diff.rs")).unwrap();
     for kind in mdbook_contract::CATALOGUE {
         let row = format!("| `{}` | {} |", kind.name, kind.level.as_str());
-        assert!(readme.contains(&row), "no README row {row}");
+        assert!(
+            page.contains(&row),
+            "no row {row} in the guide's reference/changes.md"
+        );
         assert!(
             tests.contains(&format!("\"{}\"", kind.name)),
             "{} has no test",

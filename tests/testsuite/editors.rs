@@ -41,14 +41,16 @@ fn neovim_shows_diagnostics_hover_and_completion() {
 
 #[test]
 #[ignore = "needs Neovim: cargo test -- --ignored editors::"]
-fn the_readmes_neovim_set_up_attaches_on_the_neovim_debian_ships() {
-    // The README's `init.lua` as it is, the binary found by name on the PATH.
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let from = readme
-        .find("**Neovim**")
-        .expect("the README has a Neovim section");
-    let block = &readme[from..];
+fn the_guides_neovim_set_up_attaches_on_the_neovim_debian_ships() {
+    // The guide's `init.lua` as it is, the binary found by name on the PATH.
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("guide/src/how-to/editors.md"),
+    )
+    .unwrap();
+    let from = page
+        .find("## Neovim")
+        .expect("the guide has a Neovim section");
+    let block = &page[from..];
     let start = block.find("```lua\n").expect("a lua block") + "```lua\n".len();
     let end = start + block[start..].find("```").expect("the block ends");
     let book = Fixture::new(&contract_book());

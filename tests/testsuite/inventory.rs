@@ -1,5 +1,5 @@
 //! Every check is documented and tested: the registry is the list, and each entry must appear
-//! in the README's table, in the book's authoring chapter, and in a test that makes it fire at a
+//! in the guide's reference of checks, in the book's authoring chapter, and in a test that makes it fire at a
 //! position (`positions(&report, "name")`, or through the binary `json_positions(&stdout, "name")`).
 
 use std::path::Path;
@@ -10,7 +10,7 @@ fn read(path: &str) -> String {
 
 #[test]
 fn every_check_is_documented_and_fires_in_a_test() {
-    let readme = read("README.md");
+    let reference = read("guide/src/reference/checks.md");
     let authoring = read("book/authoring.md");
     let tests: String = [
         "tests/testsuite/model_checks.rs",
@@ -28,8 +28,10 @@ fn every_check_is_documented_and_fires_in_a_test() {
     let mut missing = Vec::new();
     for check in mdbook_contract::Check::ALL {
         let name = check.name();
-        if !readme.contains(&format!("| `{name}` |")) {
-            missing.push(format!("{name}: no row in the README's table of checks"));
+        if !reference.contains(&format!("## `{name}`\n")) {
+            missing.push(format!(
+                "{name}: no section in guide/src/reference/checks.md"
+            ));
         }
         if !authoring.contains(&format!("`{name}`")) {
             missing.push(format!("{name}: not in book/authoring.md"));
@@ -47,18 +49,20 @@ fn every_check_is_documented_and_fires_in_a_test() {
 }
 
 #[test]
-fn every_default_severity_in_the_readme_matches_the_registry() {
-    let readme = read("README.md");
+fn every_default_severity_in_the_guide_matches_the_registry() {
+    let reference = read("guide/src/reference/checks.md");
     for check in mdbook_contract::Check::ALL {
-        let row = readme
-            .lines()
-            .find(|l| l.starts_with(&format!("| `{}` |", check.name())))
+        let at = reference
+            .find(&format!("## `{}`\n", check.name()))
             .expect("documented");
-        let documented = row.trim_end_matches('|').rsplit('|').next().unwrap().trim();
+        let documented = reference[at..]
+            .lines()
+            .find_map(|l| l.strip_prefix("**Default:** "))
+            .expect("a default");
         let default = check.default_severity().as_str();
         assert!(
             documented.starts_with(default),
-            "{check}: README says `{documented}`, the registry `{default}`"
+            "{check}: the guide says `{documented}`, the registry `{default}`"
         );
     }
 }

@@ -16,6 +16,7 @@ mod diff;
 mod editors;
 mod export;
 mod formats;
+mod guide;
 mod heading_ids;
 mod init;
 mod inventory;
