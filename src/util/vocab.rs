@@ -3,8 +3,9 @@
 //!
 //! This module imports nothing of the crate, so anything may import it: book.toml is validated
 //! against [`Check::ALL`], the checks report under their [`Check`], suppression comments name
-//! them, and the README documents them. To add a check: a variant here (with its name, default
-//! severity and summary), then its file in `checks/` and its arm in `checks::run`.
+//! them, and the guide documents them (`guide/src/reference/checks.md`, tested). To add a
+//! check: a variant here (with its name, default severity and summary), then its file in
+//! `checks/` and its arm in `checks::run`, and its section in the guide's reference.
 
 use std::fmt;
 
@@ -56,7 +57,7 @@ macro_rules! checks {
         }
 
         impl Check {
-            /// Every check, in the order the README lists them.
+            /// Every check, in the order the guide's reference lists them.
             pub const ALL: &[Check] = &[$(Check::$variant,)*];
 
             /// The name used in book.toml, in suppression comments and in output.

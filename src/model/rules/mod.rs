@@ -10,7 +10,7 @@
 //! matrix.
 //!
 //! To add a key to markers: `marker.rs` parses it, [`Rules::collect`] checks it against the
-//! model, and the README's table of the syntax says what it means.
+//! model, and the guide's table of the syntax (`guide/src/reference/rules.md`) says what it means.
 
 pub(crate) mod code;
 pub(crate) mod coverage;
