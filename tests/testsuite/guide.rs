@@ -94,6 +94,7 @@ const STATES: &[(&str, &str, &[&str])] = &[
         &["results/junit.xml"],
     ),
     ("how-to/diff.in", "tutorial/results-2.in", &[]),
+    ("how-to/baseline.in", "tutorial/change-1.in", &[]),
 ];
 
 /// Every file under `dir`, relative to it.
