@@ -41,7 +41,7 @@ pub use commands::status::{StatusFormat, render_status};
 #[doc(hidden)]
 pub use lsp::arrival as language_server_arrival;
 pub use lsp::{serve as serve_language_server, serve_stream as run_language_server};
-pub use mcp::{config as mcp_config, serve_stream as run_mcp};
+pub use mcp::{Host as McpHost, config as mcp_config, serve_stream as run_mcp};
 pub use pipeline::status::{
     OpenEntry, ProviderCoverage, SourceRead, SpecState, Status, SyntaxErrorsAt,
 };
@@ -53,6 +53,7 @@ pub use report::baseline::write as write_baseline;
 pub use report::diagnostic::{Finding, Format, Report};
 pub use report::overview::{Overview, ProviderClaims};
 pub use util::git::in_repository;
+pub use util::stdio::protocol_stdout;
 pub use util::vocab::{Check, NAME, Severity};
 
 /// Every key of `[preprocessor.contract]` in book.toml, with what it expects, as the checks of

@@ -73,8 +73,9 @@ enum Command {
     /// its spec, the profiles it chose with what they oblige, worked examples from the existing
     /// providers, the checklist for adding a provider, and the whole contract.
     ///
-    /// Checks the book first: a book with errors gets its findings printed as `check` prints
-    /// them, and nothing is written (exit 1). Exit 2 when the book cannot be loaded or has no
+    /// Checks the book first: a spec with errors gets its findings printed as `check` prints
+    /// them, and nothing is written (exit 1); the book's errors elsewhere are listed in the
+    /// brief, which is written all the same. Exit 2 when the book cannot be loaded or has no
     /// spec of that provider.
     Brief {
         /// The provider's type, as its spec names it.
@@ -200,10 +201,14 @@ enum Command {
         /// The book's root folder, where book.toml is.
         #[arg(default_value = ".")]
         book_dir: PathBuf,
-        /// Prints the JSON that registers this server for the book with an MCP client (the
-        /// `mcpServers` form of `.mcp.json`, `.cursor/mcp.json` and others) and exits.
-        #[arg(long)]
-        print_config: bool,
+        /// Prints what registers this server for the book with an MCP client, and exits
+        /// (`--print-config=HOST`):
+        /// `json` (the default) the `mcpServers` JSON of Claude Code's `.mcp.json`, Cursor's
+        /// `.cursor/mcp.json` and Claude Desktop; `vscode` the JSON of VS Code's
+        /// `.vscode/mcp.json`; `codex` the TOML of Codex's `~/.codex/config.toml`; `claude` the
+        /// `claude mcp add` command line.
+        #[arg(long, value_name = "HOST", num_args = 0..=1, require_equals = true, default_missing_value = "json")]
+        print_config: Option<mdbook_contract::McpHost>,
     },
     /// Runs the book's own preprocessors for the language server (its child process): the
     /// editor's texts as JSON on standard input, the book as they leave it on standard output.
@@ -376,10 +381,12 @@ fn main() -> ExitCode {
 
 /// `mdbook-contract lsp`: the language server on stdio until the editor ends it.
 fn lsp() -> ExitCode {
-    match mdbook_contract::run_language_server(
-        std::io::BufReader::new(std::io::stdin()),
-        std::io::stdout(),
-    ) {
+    let served = mdbook_contract::protocol_stdout()
+        .map_err(anyhow::Error::from)
+        .and_then(|stdout| {
+            mdbook_contract::run_language_server(std::io::BufReader::new(std::io::stdin()), stdout)
+        });
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             let _ = writeln!(std::io::stderr(), "mdbook-contract lsp: {error:#}");
@@ -391,8 +398,13 @@ fn lsp() -> ExitCode {
 /// The language server's child process: the book's own preprocessors run on the editor's
 /// texts of `book_dir`.
 fn lsp_arrival(book_dir: &Path) -> ExitCode {
-    let stdout = std::io::BufWriter::new(std::io::stdout());
-    match mdbook_contract::language_server_arrival(book_dir, std::io::stdin(), stdout) {
+    let served = mdbook_contract::protocol_stdout()
+        .map_err(anyhow::Error::from)
+        .and_then(|stdout| {
+            let stdout = std::io::BufWriter::new(stdout);
+            mdbook_contract::language_server_arrival(book_dir, std::io::stdin(), stdout)
+        });
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
@@ -437,17 +449,21 @@ fn protocol() -> ExitCode {
     ExitCode::from(u8::try_from(code).unwrap_or(1))
 }
 
-fn mcp(book_dir: &std::path::Path, print_config: bool) -> ExitCode {
-    let served = if print_config {
-        mdbook_contract::mcp_config(book_dir)
-            .map(|json| std::io::stdout().lock().write_all(json.as_bytes()))
+fn mcp(book_dir: &std::path::Path, print_config: Option<mdbook_contract::McpHost>) -> ExitCode {
+    let served = if let Some(host) = print_config {
+        mdbook_contract::mcp_config(book_dir, host)
+            .map(|config| std::io::stdout().lock().write_all(config.as_bytes()))
             .map(|_| ())
     } else {
-        mdbook_contract::run_mcp(
-            book_dir,
-            std::io::BufReader::new(std::io::stdin()),
-            std::io::stdout(),
-        )
+        mdbook_contract::protocol_stdout()
+            .map_err(anyhow::Error::from)
+            .and_then(|stdout| {
+                mdbook_contract::run_mcp(
+                    book_dir,
+                    std::io::BufReader::new(std::io::stdin()),
+                    stdout,
+                )
+            })
     };
     match served {
         Ok(()) => ExitCode::SUCCESS,
@@ -559,6 +575,17 @@ fn brief(
                 );
                 return ExitCode::from(2);
             }
+            if brief.errors_elsewhere > 0 {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "mdbook-contract: the book has {} outside the spec (listed in the brief); `mdbook-contract check` shows them",
+                    if brief.errors_elsewhere == 1 {
+                        "1 error".to_owned()
+                    } else {
+                        format!("{} errors", brief.errors_elsewhere)
+                    }
+                );
+            }
             if let Some(file) = output {
                 let _ = writeln!(
                     std::io::stderr(),
@@ -580,7 +607,7 @@ fn brief(
             let _ = stderr.write_all(report.render(Format::Human, color).as_bytes());
             let _ = writeln!(
                 stderr,
-                "mdbook-contract: no brief written: a brief is written only from a book without errors"
+                "mdbook-contract: no brief written: it copies the spec's answers, so it is written only from a spec without errors"
             );
             ExitCode::FAILURE
         }

@@ -23,6 +23,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::read::markdown::plain;
@@ -38,7 +39,7 @@ pub const SCHEMA_VERSION: &str = "1.3.0";
 pub const SCHEMA: &str = include_str!("../../schema/contract.schema.json");
 
 /// Where something is written: a path relative to the book root, a line and a column.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct PlaceOut {
     pub path: String,
     pub line: usize,
@@ -56,7 +57,7 @@ impl From<&Place> for PlaceOut {
 }
 
 /// The book.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct BookOut {
     pub title: Option<String>,
     /// The contract's version (`version` in book.toml), if stated.
@@ -64,7 +65,7 @@ pub struct BookOut {
 }
 
 /// A profile of an axis.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ProfileOut {
     pub name: String,
     pub meaning: String,
@@ -76,7 +77,7 @@ pub struct ProfileOut {
 }
 
 /// An axis.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct AxisOut {
     pub code: String,
     pub anchor: String,
@@ -88,14 +89,14 @@ pub struct AxisOut {
 }
 
 /// What a rule applies to.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct AppliesOut {
     pub axis: String,
     pub profile: String,
 }
 
 /// A rule.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RuleOut {
     pub id: String,
     pub version: u32,
@@ -107,7 +108,7 @@ pub struct RuleOut {
 }
 
 /// A claim.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ClaimOut {
     pub axis: String,
     pub profile: String,
@@ -116,7 +117,7 @@ pub struct ClaimOut {
 }
 
 /// A provider section, or a spec's provider.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ProviderOut {
     pub name: String,
     /// `built`, `proposed` or `spec`.
@@ -127,7 +128,7 @@ pub struct ProviderOut {
 }
 
 /// An entry of a spec.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct EntryOut {
     pub title: String,
     pub answered: bool,
@@ -136,7 +137,7 @@ pub struct EntryOut {
 }
 
 /// A filled spec.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SpecOut {
     pub provider: String,
     pub status: &'static str,
@@ -145,7 +146,7 @@ pub struct SpecOut {
 }
 
 /// A citation in code.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CitationOut {
     /// Under `source-root`.
     pub path: String,
@@ -153,7 +154,7 @@ pub struct CitationOut {
 }
 
 /// Where one rule stands for one built provider.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CoverageRuleOut {
     pub rule: String,
     pub status: &'static str,
@@ -164,7 +165,7 @@ pub struct CoverageRuleOut {
 }
 
 /// A test case's result.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ResultOut {
     /// The case as its report names it (`TestPublish/kafka`).
     pub case: String,
@@ -177,7 +178,7 @@ pub struct ResultOut {
 }
 
 /// The coverage of the rules for one built provider.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CoverageOut {
     pub provider: String,
     /// Whether the source tree was read (`source-root`).

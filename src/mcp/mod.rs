@@ -51,24 +51,69 @@ pub fn serve_stream(
     })
 }
 
-/// The JSON that registers the server for the book at `book_dir` with an MCP client, in the
-/// `mcpServers` form that Claude Code (`.mcp.json`), Cursor (`.cursor/mcp.json`) and others
-/// read: the command as the shell finds it when it is this program, else this program's path;
-/// the book's folder made absolute, since a client starts servers wherever it likes.
-pub fn config(book_dir: &Path) -> Result<String> {
+/// The MCP clients whose configuration [`config`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[non_exhaustive]
+pub enum Host {
+    /// The `mcpServers` JSON of Claude Code's `.mcp.json`, Cursor's `.cursor/mcp.json` and
+    /// Claude Desktop's configuration.
+    Json,
+    /// The JSON of VS Code's `.vscode/mcp.json` (`servers`, with `type: stdio`).
+    Vscode,
+    /// The TOML table of Codex's `~/.codex/config.toml`.
+    Codex,
+    /// The `claude mcp add` command line that registers it with Claude Code.
+    Claude,
+}
+
+/// What registers the server for the book at `book_dir` with the MCP client `host`: the
+/// command as the shell finds it when it is this program, else this program's path; the
+/// book's folder made absolute, since a client starts servers wherever it likes.
+pub fn config(book_dir: &Path, host: Host) -> Result<String> {
     let dir = crate::util::paths::lexical(&std::path::absolute(book_dir)?);
+    let dir = dir.to_string_lossy().into_owned();
     let command = command_name();
-    let value = serde_json::json!({
-        "mcpServers": {
-            "mdbook-contract": {
-                "command": command,
-                "args": ["mcp", dir],
-            }
+    let server = serde_json::json!({ "command": command, "args": ["mcp", dir] });
+    let mut out = match host {
+        Host::Json => serde_json::to_string_pretty(
+            &serde_json::json!({ "mcpServers": { "mdbook-contract": server } }),
+        )?,
+        Host::Vscode => serde_json::to_string_pretty(&serde_json::json!({
+            "servers": { "mdbook-contract": { "type": "stdio", "command": command, "args": ["mcp", dir] } }
+        }))?,
+        Host::Codex => {
+            let mut table = toml_edit::Table::new();
+            table.insert("command", toml_edit::value(command.as_str()));
+            let mut args = toml_edit::Array::new();
+            args.push("mcp");
+            args.push(dir.as_str());
+            table.insert("args", toml_edit::value(args));
+            let mut servers = toml_edit::Table::new();
+            servers.set_implicit(true);
+            servers.insert("mdbook-contract", toml_edit::Item::Table(table));
+            let mut document = toml_edit::DocumentMut::new();
+            document.insert("mcp_servers", toml_edit::Item::Table(servers));
+            document.to_string().trim_end().to_owned()
         }
-    });
-    let mut out = serde_json::to_string_pretty(&value)?;
+        Host::Claude => format!(
+            "claude mcp add mdbook-contract -- {} mcp {}",
+            shell_word(&command),
+            shell_word(&dir)
+        ),
+    };
     out.push('\n');
     Ok(out)
+}
+
+/// `word` as a POSIX shell reads it back: as it is when it has nothing the shell would read
+/// otherwise, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./:=@%+,".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 /// `mdbook-contract` when the `PATH` finds this very program by that name, else its path.

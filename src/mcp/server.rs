@@ -22,12 +22,21 @@ use super::tools;
 use super::watch::{State, Watch};
 
 /// What the server says an agent can do with it.
-const INSTRUCTIONS: &str = "The contract of an mdBook documented with mdbook-contract: axes of variation with their profiles, providers and their claims, rules (`r[ID]`) with their coverage by the code and tests, filled specs and their open entries, and the book's findings. Start with `contract_overview`; `contract_provider` says what to do next for a provider, `contract_uncovered` which rules still lack a passing test, `contract_check` what the book's build would report. Every answer follows the files on disk and says what changed since the previous call.";
+const INSTRUCTIONS: &str = "The contract of an mdBook documented with mdbook-contract: axes of variation with their profiles, providers and their claims, rules (`r[ID]`) with their coverage by the code and tests, filled specs and their open entries, and the book's findings. Start with `contract_overview`. To start a new provider: `contract_new_spec` writes its spec, `contract_provider` lists its open entries and the rules its claimed profiles bind it to, `contract_brief` gives everything needed to build it (by `section`). While building: `contract_uncovered` lists the rules still lacking a passing test, `contract_rules` filters the rules, `contract_check` says what the book's build would report. Every answer follows the files on disk and says what changed since the previous call; every path is from the repository's root.";
+
+/// What one client last saw of the book: the state of its previous call, and the last one of
+/// its calls that found the book loaded (what changed is told against it when the book loads
+/// again after a failure).
+#[derive(Default)]
+pub(crate) struct Seen {
+    last: Option<Arc<State>>,
+    loaded: Option<Arc<State>>,
+}
 
 /// One client's server: the book, and what this client last saw of it.
 pub(crate) struct Server {
     watch: Arc<Mutex<Watch>>,
-    seen: Arc<Mutex<Option<Arc<State>>>>,
+    seen: Arc<Mutex<Seen>>,
     dir: PathBuf,
 }
 
@@ -35,7 +44,7 @@ impl Server {
     pub(crate) fn new(dir: PathBuf) -> Server {
         Server {
             watch: Arc::new(Mutex::new(Watch::new(dir.clone()))),
-            seen: Arc::new(Mutex::new(None)),
+            seen: Arc::new(Mutex::new(Seen::default())),
             dir,
         }
     }
@@ -111,55 +120,78 @@ impl ServerHandler for Server {
 /// The answer to a call of the tool `name` (one that exists).
 fn answer(
     watch: &Mutex<Watch>,
-    seen: &Mutex<Option<Arc<State>>>,
+    seen: &Mutex<Seen>,
     dir: &std::path::Path,
     name: &str,
     arguments: rmcp::model::JsonObject,
 ) -> CallToolResult {
     let state = lock(watch).current();
-    let changed = {
-        let mut seen = lock(seen);
-        let lines = seen
-            .as_ref()
-            .filter(|before| !Arc::ptr_eq(before, &state))
-            .map(|before| changes::between(before, &state))
-            .unwrap_or_default();
-        *seen = Some(Arc::clone(&state));
-        lines
-    };
+    let changed = lock(seen).update(&state);
     crate::util::guard::fault("mcp-tool");
-    let (value, text, failed) = match &*state {
-        State::Failed(why) => {
-            let text = format!("the book at `{}` cannot be loaded: {why}", dir.display());
-            (json!({ "error": text }), text, true)
-        }
-        State::Loaded(loaded) => match tools::call(name, arguments, loaded) {
-            Ok(answer) => (answer.value, answer.text, false),
-            Err(refusal) => (json!({ "error": refusal }), refusal, true),
-        },
+    let outcome = match &*state {
+        State::Failed(why) => Err(format!(
+            "the book at `{}` cannot be loaded: {why}",
+            dir.display()
+        )),
+        State::Loaded(loaded) => tools::call(name, arguments, loaded),
     };
-    result(value, &text, &changed, failed)
+    match outcome {
+        Ok(answer) => result(answer.value, &answer.text, &changed),
+        Err(refusal) => text_result(with_changed(&refusal, &changed), true),
+    }
 }
 
-/// A result with `value` as its structured content (with `changed` in it) and `text`, after
-/// what changed, as its text.
-fn result(mut value: Value, text: &str, changed: &[String], failed: bool) -> CallToolResult {
-    let shown = if changed.is_empty() {
+impl Seen {
+    /// What changed since the client's previous call, now that it sees `state`.
+    fn update(&mut self, state: &Arc<State>) -> Vec<String> {
+        let mut lines = match &self.last {
+            Some(before) if !Arc::ptr_eq(before, state) => changes::between(before, state),
+            _ => Vec::new(),
+        };
+        // Back from a book that could not load: what changed since it last loaded.
+        if let (Some(before), Some(last), State::Loaded(_)) = (&self.loaded, &self.last, &**state)
+            && matches!(**last, State::Failed(_))
+        {
+            lines.extend(changes::between(before, state));
+        }
+        if matches!(**state, State::Loaded(_)) {
+            self.loaded = Some(Arc::clone(state));
+        }
+        self.last = Some(Arc::clone(state));
+        lines
+    }
+}
+
+/// `text`, after what changed since the previous call.
+fn with_changed(text: &str, changed: &[String]) -> String {
+    if changed.is_empty() {
         text.to_owned()
     } else {
         format!(
             "changed since the last call: {}\n\n{text}",
             changed.join("\n")
         )
-    };
+    }
+}
+
+/// A result with `value` as its structured content (with `changed` in it), serialised as JSON
+/// in the first text block (for hosts that give the model only the text), and `text` after
+/// what changed in the second.
+fn result(mut value: Value, text: &str, changed: &[String]) -> CallToolResult {
     if let Value::Object(object) = &mut value {
         object.insert("changed".to_owned(), json!(changed));
     }
-    let mut result = text_result(shown, failed);
+    let content = vec![
+        ContentBlock::text(value.to_string()),
+        ContentBlock::text(with_changed(text, changed)),
+    ];
+    let mut result = CallToolResult::success(content);
     result.structured_content = Some(value);
     result
 }
 
+/// A result of text only: an error has no structured content (its tool's output schema
+/// describes answers, not refusals).
 fn text_result(text: String, failed: bool) -> CallToolResult {
     let content = vec![ContentBlock::text(text)];
     if failed {

@@ -7,6 +7,14 @@
 //! Request (`-32600`, with its id when it has one), and reading goes on. A notification that
 //! cannot be read is left unanswered, since a notification is never answered.
 //!
+//! A request whose method is the protocol's but whose params do not fit it (`tools/call`
+//! without a `name`, `arguments` that are no object) is an Invalid params error (`-32602`)
+//! saying what the method takes, not rmcp's Method not found.
+//!
+//! A batch (a JSON array of messages, which protocol version 2025-03-26 requires a server to
+//! take) is read message by message; its replies are held until the last one is written, and
+//! go out together as one array, as JSON-RPC 2.0 says.
+//!
 //! Lines are read on a thread of their own (a blocking read of stdin cannot be cancelled on an
 //! async runtime); the protocol's messages reach the server through a channel, and every
 //! reply, ours and rmcp's, is written whole under one lock.
@@ -26,10 +34,28 @@ const MAX_LINE: u64 = 16 << 20;
 /// Where replies are written.
 type Output = Arc<Mutex<Box<dyn Write + Send>>>;
 
+/// The batches whose replies are not all written yet.
+type Batches = Arc<Mutex<Vec<Batch>>>;
+
+/// One batch: the ids of its requests not answered yet, and the replies it has.
+#[derive(Default)]
+struct Batch {
+    waiting: Vec<Value>,
+    replies: Vec<Value>,
+}
+
 /// The transport of one stdio session.
 pub(crate) struct Lines {
     incoming: tokio::sync::mpsc::Receiver<RxJsonRpcMessage<RoleServer>>,
     output: Output,
+    batches: Batches,
+}
+
+/// Where the reading thread sends what it read.
+struct Reader {
+    sender: tokio::sync::mpsc::Sender<RxJsonRpcMessage<RoleServer>>,
+    output: Output,
+    batches: Batches,
 }
 
 /// Reads messages from `input` (on a thread) and writes replies to `output`.
@@ -38,18 +64,24 @@ pub(crate) fn lines(
     output: impl Write + Send + 'static,
 ) -> Lines {
     let output: Output = Arc::new(Mutex::new(Box::new(output)));
+    let batches = Batches::default();
     let (sender, incoming) = tokio::sync::mpsc::channel(16);
-    let replies = Arc::clone(&output);
-    std::thread::spawn(move || read(input, &sender, &replies));
-    Lines { incoming, output }
+    let reader = Reader {
+        sender,
+        output: Arc::clone(&output),
+        batches: Arc::clone(&batches),
+    };
+    std::thread::spawn(move || read(input, &reader));
+    Lines {
+        incoming,
+        output,
+        batches,
+    }
 }
 
 /// Reads lines until the input ends or the server stops listening.
-fn read(
-    mut input: impl BufRead,
-    sender: &tokio::sync::mpsc::Sender<RxJsonRpcMessage<RoleServer>>,
-    output: &Output,
-) {
+fn read(mut input: impl BufRead, reader: &Reader) {
+    let output = &reader.output;
     let mut line = Vec::new();
     loop {
         line.clear();
@@ -71,18 +103,64 @@ fn read(
             let _ = write(output, &refusal);
             continue;
         }
-        match parse(&line) {
-            Parsed::Message(message) => {
-                if sender.blocking_send(*message).is_err() {
-                    return;
-                }
-            }
-            Parsed::Unanswered => {}
-            Parsed::Refused(reply) => {
-                let _ = write(output, &reply);
-            }
+        let listening = match json(&line) {
+            Err(reply) => write(output, &reply).is_ok(),
+            Ok(None) => true,
+            Ok(Some(Value::Array(items))) => reader.batch(items),
+            Ok(Some(value)) => reader.one(message(value)),
+        };
+        if !listening {
+            return;
         }
     }
+}
+
+impl Reader {
+    /// Hands one message on, or writes its refusal; false once the server stopped listening.
+    fn one(&self, parsed: Parsed) -> bool {
+        match parsed {
+            Parsed::Message(message) => self.sender.blocking_send(*message).is_ok(),
+            Parsed::Unanswered => true,
+            Parsed::Refused(reply) => write(&self.output, &reply).is_ok(),
+        }
+    }
+
+    /// Hands a batch's messages on, its refusals held for its one reply.
+    fn batch(&self, items: Vec<Value>) -> bool {
+        if items.is_empty() {
+            let reply = error(-32600, "Invalid Request: an empty batch", Value::Null);
+            return write(&self.output, &reply).is_ok();
+        }
+        let mut batch = Batch::default();
+        let mut messages = Vec::new();
+        for item in items {
+            match message(item) {
+                Parsed::Message(m) => {
+                    if let rmcp::model::JsonRpcMessage::Request(request) = &*m {
+                        batch.waiting.push(json!(request.id));
+                    }
+                    messages.push(m);
+                }
+                Parsed::Unanswered => {}
+                Parsed::Refused(reply) => batch.replies.push(reply),
+            }
+        }
+        if batch.waiting.is_empty() {
+            // Only notifications and refusals: nothing more will come.
+            if !batch.replies.is_empty() && write(&self.output, &batch.replies).is_err() {
+                return false;
+            }
+        } else {
+            lock(&self.batches).push(batch);
+        }
+        messages
+            .into_iter()
+            .all(|m| self.sender.blocking_send(*m).is_ok())
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
@@ -109,27 +187,112 @@ enum Parsed {
     Refused(Value),
 }
 
-fn parse(line: &[u8]) -> Parsed {
+/// The JSON of a line: none for a blank line, a Parse error reply for one that is no JSON.
+fn json(line: &[u8]) -> Result<Option<Value>, Value> {
     let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
-        return Parsed::Unanswered;
+        return Ok(None);
     }
-    let value: Value = match serde_json::from_slice(line) {
-        Ok(value) => value,
-        Err(e) => return Parsed::Refused(error(-32700, &format!("Parse error: {e}"), Value::Null)),
-    };
+    serde_json::from_slice(line)
+        .map(Some)
+        .map_err(|e| error(-32700, &format!("Parse error: {e}"), Value::Null))
+}
+
+/// What one message of a line (or of a batch) is.
+fn message(value: Value) -> Parsed {
     let id = value.get("id").cloned();
-    let is_notification = value.get("method").is_some() && id.is_none();
-    match serde_json::from_value(value) {
+    let method = value
+        .get("method")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let is_notification = method.is_some() && id.is_none();
+    // An id of a type JSON-RPC does not allow cannot be echoed back.
+    let id = id
+        .filter(|id| id.is_string() || id.is_number())
+        .unwrap_or(Value::Null);
+    if let (Some(method), false) = (&method, is_notification)
+        && let Some(why) = invalid_params(method, value.get("params"))
+    {
+        return Parsed::Refused(error(-32602, &format!("Invalid params: {why}"), id));
+    }
+    match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(value) {
+        Ok(rmcp::model::JsonRpcMessage::Request(request))
+            if matches!(
+                &request.request,
+                rmcp::model::ClientRequest::CustomRequest(_)
+            ) && method
+                .as_deref()
+                .is_some_and(|m| PROTOCOL_METHODS.contains(&m)) =>
+        {
+            let method = method.unwrap_or_default();
+            Parsed::Refused(error(
+                -32602,
+                &format!("Invalid params: the params of `{method}` are not what the method takes"),
+                id,
+            ))
+        }
+        Ok(rmcp::model::JsonRpcMessage::Request(request))
+            if matches!(
+                &request.request,
+                rmcp::model::ClientRequest::CustomRequest(_)
+            ) =>
+        {
+            let method = method.unwrap_or_default();
+            Parsed::Refused(error(
+                -32601,
+                &format!(
+                    "Method not found: `{method}` (this server answers `initialize`, `ping`, `tools/list` and `tools/call`)"
+                ),
+                id,
+            ))
+        }
         Ok(message) => Parsed::Message(Box::new(message)),
         Err(_) if is_notification => Parsed::Unanswered,
-        Err(e) => {
-            // An id of a type JSON-RPC does not allow cannot be echoed back.
-            let id = id
-                .filter(|id| id.is_string() || id.is_number())
-                .unwrap_or(Value::Null);
-            Parsed::Refused(error(-32600, &format!("Invalid Request: {e}"), id))
+        Err(e) => Parsed::Refused(error(-32600, &format!("Invalid Request: {e}"), id)),
+    }
+}
+
+/// The requests of the protocol that a client sends a server: a request of one of them whose
+/// params do not fit is Invalid params, not an unknown method.
+const PROTOCOL_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "completion/complete",
+    "logging/setLevel",
+];
+
+/// What is wrong with the params of a `tools/call`, in words; nothing for another method.
+fn invalid_params(method: &str, params: Option<&Value>) -> Option<String> {
+    if method != "tools/call" {
+        return None;
+    }
+    let Some(Value::Object(params)) = params else {
+        return Some(
+            "`tools/call` takes params, an object with `name` (the tool's name) and `arguments` (an object)".to_owned(),
+        );
+    };
+    match params.get("name") {
+        Some(Value::String(_)) => {}
+        Some(_) => {
+            return Some("the `name` of `tools/call` is the tool's name, a string".to_owned());
         }
+        None => return Some("`tools/call` needs `name`, the tool's name".to_owned()),
+    }
+    match params.get("arguments") {
+        None | Some(Value::Null | Value::Object(_)) => None,
+        Some(_) => Some(
+            "the `arguments` of `tools/call` are an object of the tool's arguments by name"
+                .to_owned(),
+        ),
     }
 }
 
@@ -146,6 +309,30 @@ fn write(output: &Output, message: &impl serde::Serialize) -> std::io::Result<()
     output.flush()
 }
 
+impl Lines {
+    /// Writes `item`, or holds it for its batch's reply until the batch is answered.
+    fn reply(&self, item: &TxJsonRpcMessage<RoleServer>) -> std::io::Result<()> {
+        let value = serde_json::to_value(item).map_err(std::io::Error::other)?;
+        let is_reply = value.get("method").is_none()
+            && (value.get("result").is_some() || value.get("error").is_some());
+        if let (true, Some(id)) = (is_reply, value.get("id")) {
+            let mut batches = lock(&self.batches);
+            if let Some(i) = batches.iter().position(|b| b.waiting.contains(id)) {
+                let batch = &mut batches[i];
+                batch.waiting.retain(|w| w != id);
+                batch.replies.push(value);
+                if batch.waiting.is_empty() {
+                    let batch = batches.swap_remove(i);
+                    drop(batches);
+                    return write(&self.output, &batch.replies);
+                }
+                return Ok(());
+            }
+        }
+        write(&self.output, &value)
+    }
+}
+
 impl Transport<RoleServer> for Lines {
     type Error = std::io::Error;
 
@@ -153,7 +340,7 @@ impl Transport<RoleServer> for Lines {
         &mut self,
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        std::future::ready(write(&self.output, &item))
+        std::future::ready(self.reply(&item))
     }
 
     fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleServer>>> + Send {
@@ -169,6 +356,14 @@ impl Transport<RoleServer> for Lines {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse(line: &[u8]) -> Parsed {
+        match json(line) {
+            Err(reply) => Parsed::Refused(reply),
+            Ok(None) => Parsed::Unanswered,
+            Ok(Some(value)) => message(value),
+        }
+    }
 
     fn refused(line: &str) -> Value {
         match parse(line.as_bytes()) {
@@ -190,7 +385,7 @@ mod tests {
         let reply = refused(r#"{"jsonrpc": "2.0", "id": 7, "method": 12}"#);
         assert_eq!(reply["error"]["code"], -32600);
         assert_eq!(reply["id"], 7);
-        assert_eq!(refused("[1, 2]")["error"]["code"], -32600);
+        assert_eq!(refused("3")["error"]["code"], -32600);
     }
 
     #[test]
@@ -200,5 +395,34 @@ mod tests {
         let odd = r#"{"jsonrpc": "2.0", "method": "notifications/odd", "params": 3}"#;
         assert!(matches!(parse(odd.as_bytes()), Parsed::Unanswered));
         assert!(matches!(parse(b"  \r\n"), Parsed::Unanswered));
+    }
+
+    #[test]
+    fn a_call_whose_params_do_not_fit_is_invalid_params() {
+        let call = |params: &str| {
+            refused(&format!(
+                r#"{{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {params}}}"#
+            ))
+        };
+        let reply = call(r#"{"arguments": {}}"#);
+        assert_eq!(reply["error"]["code"], -32602, "{reply}");
+        assert_eq!(reply["id"], 3);
+        assert!(
+            reply["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("needs `name`")
+        );
+        let reply = call(r#"{"name": "contract_rule", "arguments": "id=a"}"#);
+        assert!(
+            reply["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("`arguments`"),
+            "{reply}"
+        );
+        assert_eq!(call("7")["error"]["code"], -32602);
+        let ok = r#"{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x"}}"#;
+        assert!(matches!(parse(ok.as_bytes()), Parsed::Message(_)));
     }
 }

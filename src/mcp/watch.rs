@@ -1,7 +1,8 @@
 //! The book as last loaded, and when to load it again.
 //!
-//! [`Watch::current`] answers every tool call: it takes a [`Fingerprint`] of what the book is
-//! read from (book.toml, the `src` folder, `source-root`, the test results and mdBook's own
+//! [`Watch::current`] answers every tool call: it takes a [`Fingerprint`] of every file the
+//! book is read from (book.toml, the `src` folder, `source-root`, the test results, the
+//! companions, the baseline, the files a preprocessor's command names, and mdBook's own
 //! `build.extra-watch-dirs`: every file's path, size and time of change) and loads the book
 //! again when it differs from the last one. No file watcher: a call costs one walk of those
 //! folders (a few milliseconds on the Rust Reference), and an edit is seen by the next call,
@@ -9,6 +10,8 @@
 //!
 //! A book that cannot be loaded is a [`State::Failed`] with the reason; the next call whose
 //! fingerprint differs tries again.
+//!
+//! [`Paths`] writes every path of an answer from the repository's root.
 
 use std::collections::HashMap;
 use std::hash::{Hash as _, Hasher as _};
@@ -18,8 +21,77 @@ use std::sync::{Arc, Mutex};
 use mdbook_preprocessor::PreprocessorContext;
 use mdbook_preprocessor::book::Book;
 
-use crate::commands::export::Export;
+use crate::commands::brief::Brief;
+use crate::commands::export::{CoverageOut, Export};
 use crate::pipeline::ForAgent;
+
+/// How the paths of answers are written: from the root of the repository that holds the book
+/// (as `check --format github` prints them), or from the book's root outside a repository.
+pub(crate) struct Paths {
+    /// The book's root folder, absolute.
+    pub(crate) dir: PathBuf,
+    /// The book's folder from the repository's root: `docs/`, or empty.
+    prefix: String,
+    /// `source-root` from the repository's root, ending with `/`, when book.toml sets it.
+    source: Option<String>,
+}
+
+impl Paths {
+    fn new(dir: &Path, source_root: Option<&str>) -> Paths {
+        let mut prefix = crate::util::git::in_repository(dir)
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default();
+        if !prefix.is_empty() && !prefix.ends_with('/') {
+            prefix.push('/');
+        }
+        let source = source_root.map(|root| {
+            let mut source = lexical(&format!("{prefix}{root}"));
+            if !source.is_empty() {
+                source.push('/');
+            }
+            source
+        });
+        Paths {
+            dir: dir.to_path_buf(),
+            prefix,
+            source,
+        }
+    }
+
+    /// The book's root, as the folder the paths are from.
+    pub(crate) fn prefix(&self) -> PathBuf {
+        PathBuf::from(&self.prefix)
+    }
+
+    /// `path` (from the book's root) from the repository's root.
+    pub(crate) fn of_book(&self, path: &str) -> String {
+        lexical(&format!("{}{path}", self.prefix))
+    }
+
+    /// `path` (under `source-root`) from the repository's root.
+    pub(crate) fn of_source(&self, path: &str) -> String {
+        lexical(&format!(
+            "{}{path}",
+            self.source.as_deref().unwrap_or(&self.prefix)
+        ))
+    }
+}
+
+/// A `/`-separated path with its `.` parts left out and each `..` taking its parent away (one
+/// above the start is kept: a source root beside the repository).
+fn lexical(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            part => parts.push(part),
+        }
+    }
+    parts.join("/")
+}
 
 /// The book, loaded and checked.
 pub(crate) struct Loaded {
@@ -31,21 +103,23 @@ pub(crate) struct Loaded {
     pub(crate) book: Book,
     pub(crate) agent: ForAgent,
     pub(crate) export: Export,
+    /// The coverage of each provider only a spec describes so far, as the export's of the
+    /// built ones.
+    pub(crate) pending: Vec<CoverageOut>,
+    pub(crate) paths: Paths,
     /// Each provider's brief, written when first asked for.
-    briefs: Mutex<HashMap<String, Result<String, String>>>,
+    briefs: Mutex<HashMap<String, Result<Brief, String>>>,
 }
 
 impl Loaded {
     /// The brief of `provider`, as `brief` writes it, or why there is none.
-    pub(crate) fn brief(&self, provider: &str) -> Result<String, String> {
+    pub(crate) fn brief(&self, provider: &str) -> Result<Brief, String> {
         let mut briefs = self.briefs.lock().unwrap_or_else(|e| e.into_inner());
         briefs
             .entry(provider.to_owned())
             .or_insert_with(|| {
                 let ctx = self.ctx.lock().unwrap_or_else(|e| e.into_inner());
-                crate::commands::brief::brief(&ctx, &self.book, provider)
-                    .map(|b| b.markdown)
-                    .map_err(|e| e.to_string())
+                crate::commands::brief::brief(&ctx, &self.book, provider).map_err(|e| e.to_string())
             })
             .clone()
     }
@@ -95,26 +169,63 @@ impl Watch {
 /// Loads and checks the book at `dir`, as `check` does (its own preprocessors run).
 fn load(dir: &Path) -> State {
     let loaded = crate::read::load::load(dir, "html").and_then(|(ctx, book)| {
-        let agent = crate::pipeline::for_agent(&ctx, &book)?;
+        let source_root = crate::read::config::Config::from_book_config(&ctx.config)
+            .ok()
+            .and_then(|c| c.source_root);
+        let paths = Paths::new(dir, source_root.as_deref());
+        let mut agent = crate::pipeline::for_agent(&ctx, &book, paths.prefix())?;
         let findings = serde_json::from_str(
             &agent
                 .report
                 .render(crate::report::diagnostic::Format::Json, false),
         )?;
-        let export =
+        let mut export =
             crate::commands::export::of(&agent.snapshot, ctx.config.book.title.clone(), findings);
+        let mut pending: Vec<CoverageOut> = agent
+            .snapshot
+            .pending
+            .iter()
+            .map(CoverageOut::from)
+            .collect();
+        for coverage in export.coverage.iter_mut().chain(&mut pending) {
+            rebase(coverage, &paths);
+        }
+        for citation in &mut agent.citations {
+            citation.path = paths.of_source(&citation.path);
+        }
+        let status = &mut agent.status;
+        for file in status.results.iter_mut().flatten() {
+            *file = paths.of_book(file);
+        }
+        for file in status.providers.iter_mut().flat_map(|p| &mut p.reports) {
+            *file = paths.of_book(file);
+        }
         Ok(Loaded {
             src: ctx.config.book.src.to_string_lossy().replace('\\', "/"),
             ctx: Mutex::new(ctx),
             book,
             agent,
             export,
+            pending,
+            paths,
             briefs: Mutex::new(HashMap::new()),
         })
     });
     match loaded {
         Ok(loaded) => State::Loaded(Box::new(loaded)),
         Err(error) => State::Failed(format!("{error:#}")),
+    }
+}
+
+/// A coverage's citations and results files from the repository's root.
+fn rebase(coverage: &mut CoverageOut, paths: &Paths) {
+    for cell in &mut coverage.rules {
+        if let Some(citation) = &mut cell.citation {
+            citation.path = paths.of_source(&citation.path);
+        }
+        if let Some(result) = &mut cell.result {
+            result.run = paths.of_book(&result.run);
+        }
     }
 }
 
@@ -131,8 +242,11 @@ fn roots(dir: &Path) -> Vec<PathBuf> {
         return vec![toml, dir.join("src")];
     }
     let mut roots = vec![toml, dir.join(&config.book.src)];
+    roots.extend(command_files(&config, dir));
     if let Ok(ours) = crate::read::config::Config::from_book_config(&config) {
         roots.extend(ours.source_root.map(|r| dir.join(r)));
+        roots.extend(ours.companions.iter().map(|c| dir.join(c)));
+        roots.extend(ours.baseline.as_ref().map(|b| dir.join(b)));
         for pattern in &ours.test_results {
             let fixed: PathBuf = Path::new(pattern)
                 .components()
@@ -143,6 +257,29 @@ fn roots(dir: &Path) -> Vec<PathBuf> {
     }
     roots.extend(config.build.extra_watch_dirs.iter().map(|d| dir.join(d)));
     roots
+}
+
+/// The files of the book's folder that a preprocessor's or a renderer's `command` names (a
+/// script it runs, `python3 tools/pp.py`): an edit of one changes what the book gives.
+fn command_files(config: &mdbook_driver::config::Config, dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for (_, table) in config
+        .preprocessors::<serde_json::Value>()
+        .unwrap_or_default()
+        .into_iter()
+        .chain(config.outputs::<serde_json::Value>().unwrap_or_default())
+    {
+        let Some(command) = table.get("command").and_then(|c| c.as_str()) else {
+            continue;
+        };
+        files.extend(
+            command
+                .split_whitespace()
+                .map(|word| dir.join(word.trim_matches(['"', '\''])))
+                .filter(|path| path.is_file()),
+        );
+    }
+    files
 }
 
 impl Fingerprint {

@@ -212,9 +212,14 @@ fn snapshot_of(analysis: &Analysis<'_>) -> Snapshot {
 }
 
 /// What the MCP server answers from, of one analysis of `book`: its contract, its status, its
-/// findings (paths relative to the book root) and every citation of a rule in the source tree.
-pub(crate) fn for_agent(ctx: &PreprocessorContext, book: &Book) -> Result<ForAgent> {
-    let analysis = Analysis::run(ctx, book, BookFiles::new(ctx, PathBuf::new()))?;
+/// findings (paths shown under `display_root`) and every citation of a rule in the source
+/// tree (under `source-root`).
+pub(crate) fn for_agent(
+    ctx: &PreprocessorContext,
+    book: &Book,
+    display_root: PathBuf,
+) -> Result<ForAgent> {
+    let analysis = Analysis::run(ctx, book, BookFiles::new(ctx, display_root))?;
     let citations = analysis
         .citations
         .iter()
@@ -254,7 +259,7 @@ pub(crate) struct ForAgent {
 }
 
 /// A citation of a rule in the source tree.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub(crate) struct RuleCitation {
     pub(crate) rule: String,
     /// The version it cites.

@@ -170,6 +170,9 @@ pub(crate) struct CoverageSnap {
 pub(crate) struct Snapshot {
     /// The coverage of the rules per built provider (none without rules).
     pub coverage: Vec<CoverageSnap>,
+    /// The same for each provider only a spec describes so far, counting only citations in
+    /// its own places (none without rules).
+    pub pending: Vec<CoverageSnap>,
     /// The contract's version, when book.toml states one (`version`).
     pub version: Option<semver::Version>,
     pub axes: Vec<AxisSnap>,
@@ -249,30 +252,34 @@ impl Snapshot {
         if rules.rules.is_empty() {
             return self;
         }
-        for (column, &p) in coverage.providers.iter().enumerate() {
-            let cells = rules
+        let snap = |p: usize, statuses: &mut dyn Iterator<Item = Status>| CoverageSnap {
+            provider: model.providers[p].name.clone(),
+            known: coverage.known,
+            results: coverage.results,
+            rules: rules
                 .rules
                 .iter()
-                .zip(&coverage.cells)
-                .map(|(rule, row)| {
-                    let (status, at) = status_name(row[column], coverage.results);
-                    let result = decided_by(row[column], results);
+                .zip(statuses)
+                .map(|(rule, cell)| {
+                    let (status, at) = status_name(cell, coverage.results);
                     CoverageCell {
                         rule: rule.id.clone(),
                         status,
                         citation: at
                             .and_then(|i| citations.get(i))
                             .map(|c| (c.path.clone(), c.line)),
-                        result,
+                        result: decided_by(cell, results),
                     }
                 })
-                .collect();
-            self.coverage.push(CoverageSnap {
-                provider: model.providers[p].name.clone(),
-                known: coverage.known,
-                results: coverage.results,
-                rules: cells,
-            });
+                .collect(),
+        };
+        for (column, &p) in coverage.providers.iter().enumerate() {
+            let cells = snap(p, &mut coverage.cells.iter().map(|row| row[column]));
+            self.coverage.push(cells);
+        }
+        for (column, &p) in coverage.pending.iter().enumerate() {
+            let cells = snap(p, &mut coverage.pending_cells.iter().map(|row| row[column]));
+            self.pending.push(cells);
         }
         self
     }

@@ -17,7 +17,7 @@ use super::analysis::Analysis;
 use crate::model::rules::coverage::Status as CellStatus;
 
 /// One spec chapter's state.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[non_exhaustive]
 pub struct SpecState {
     /// The provider it specifies (empty when the spec has no provider heading).
@@ -36,7 +36,7 @@ pub struct SpecState {
 }
 
 /// An entry of a spec that is not answered yet.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[non_exhaustive]
 pub struct OpenEntry {
     /// Its heading text.
@@ -112,7 +112,7 @@ pub struct SyntaxErrorsAt {
 }
 
 /// How many of the rules that bind a built provider its code and tests cite.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[non_exhaustive]
 pub struct ProviderCoverage {
     /// The provider.

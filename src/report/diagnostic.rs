@@ -108,7 +108,7 @@ impl Report {
     /// "2 errors and 1 warning", "no findings"; and the known ones, "; 400 known findings
     /// from baseline.txt".
     pub fn summary(&self) -> String {
-        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        let plural = crate::util::counted;
         let mut summary = match (self.errors(), self.warnings()) {
             (0, 0) => "no findings".to_owned(),
             (e, 0) => plural(e, "error"),

@@ -1,5 +1,5 @@
 //! The helpers every stage may use, and that use nothing of the crate but each other: the
-//! vocabulary (the checks, their names and severities), paths, panic guards, threads, git,
+//! vocabulary (the checks, their names and severities, a count in words), paths, panic guards, threads, git,
 //! names that are nearly right, and Unicode's hidden characters.
 //!
 //! A helper belongs here when two stages or more need it and it knows nothing of books.
@@ -8,6 +8,13 @@ pub(crate) mod git;
 pub(crate) mod guard;
 pub(crate) mod parallel;
 pub(crate) mod paths;
+pub(crate) mod stdio;
 pub(crate) mod suggest;
 pub(crate) mod unicode;
 pub(crate) mod vocab;
+
+/// `n` and `word`, plural unless `n` is one: "1 error", "2 errors". For the words of this
+/// tool's messages, whose plurals all take an `s`.
+pub(crate) fn counted(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}

@@ -278,16 +278,35 @@ fn the_brief_is_made_from_the_chapters_as_written_not_another_preprocessors_html
         !brief.contains(": [`delivery`](#contract-delivery):"),
         "{brief}"
     );
-    // The book is still refused for what its build reports, other preprocessors' text included.
+    // What the build reports outside the spec, other preprocessors' text included, is listed
+    // in the brief, which is written all the same.
     let broken = broker(&[("mermaid.py", &|t: &str| {
         t.replace(
             "out.append('<pre class=\"mermaid\">')",
             "out.append('Drawn \\u2014 by mermaid.\\n\\n<pre class=\"mermaid\">')",
         )
     })]);
-    let (code, _, stderr) = run_in(broken.root(), &["brief", "redis-streams"]);
+    let (code, brief, stderr) = run_in(broken.root(), &["brief", "redis-streams"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("the book has 1 error outside the spec"),
+        "{stderr}"
+    );
+    let errors = brief
+        .split("## Errors elsewhere in the book")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{brief}"));
+    assert!(errors.contains("`src/contract.md:"), "{errors}");
+    assert!(errors.contains(" em-dash: "), "{errors}");
+    // The spec's own errors stop it: it copies the spec's answers.
+    let spec = broker(&[("src/redis-streams-adapter-spec.md", &|t: &str| {
+        t.to_owned() + "\nA dash \u{2014} here.\n"
+    })]);
+    let (code, brief, stderr) = run_in(spec.root(), &["brief", "redis-streams"]);
     assert_eq!(code, 1, "{stderr}");
+    assert!(brief.is_empty());
     assert!(stderr.contains("error[em-dash]"), "{stderr}");
+    assert!(stderr.contains("no brief written"), "{stderr}");
 }
 
 /// The notes of `finding`, as strings.

@@ -684,7 +684,10 @@ fn a_broken_book_toml_is_a_diagnostic_and_the_server_recovers() {
 struct StdioClient {
     child: std::process::Child,
     input: std::process::ChildStdin,
-    output: BufReader<std::process::ChildStdout>,
+    /// The server's messages, read from its output on a thread of their own (so that a
+    /// server that writes nothing fails the test after a while instead of hanging it); none
+    /// once the output ended.
+    output: std::sync::mpsc::Receiver<Option<Value>>,
     /// The last diagnostics published, by URI.
     diagnostics: HashMap<String, Vec<Value>>,
     /// Every `window/logMessage` text.
@@ -707,7 +710,17 @@ impl StdioClient {
             .spawn()
             .unwrap();
         let input = child.stdin.take().unwrap();
-        let output = BufReader::new(child.stdout.take().unwrap());
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let (sender, output) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            loop {
+                let message = read_message(&mut stdout);
+                let end = message.is_none();
+                if sender.send(message).is_err() || end {
+                    return;
+                }
+            }
+        });
         StdioClient {
             child,
             input,
@@ -736,22 +749,16 @@ impl StdioClient {
 
     /// Reads one message.
     fn receive(&mut self) -> Value {
-        let mut length = 0;
-        loop {
-            let mut line = String::new();
-            let read = self.output.read_line(&mut line).unwrap();
-            assert!(read > 0, "the server closed its output");
-            let line = line.trim_end();
-            if line.is_empty() {
-                break;
-            }
-            if let Some(n) = line.strip_prefix("Content-Length: ") {
-                length = n.parse().unwrap();
-            }
-        }
-        let mut body = vec![0; length];
-        std::io::Read::read_exact(&mut self.output, &mut body).unwrap();
-        let message: Value = serde_json::from_slice(&body).unwrap();
+        let message = self
+            .output
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| {
+                panic!(
+                    "no message from the server for a minute; diagnostics: {:#?}",
+                    self.diagnostics
+                )
+            });
+        let message = message.expect("the server closed its output");
         assert_eq!(message["jsonrpc"], "2.0", "{message}");
         match message["method"].as_str() {
             Some("textDocument/publishDiagnostics") => {
@@ -817,6 +824,27 @@ impl StdioClient {
     }
 }
 
+/// One message of `output`, or none when it ends (or is no frame of JSON).
+fn read_message(output: &mut impl BufRead) -> Option<Value> {
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        if output.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(n) = line.strip_prefix("Content-Length: ") {
+            length = n.parse().ok()?;
+        }
+    }
+    let mut body = vec![0; length];
+    std::io::Read::read_exact(output, &mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
 #[test]
 fn the_binary_speaks_lsp_over_stdio() {
     let book = book();
@@ -827,6 +855,33 @@ fn the_binary_speaks_lsp_over_stdio() {
     let appendix = uri(&book.root().join("src/appendix/existing.md"));
     let list = client.wait(&appendix, |l| !l.is_empty());
     assert_eq!(list[0]["code"], "unknown-claim");
+    let (status, stderr) = client.stop();
+    assert!(status.success(), "{status}: {stderr}");
+}
+
+#[test]
+fn a_preprocessor_that_prints_on_stdout_leaves_the_stream_alone() {
+    // mdBook runs a preprocessor's `supports` with stdout inherited: this one prints there, in
+    // the language server's child that runs the book's own preprocessors.
+    let book = super::broker::broker(&[("mermaid.py", &|t: &str| {
+        t.replace(
+            "if len(sys.argv) > 1 and sys.argv[1] == \"supports\":\n    sys.exit(0)\n",
+            "if len(sys.argv) > 1 and sys.argv[1] == \"supports\":\n    print(\"PP-STDOUT\", flush=True)\n    sys.exit(0)\n",
+        )
+    })]);
+    assert!(
+        std::fs::read_to_string(book.root().join("mermaid.py"))
+            .unwrap()
+            .contains("PP-STDOUT")
+    );
+    let mut client = StdioClient::spawn();
+    client.initialize(book.root());
+    let spec = uri(&book.root().join("src/redis-streams-adapter-spec.md"));
+    let list = client.wait(&spec, |l| !l.is_empty());
+    assert!(
+        list.iter().all(|d| d["code"] == "unanswered-entry"),
+        "{list:#?}"
+    );
     let (status, stderr) = client.stop();
     assert!(status.success(), "{status}: {stderr}");
 }

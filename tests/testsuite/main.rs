@@ -24,6 +24,7 @@ mod languages;
 mod link_golden;
 mod lsp;
 mod mcp;
+mod mcp_agent;
 mod model_checks;
 mod newcomer;
 mod no_panic;

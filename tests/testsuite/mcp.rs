@@ -12,7 +12,7 @@ use crate::broker::broker;
 use crate::common::{Fixture, binary};
 
 /// One session with the server, started and initialised.
-struct Session {
+pub(crate) struct Session {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
@@ -20,11 +20,11 @@ struct Session {
 }
 
 impl Session {
-    fn start(root: &Path) -> Session {
+    pub(crate) fn start(root: &Path) -> Session {
         Session::start_with(root, &[])
     }
 
-    fn start_with(root: &Path, env: &[(&str, &str)]) -> Session {
+    pub(crate) fn start_with(root: &Path, env: &[(&str, &str)]) -> Session {
         let mut child = Command::new(binary())
             .arg("mcp")
             .arg(root)
@@ -64,19 +64,19 @@ impl Session {
     }
 
     /// Writes `line` as it is.
-    fn line(&mut self, line: &str) {
+    pub(crate) fn line(&mut self, line: &str) {
         writeln!(self.stdin, "{line}").unwrap();
         self.stdin.flush().unwrap();
     }
 
     /// The next message the server writes.
-    fn reply(&mut self) -> Value {
+    pub(crate) fn reply(&mut self) -> Value {
         let mut line = String::new();
         self.stdout.read_line(&mut line).unwrap();
         serde_json::from_str(&line).unwrap_or_else(|e| panic!("`{line}` is no JSON: {e}"))
     }
 
-    fn request(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) fn request(&mut self, method: &str, params: Value) -> Value {
         self.next += 1;
         let id = self.next;
         self.line(
@@ -88,7 +88,7 @@ impl Session {
     }
 
     /// The result of the tool `name` called with `arguments`.
-    fn call(&mut self, name: &str, arguments: Value) -> Value {
+    pub(crate) fn call(&mut self, name: &str, arguments: Value) -> Value {
         let reply = self.request(
             "tools/call",
             json!({ "name": name, "arguments": arguments }),
@@ -99,14 +99,14 @@ impl Session {
     }
 
     /// The structured content of a successful call.
-    fn answer(&mut self, name: &str, arguments: Value) -> Value {
+    pub(crate) fn answer(&mut self, name: &str, arguments: Value) -> Value {
         let result = self.call(name, arguments);
         assert_eq!(result["isError"], false, "{result}");
         result["structuredContent"].clone()
     }
 
     /// The text of a call that is a tool error.
-    fn refusal(&mut self, name: &str, arguments: Value) -> String {
+    pub(crate) fn refusal(&mut self, name: &str, arguments: Value) -> String {
         let result = self.call(name, arguments);
         assert_eq!(result["isError"], true, "{result}");
         result["content"][0]["text"].as_str().unwrap().to_owned()
@@ -121,7 +121,7 @@ impl Drop for Session {
 }
 
 /// The broker book with the test results of its last run.
-fn with_results() -> Fixture {
+pub(crate) fn with_results() -> Fixture {
     broker(&[("book.toml", &|t: &str| {
         t.to_owned() + "test-results = [\"results/conformance.xml\", \"results/adapters.json\"]\n"
     })])
@@ -140,21 +140,34 @@ fn every_tool_is_listed_with_a_schema_of_its_arguments() {
             "contract_overview",
             "contract_axis",
             "contract_rule",
+            "contract_rules",
             "contract_provider",
             "contract_brief",
             "contract_check",
             "contract_uncovered",
+            "contract_new_spec",
         ]
     );
     for tool in tools {
         assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
         assert_eq!(tool["inputSchema"]["additionalProperties"], false, "{tool}");
-        assert_eq!(tool["annotations"]["readOnlyHint"], true, "{tool}");
+        assert!(
+            tool["title"].as_str().is_some_and(|t| !t.is_empty()),
+            "{tool}"
+        );
+        // The schema describes the arguments, not the Rust type behind them.
+        let description = tool["inputSchema"]["description"].as_str().unwrap_or("");
+        assert!(!description.contains('`'), "{tool}");
+        let output = &tool["outputSchema"];
+        assert_eq!(output["type"], "object", "{tool}");
+        assert_eq!(output["properties"]["changed"]["type"], "array", "{tool}");
+        let writes = tool["name"] == "contract_new_spec";
+        assert_eq!(tool["annotations"]["readOnlyHint"], !writes, "{tool}");
     }
     let axis = &tools[1]["inputSchema"];
     assert_eq!(axis["required"], json!(["code"]), "{axis}");
     assert_eq!(axis["properties"]["code"]["type"], "string", "{axis}");
-    let check = &tools[5]["inputSchema"];
+    let check = &tools[6]["inputSchema"];
     assert!(
         check.get("required").is_none_or(|r| r == &json!([])),
         "{check}"
@@ -171,7 +184,7 @@ fn the_overview_an_axis_and_a_rule_are_the_books() {
     assert_eq!(overview["rules"]["count"], 8);
     assert_eq!(
         overview["rules"]["by_level"],
-        json!({ "MUST": 5, "SHOULD": 2, "MAY": 1, "none": 0 })
+        json!({ "MUST": 5, "SHOULD": 2, "MAY": 1, "required": 0 })
     );
     assert_eq!(overview["specs"][0]["provider"], "redis-streams");
     assert_eq!(overview["specs"][0]["open"].as_array().unwrap().len(), 5);
@@ -214,7 +227,7 @@ fn the_overview_an_axis_and_a_rule_are_the_books() {
     assert!(
         citations
             .iter()
-            .any(|c| c["verb"] == "verify" && c["path"] == "conformance/conformance_test.go"),
+            .any(|c| c["verb"] == "verify" && c["path"] == "code/conformance/conformance_test.go"),
         "{rule}"
     );
     assert!(citations.iter().all(|c| c["line"].as_u64().unwrap() > 0));
@@ -284,11 +297,19 @@ fn a_provider_its_brief_its_uncovered_rules_and_the_findings() {
     );
     assert_eq!(clean["findings"], json!([]));
 
-    // The book has errors with these results (a MUST fails): no brief, and the reason.
-    let refusal = session.refusal("contract_brief", json!({ "provider": "redis-streams" }));
+    // The book has an error with these results (another provider's MUST fails): the brief is
+    // written all the same, and lists it.
+    let brief = session.answer("contract_brief", json!({ "provider": "redis-streams" }));
+    assert_eq!(brief["errors_elsewhere"], 1, "{brief}");
+    let errors = session.answer(
+        "contract_brief",
+        json!({ "provider": "redis-streams", "section": "errors" }),
+    );
+    let markdown = errors["markdown"].as_str().unwrap();
     assert!(
-        refusal.contains("a brief is written only from a book that builds"),
-        "{refusal}"
+        markdown.starts_with("## Errors elsewhere in the book")
+            && markdown.contains("failing-rule: `nats-jetstream` fails the rule"),
+        "{markdown}"
     );
 }
 
@@ -341,8 +362,6 @@ fn a_name_not_in_the_book_is_an_error_naming_the_nearest() {
         let refusal = session.refusal(tool, arguments);
         assert!(refusal.contains(nearest), "{tool}: {refusal}");
     }
-    let refusal = session.refusal("contract_uncovered", json!({ "provider": "redis-streams" }));
-    assert!(refusal.contains("is a spec, not built"), "{refusal}");
     let refusal = session.refusal("contract_axis", json!({ "axis": "delivery" }));
     assert!(refusal.contains("do not fit its input schema"), "{refusal}");
 }
@@ -416,7 +435,7 @@ fn an_edit_on_disk_is_in_the_next_answer_and_said_once() {
     )
     .unwrap();
     let result = session.call("contract_rule", json!({ "id": "publish.order" }));
-    let text = result["content"][0]["text"].as_str().unwrap();
+    let text = result["content"][1]["text"].as_str().unwrap();
     assert!(
         text.starts_with(
             "changed since the last call: contract: `kafka`: r[publish.order] uncovered → verified"
@@ -452,7 +471,7 @@ fn a_panic_in_a_tool_is_an_error_result_and_the_server_goes_on() {
         "{refusal}"
     );
     let reply = session.request("tools/list", json!({}));
-    assert_eq!(reply["result"]["tools"].as_array().unwrap().len(), 7);
+    assert_eq!(reply["result"]["tools"].as_array().unwrap().len(), 9);
 }
 
 #[test]

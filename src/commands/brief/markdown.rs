@@ -81,6 +81,24 @@ pub(super) fn shown(s: &str) -> Vec<Event<'static>> {
     events
 }
 
+/// A finding's message as it reads: what it writes between backticks as code, the rest as
+/// text (all as text when a backtick has no pair).
+pub(super) fn with_code_spans(s: &str) -> Vec<Event<'static>> {
+    let parts: Vec<&str> = s.split('`').collect();
+    if parts.len().is_multiple_of(2) {
+        return shown(s);
+    }
+    let mut events = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i % 2 == 1 {
+            events.push(Event::Code(CowStr::from((*part).to_owned())));
+        } else if !part.is_empty() {
+            events.extend(shown(part));
+        }
+    }
+    events
+}
+
 pub(super) fn heading(
     events: &mut Vec<Event<'static>>,
     level: usize,

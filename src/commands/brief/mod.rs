@@ -2,7 +2,9 @@
 //! provider that a spec describes (the plan's "a self-contained set of rules for building a
 //! new provider").
 //!
-//! [`brief`] checks the book first and refuses one with errors. It then takes the book as a
+//! [`brief`] checks the book first and refuses a spec with errors; the book's errors elsewhere
+//! (another provider's failing test, a broken link in another chapter) are listed in the brief,
+//! which is written all the same. It then takes the book as a
 //! build renders it (`pipeline::rendered`), from the chapters as written (another
 //! preprocessor's output is never copied: the book is loaded again with mdBook's own
 //! preprocessors only, when it has others), and puts together, in this order: the spec's status
@@ -38,7 +40,8 @@ use mdbook_preprocessor::book::Book;
 use crate::model::spec::Spec;
 use crate::pipeline::{self, Rendered};
 use crate::read::markdown::{ChapterIndex, MarkdownOptions};
-use crate::report::diagnostic::Report;
+use crate::report::diagnostic::{Finding, Report};
+use crate::util::vocab::Severity;
 
 use markdown::written;
 
@@ -51,13 +54,17 @@ pub struct Brief {
     /// How many links it holds, each one leading to a heading of the brief or to an absolute
     /// address.
     pub links: usize,
+    /// How many errors the book has outside the spec (listed in the brief; a build fails on
+    /// them, the brief does not).
+    pub errors_elsewhere: usize,
 }
 
 /// Why no brief was written.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum BriefError {
-    /// The book has error findings: a brief is written only from a book that builds.
+    /// The spec has error findings (the report holds them): a brief copies the spec's answers,
+    /// so it is written only from a spec without errors.
     Findings(Report),
     /// Anything else: no spec of that provider, a book that cannot be read.
     Failed(anyhow::Error),
@@ -68,7 +75,7 @@ impl fmt::Display for BriefError {
         match self {
             BriefError::Findings(report) => write!(
                 f,
-                "the book has {}; a brief is written only from a book that builds",
+                "the spec has {}; a brief is written only from a spec without errors",
                 report.summary()
             ),
             BriefError::Failed(error) => write!(f, "{error:#}"),
@@ -103,9 +110,6 @@ pub fn brief(
         written_ctx.config = ctx.config.clone();
         (pipeline::rendered(&written_ctx, &as_written)?.0, report)
     };
-    if report.has_errors() {
-        return Err(BriefError::Findings(report));
-    }
     let spec = rendered.specs.specs.iter().find(|s| {
         s.provider
             .is_some_and(|p| rendered.model.providers[p].name == provider_type)
@@ -129,13 +133,30 @@ pub fn brief(
             "no spec of provider `{provider_type}` in this book ({known}); `mdbook-contract new-spec {provider_type}` writes one"
         )));
     };
+    // The spec's own errors stop the brief (it copies the spec's answers); the book's other
+    // errors, another provider's failing test among them, are listed in it.
+    let spec_file =
+        std::path::Path::new(&ctx.config.book.src).join(&rendered.chapters[spec.chapter].key);
+    let (own, elsewhere): (Vec<Finding>, Vec<Finding>) = report
+        .findings
+        .into_iter()
+        .filter(|f| f.severity == Severity::Error)
+        .partition(|f| f.location.path == spec_file);
+    if !own.is_empty() {
+        return Err(BriefError::Findings(Report {
+            findings: own,
+            ..Report::default()
+        }));
+    }
     let site = ctx
         .config
         .html_config()
         .and_then(|html| html.site_url)
         .filter(|url| url.starts_with("https://") || url.starts_with("http://"));
     let title = ctx.config.book.title.clone().unwrap_or_default();
-    Ok(Writer::new(&rendered, spec, site, title).write(provider_type))
+    let mut writer = Writer::new(&rendered, spec, site, title);
+    writer.elsewhere = elsewhere;
+    Ok(writer.write(provider_type))
 }
 
 struct Writer<'r> {
@@ -151,10 +172,12 @@ struct Writer<'r> {
     /// Which prefix the ids of each chapter's copied headings take, by chapter.
     prefixes: HashMap<usize, &'static str>,
     links: usize,
+    /// The book's errors outside the spec: listed, not blocking.
+    elsewhere: Vec<Finding>,
 }
 
 /// The ids of the brief's own headings.
-const OWN_IDS: &[&str] = &["brief", "open-entries", "profiles", "examples"];
+const OWN_IDS: &[&str] = &["brief", "open-entries", "errors", "profiles", "examples"];
 
 impl<'r> Writer<'r> {
     fn new(rendered: &'r Rendered, spec: &'r Spec, site: Option<String>, title: String) -> Self {
@@ -178,6 +201,7 @@ impl<'r> Writer<'r> {
             ids: OWN_IDS.iter().map(|s| (*s).to_owned()).collect(),
             prefixes: HashMap::new(),
             links: 0,
+            elsewhere: Vec::new(),
         }
     }
 
@@ -202,12 +226,14 @@ impl<'r> Writer<'r> {
         self.title_and_purpose(&mut events, provider_type, &noun);
         self.not_found(&mut events, &plan);
         self.status(&mut events);
+        self.errors_elsewhere(&mut events);
         self.profiles(&mut events, &chosen, &noun);
         self.rules(&mut events, provider, &noun);
         self.copies(&mut events, &plan);
         Brief {
             markdown: written(&events),
             links: self.links,
+            errors_elsewhere: self.elsewhere.len(),
         }
     }
 }

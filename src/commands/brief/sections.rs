@@ -4,7 +4,7 @@
 use mdbook_markdown::pulldown_cmark::{CowStr, Event, Tag, TagEnd};
 
 use super::Writer;
-use super::markdown::{heading, paragraph, shown, strong, text};
+use super::markdown::{heading, paragraph, shown, strong, text, with_code_spans};
 use super::plan::{Choice, Plan};
 use crate::model::spec::{Status, Unanswered};
 use crate::model::{Axis, section_of};
@@ -229,6 +229,41 @@ impl<'r> Writer<'r> {
             events.extend(self.link_to(&id, shown(&entry.title)));
             let reasons: Vec<String> = why.iter().map(Unanswered::describe).collect();
             events.push(text(&format!(": {}", reasons.join(", ").replace('`', ""))));
+            events.push(Event::End(TagEnd::Item));
+        }
+        events.push(Event::End(TagEnd::List(false)));
+    }
+
+    /// Lists the book's errors outside the spec, which a build of the book fails on.
+    pub(super) fn errors_elsewhere(&self, events: &mut Vec<Event<'static>>) {
+        if self.elsewhere.is_empty() {
+            return;
+        }
+        heading(
+            events,
+            2,
+            "errors",
+            vec![text("Errors elsewhere in the book")],
+        );
+        paragraph(
+            events,
+            vec![text(&format!(
+                "The book has {} outside this spec: a build of the book fails on them, this brief does not.",
+                crate::util::counted(self.elsewhere.len(), "error")
+            ))],
+        );
+        events.push(Event::Start(Tag::List(None)));
+        for finding in &self.elsewhere {
+            let l = &finding.location;
+            events.push(Event::Start(Tag::Item));
+            events.push(Event::Code(CowStr::from(format!(
+                "{}:{}:{}",
+                l.path.to_string_lossy().replace('\\', "/"),
+                l.line,
+                l.column
+            ))));
+            events.push(text(&format!(" {}: ", finding.check)));
+            events.extend(with_code_spans(&finding.message));
             events.push(Event::End(TagEnd::Item));
         }
         events.push(Event::End(TagEnd::List(false)));

@@ -2,90 +2,105 @@
 
 use std::fmt::Write as _;
 
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
-use super::{Answer, Refusal, unknown};
+use super::{Refusal, Typed, unknown};
 use crate::mcp::watch::Loaded;
+
+/// `contract_check`'s answer.
+#[derive(Serialize, JsonSchema)]
+pub(crate) struct CheckAnswer {
+    errors: usize,
+    warnings: usize,
+    /// The findings, as `check --format json` gives them, with paths from the repository's
+    /// root.
+    findings: Vec<FindingOut>,
+}
+
+/// A finding, as `check --format json` prints it.
+#[derive(Clone, Serialize, Deserialize, JsonSchema)]
+pub(crate) struct FindingOut {
+    /// The check's name (`dangling-link`).
+    check: String,
+    /// `error` or `warning`.
+    severity: String,
+    message: String,
+    path: String,
+    line: usize,
+    column: usize,
+    /// How many columns it underlines.
+    width: usize,
+    /// What the underline says, when it says something.
+    note: Option<String>,
+    /// What to do about it.
+    help: Option<String>,
+    /// What else a reader should know.
+    notes: Vec<String>,
+}
 
 /// How many lines of findings the text of `contract_check` shows.
 const SHOWN_FINDINGS: usize = 20;
 
 /// `contract_check`.
-pub(crate) fn check(loaded: &Loaded, path: Option<&str>) -> Result<Answer, Refusal> {
-    let all = loaded
-        .export
-        .findings
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let findings: Vec<Value> = match path {
-        None => all,
-        Some(path) => {
-            let shown = file_of(loaded, path)?;
-            all.into_iter()
-                .filter(|f| f["path"] == shown.as_str())
-                .collect()
-        }
-    };
-    let count = |severity: &str| {
-        findings
-            .iter()
-            .filter(|f| f["severity"] == severity)
-            .count()
-    };
+pub(crate) fn check(loaded: &Loaded, path: Option<&str>) -> Result<Typed<CheckAnswer>, Refusal> {
+    let all: Vec<FindingOut> = serde_json::from_value(loaded.export.findings.clone())
+        .map_err(|e| format!("internal error: the findings cannot be read back: {e}"))?;
+    let shown = path.map(|p| file_of(loaded, p)).transpose()?;
+    let findings: Vec<FindingOut> = all
+        .into_iter()
+        .filter(|f| shown.as_deref().is_none_or(|file| f.path == file))
+        .collect();
+    let count = |severity: &str| findings.iter().filter(|f| f.severity == severity).count();
     let (errors, warnings) = (count("error"), count("warning"));
     let mut text = format!(
-        "{} errors, {} warnings{}",
-        errors,
-        warnings,
-        path.map_or_else(String::new, |p| format!(" in `{p}`"))
+        "{}, {}{}",
+        crate::util::counted(errors, "error"),
+        crate::util::counted(warnings, "warning"),
+        shown.map_or_else(String::new, |p| format!(" in `{p}`"))
     );
     for f in findings.iter().take(SHOWN_FINDINGS) {
         let _ = write!(
             text,
             "\n{}:{}:{}: {}[{}]: {}",
-            f["path"].as_str().unwrap_or_default(),
-            f["line"],
-            f["column"],
-            f["severity"].as_str().unwrap_or_default(),
-            f["check"].as_str().unwrap_or_default(),
-            f["message"].as_str().unwrap_or_default()
+            f.path, f.line, f.column, f.severity, f.check, f.message
         );
     }
     if findings.len() > SHOWN_FINDINGS {
         let _ = write!(text, "\nand {} more", findings.len() - SHOWN_FINDINGS);
     }
-    Ok(Answer {
-        value: json!({ "errors": errors, "warnings": warnings, "findings": findings }),
-        text,
-    })
+    let value = CheckAnswer {
+        errors,
+        warnings,
+        findings,
+    };
+    Ok(Typed::new(value, text))
 }
 
-/// The path findings show for the file `path` names (relative to the book root or to its
-/// source folder), or a refusal naming the nearest file of the book.
+/// The path findings show for the file `path` names (from the repository's root, the book's
+/// root or its source folder), or a refusal naming the nearest file of the book.
 fn file_of(loaded: &Loaded, path: &str) -> Result<String, Refusal> {
     let path = path.trim_start_matches("./").replace('\\', "/");
-    let src = &loaded.src;
-    let mut files: Vec<String> = vec!["book.toml".to_owned()];
+    let paths = &loaded.paths;
+    let mut files: Vec<String> = vec![paths.of_book("book.toml")];
     for item in loaded.book.iter() {
         if let mdbook_preprocessor::book::BookItem::Chapter(ch) = item
             && let Some(source) = &ch.source_path
         {
-            files.push(format!(
-                "{src}/{}",
-                source.to_string_lossy().replace('\\', "/")
-            ));
+            let source = source.to_string_lossy().replace('\\', "/");
+            files.push(paths.of_book(&format!("{}/{source}", loaded.src)));
         }
     }
-    for f in loaded.export.findings.as_array().into_iter().flatten() {
-        if let Some(p) = f["path"].as_str() {
-            files.push(p.to_owned());
-        }
-    }
+    let findings = loaded.export.findings.as_array().into_iter().flatten();
+    files.extend(findings.filter_map(|f| f["path"].as_str().map(str::to_owned)));
     let mut seen = std::collections::HashSet::new();
     files.retain(|f| seen.insert(f.clone()));
-    let inside = format!("{src}/{path}");
-    if let Some(file) = files.iter().find(|f| **f == path || **f == inside) {
+    let candidates = [
+        path.clone(),
+        paths.of_book(&path),
+        paths.of_book(&format!("{}/{path}", loaded.src)),
+    ];
+    if let Some(file) = files.iter().find(|f| candidates.contains(f)) {
         return Ok(file.clone());
     }
     // The nearest by file name: `contract.md` for `src/provider-contract.md`.
@@ -96,7 +111,8 @@ fn file_of(loaded: &Loaded, path: &str) -> Result<String, Refusal> {
             .and_then(|n| files.iter().find(|f| name(f) == n));
     Err(match nearest {
         Some(file) => format!(
-            "no file `{path}` in this book; did you mean `{file}`? (paths are relative to the book root or to `{src}`)"
+            "no file `{path}` in this book; did you mean `{file}`? (paths are from the repository's root, or from the book's root or `{}`)",
+            loaded.src
         ),
         None => unknown("file", &path, files.iter().map(String::as_str)),
     })

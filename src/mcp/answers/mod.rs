@@ -1,27 +1,60 @@
-//! Each tool's answer, from the loaded book: the structured content (what `export` and
-//! `status` hold, picked for the question) and a short text of it. `contract.rs` answers of
-//! the contract (the overview, an axis, a rule), `providers.rs` of a provider (its state, its
-//! brief, its rules still waiting for a test), `findings.rs` of the checks.
+//! Each tool's answer, from the loaded book: a typed value (its `JsonSchema` is the tool's
+//! `outputSchema`, its JSON the structured content) and a short text of it. `contract.rs`
+//! answers of the contract (the overview, an axis, a rule), `rules.rs` the rules filtered,
+//! `providers.rs` of a provider (its state, its rules still waiting for a test, built or only
+//! specified), `brief.rs` its brief by section and page, `findings.rs` of the checks,
+//! `new_spec.rs` the one tool that writes.
+//!
+//! Every path an answer gives is from the repository's root (as `check --format github`
+//! prints it), or from the book's root outside a repository ([`crate::mcp::watch::Paths`]).
 //!
 //! A name that is not in the book is a refusal that names the nearest one there is, never an
 //! empty answer ([`unknown`]).
 
+mod brief;
 mod contract;
 mod findings;
+mod new_spec;
 mod providers;
+mod rules;
 
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use crate::pipeline::status::SpecState;
-
+pub(crate) use brief::brief;
 pub(crate) use contract::{axis, overview, rule};
 pub(crate) use findings::check;
-pub(crate) use providers::{brief, provider, uncovered};
+pub(crate) use new_spec::new_spec;
+pub(crate) use providers::{provider, uncovered};
+pub(crate) use rules::{Filter, rules};
+
+use crate::commands::export::{CitationOut, CoverageOut, ResultOut, RuleOut};
 
 /// What a tool answers: the structured content (a JSON object) and a short text of it.
 pub(crate) struct Answer {
     pub(crate) value: serde_json::Value,
     pub(crate) text: String,
+}
+
+impl Answer {
+    /// `out` as the structured content, with `text`.
+    pub(crate) fn of<T: Serialize>(out: &T, text: String) -> Answer {
+        let value = serde_json::to_value(out)
+            .unwrap_or_else(|e| serde_json::json!({ "error": e.to_string() }));
+        Answer { value, text }
+    }
+}
+
+/// A tool's answer before it is JSON: its type is the tool's output schema.
+pub(crate) struct Typed<T> {
+    pub(crate) value: T,
+    pub(crate) text: String,
+}
+
+impl<T> Typed<T> {
+    pub(crate) fn new(value: T, text: String) -> Typed<T> {
+        Typed { value, text }
+    }
 }
 
 /// Why a tool gives no answer, in a sentence the agent can act on.
@@ -55,36 +88,49 @@ pub(super) fn unknown<'a>(
         list.join(", ")
     )
 }
-pub(super) fn spec_value(spec: &SpecState) -> Value {
-    json!({
-        "provider": spec.provider,
-        "path": spec.path,
-        "status": spec.status,
-        "answered": spec.answered,
-        "entries": spec.entries,
-        "open": spec.open,
-    })
+
+/// Where one rule stands for one provider, with the rule's level and words.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub(crate) struct ProviderRule {
+    /// The rule's ID.
+    pub(crate) rule: String,
+    /// `MUST`, `SHOULD` or `MAY`; none for a marker without a keyword (required, as a MUST).
+    pub(crate) level: Option<&'static str>,
+    /// The rule's words, as a reader sees them.
+    pub(crate) text: String,
+    /// `verified` (without test results) or `passed`, `failed`, `skipped`, `not-run`,
+    /// `unattributed` (with them), `implemented`, `uncovered`, `not-bound` (it applies to a
+    /// profile the provider does not claim), `profile-unknown` (the provider has not stated
+    /// its profile on the rule's axis) or `optional` (a MAY: nothing to verify).
+    pub(crate) status: &'static str,
+    /// The citation that decides the status, from the repository's root.
+    pub(crate) citation: Option<CitationOut>,
+    /// The test result that decided a `failed` or `skipped` status.
+    pub(crate) result: Option<ResultOut>,
 }
 
-pub(super) fn spec_line(spec: &SpecState) -> String {
-    let open: Vec<String> = spec
-        .open
+/// A provider's cells as [`ProviderRule`]s, in the contract's order.
+pub(super) fn provider_rules(coverage: &CoverageOut, rules: &[RuleOut]) -> Vec<ProviderRule> {
+    coverage
+        .rules
         .iter()
-        .map(|o| format!("\"{}\"", o.entry))
-        .collect();
-    format!(
-        "spec of `{}` ({}): {}, {} of {} entries answered{}",
-        spec.provider,
-        spec.path.display(),
-        spec.status,
-        spec.answered,
-        spec.entries,
-        if open.is_empty() {
-            String::new()
-        } else {
-            format!("; open: {}", open.join(", "))
-        }
-    )
+        .map(|cell| {
+            let rule = rules.iter().find(|r| r.id == cell.rule);
+            ProviderRule {
+                rule: cell.rule.clone(),
+                level: rule.and_then(|r| r.level),
+                text: rule.map(|r| r.text.clone()).unwrap_or_default(),
+                status: cell.status,
+                citation: cell.citation.clone(),
+                result: cell.result.clone(),
+            }
+        })
+        .collect()
+}
+
+/// Whether a status is of a rule that binds the provider and obliges it.
+pub(super) fn binds(status: &str) -> bool {
+    !matches!(status, "not-bound" | "profile-unknown" | "optional")
 }
 
 #[cfg(test)]

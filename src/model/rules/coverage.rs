@@ -70,6 +70,12 @@ pub(crate) struct Coverage {
     pub providers: Vec<usize>,
     /// Per rule (as [`Rules::rules`]), the status for each of [`Coverage::providers`].
     pub cells: Vec<Vec<Status>>,
+    /// The providers that only a spec describes so far (not built, not proposed), one per
+    /// name: what binds them by the profiles their specs claim, for whoever starts one.
+    pub pending: Vec<usize>,
+    /// Per rule, the status for each of [`Coverage::pending`]: only citations in the
+    /// provider's own places count (a shared suite has not run for code that may not exist).
+    pub pending_cells: Vec<Vec<Status>>,
     /// Whether the source tree was read: without it every bound rule is `Uncovered` and
     /// nothing is known.
     pub known: bool,
@@ -119,6 +125,65 @@ pub(crate) struct WithResults<'r> {
     pub sites: &'r [crate::read::results::matching::Site<'r>],
 }
 
+/// What a cell is worked out from: the citations of the source tree, whose places hold each
+/// one's file, and the test results.
+struct Cells<'c> {
+    model: &'c Model,
+    citations: &'c [CodeCitation],
+    owners: &'c [Vec<usize>],
+    results: Option<&'c WithResults<'c>>,
+}
+
+impl Cells<'_> {
+    /// Where `rule` stands for provider `p`, and the reports that decided it when its tests'
+    /// results did. With `own_only`, a citation counts only in `p`'s own places.
+    fn status(&self, rule: &Rule, p: usize, own_only: bool) -> (Status, Option<Tested>) {
+        let model = self.model;
+        // Whom an unreadable `applies=` binds is unknown: counted for nobody.
+        if rule.applies_unread {
+            return (Status::Undecided, None);
+        }
+        if let Some((axis, _)) = &rule.applies
+            && !rule.binds(model, p)
+        {
+            let stated = model.claims_of(p, axis).any(|c| !c.is_unknown());
+            let status = if stated {
+                Status::NotBound
+            } else {
+                Status::Undecided
+            };
+            return (status, None);
+        }
+        if !rule.obliges() {
+            return (Status::Optional, None);
+        }
+        let counting = |verb: Verb| {
+            self.citations
+                .iter()
+                .zip(self.owners)
+                .enumerate()
+                .filter(move |(_, (c, owner))| {
+                    c.verb == verb
+                        && cites(c, rule)
+                        && (owner.contains(&p) || (!own_only && owner.is_empty()))
+                })
+                .map(|(i, _)| i)
+        };
+        let verify: Vec<usize> = counting(Verb::Verify).collect();
+        match (verify.first(), counting(Verb::Impl).next()) {
+            (Some(&i), _) => match self.results {
+                Some(with) => {
+                    let tested = tested(with, self.citations, &verify, model, p);
+                    (tested.status, Some(tested))
+                }
+                None => (Status::Verified(i), None),
+            },
+            (None, Some(i)) => (Status::Implemented(i), None),
+            (None, None) => (Status::Uncovered, None),
+        }
+    }
+}
+
 impl Coverage {
     /// Works out the coverage; `citations` are those of the source tree, when it was read.
     pub(crate) fn of(
@@ -149,6 +214,8 @@ impl Coverage {
                 for_all: BTreeSet::new(),
                 providers,
                 cells: Vec::new(),
+                pending: Vec::new(),
+                pending_cells: Vec::new(),
                 known: citations.is_some(),
                 results: results.is_some(),
                 places,
@@ -157,6 +224,12 @@ impl Coverage {
         let known = citations.is_some();
         let citations = citations.unwrap_or_default();
         let owners: Vec<Vec<usize>> = citations.iter().map(|c| owners(&places, &c.path)).collect();
+        let cells_of = Cells {
+            model,
+            citations,
+            owners: &owners,
+            results,
+        };
         let mut reports: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); providers.len()];
         let mut for_all: BTreeSet<usize> = BTreeSet::new();
         let cells = rules
@@ -167,56 +240,38 @@ impl Coverage {
                     .iter()
                     .enumerate()
                     .map(|(column, &p)| {
-                        // Whom an unreadable `applies=` binds is unknown: counted for nobody.
-                        if rule.applies_unread {
-                            return Status::Undecided;
+                        let (status, tested) = cells_of.status(rule, p, false);
+                        if let Some(tested) = tested {
+                            reports[column].extend(tested.reports);
+                            for_all.extend(tested.for_all);
                         }
-                        if let Some((axis, _)) = &rule.applies
-                            && !rule.binds(model, p)
-                        {
-                            let stated = model.claims_of(p, axis).any(|c| !c.is_unknown());
-                            return if stated {
-                                Status::NotBound
-                            } else {
-                                Status::Undecided
-                            };
-                        }
-                        if !rule.obliges() {
-                            return Status::Optional;
-                        }
-                        let counting = |verb: Verb| {
-                            citations
-                                .iter()
-                                .zip(&owners)
-                                .enumerate()
-                                .filter(move |(_, (c, owner))| {
-                                    c.verb == verb
-                                        && cites(c, rule)
-                                        && (owner.is_empty() || owner.contains(&p))
-                                })
-                                .map(|(i, _)| i)
-                        };
-                        let verify: Vec<usize> = counting(Verb::Verify).collect();
-                        match (verify.first(), counting(Verb::Impl).next()) {
-                            (Some(&i), _) => match results {
-                                Some(with) => {
-                                    let tested = tested(with, citations, &verify, model, p);
-                                    reports[column].extend(tested.reports);
-                                    for_all.extend(tested.for_all);
-                                    tested.status
-                                }
-                                None => Status::Verified(i),
-                            },
-                            (None, Some(i)) => Status::Implemented(i),
-                            (None, None) => Status::Uncovered,
-                        }
+                        status
                     })
+                    .collect()
+            })
+            .collect();
+        let pending: Vec<usize> = model
+            .providers
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.spec && names.insert(p.name.as_str()))
+            .map(|(i, _)| i)
+            .collect();
+        let pending_cells = rules
+            .rules
+            .iter()
+            .map(|rule| {
+                pending
+                    .iter()
+                    .map(|&p| cells_of.status(rule, p, true).0)
                     .collect()
             })
             .collect();
         Coverage {
             providers,
             cells,
+            pending,
+            pending_cells,
             known,
             results: results.is_some(),
             places,
