@@ -8,7 +8,9 @@
 //!
 //! 1. `initialize`, then `contract_overview`: the first load.
 //! 2. `RUNS` rounds (default 20) of each tool in turn (`contract_overview`, `contract_check`,
-//!    `contract_uncovered`, `contract_rule` of the book's first rule, `contract_axis` of its
+//!    `contract_uncovered`, `contract_rules`, `contract_provider` and `contract_uncovered` of
+//!    the first provider only a spec describes (else the first provider), `contract_brief`'s
+//!    `rules` section of that spec, `contract_rule` of the book's first rule, `contract_axis` of its
 //!    first axis when it has one): the median, minimum and maximum per tool and over all.
 //! 3. `EDITS` times (default 5): CHAPTER gets a line at its end (or loses it again), then
 //!    `contract_overview` is timed: the reload.
@@ -164,6 +166,20 @@ fn main() {
     if let Some(id) = &rule_id {
         tools.push(("contract_rule", json!({"id": id})));
     }
+    tools.push(("contract_rules", json!({})));
+    // The provider an agent starts: the first one only a spec describes, else the first one.
+    let spec = overview["specs"][0]["provider"].as_str();
+    let provider = spec.or(overview["providers"][0]["name"].as_str());
+    if let Some(name) = provider {
+        tools.push(("contract_provider", json!({"name": name})));
+        tools.push(("contract_uncovered", json!({"provider": name})));
+    }
+    if let Some(name) = spec {
+        tools.push((
+            "contract_brief",
+            json!({"provider": name, "section": "rules"}),
+        ));
+    }
     let runs = env_number("RUNS", 20);
     let mut all = Vec::new();
     for (tool, arguments) in &tools {
@@ -192,7 +208,12 @@ fn main() {
     }
 
     let calls = env_number("CALLS", 1000);
-    let (tool, arguments) = tools.last().expect("a tool").clone();
+    let (tool, arguments) = tools
+        .iter()
+        .find(|(t, _)| *t == "contract_rule")
+        .or(tools.last())
+        .expect("a tool")
+        .clone();
     server.call(tool, &arguments);
     let before = server.rss_kib();
     for _ in 0..calls {
