@@ -23,6 +23,7 @@ use mdbook_preprocessor::book::Book;
 
 use crate::commands::brief::Brief;
 use crate::commands::export::{CoverageOut, Export};
+use crate::mcp::answers::FindingOut;
 use crate::pipeline::ForAgent;
 
 /// How the paths of answers are written: from the root of the repository that holds the book
@@ -107,6 +108,8 @@ pub(crate) struct Loaded {
     /// built ones.
     pub(crate) pending: Vec<CoverageOut>,
     pub(crate) paths: Paths,
+    /// The findings, as `check --format json` gives them.
+    pub(crate) findings: Vec<FindingOut>,
     /// Each provider's brief, written when first asked for.
     briefs: Mutex<HashMap<String, Result<Brief, String>>>,
 }
@@ -174,11 +177,13 @@ fn load(dir: &Path) -> State {
             .and_then(|c| c.source_root);
         let paths = Paths::new(dir, source_root.as_deref());
         let mut agent = crate::pipeline::for_agent(&ctx, &book, paths.prefix())?;
-        let findings = serde_json::from_str(
+        let findings: serde_json::Value = serde_json::from_str(
             &agent
                 .report
                 .render(crate::report::diagnostic::Format::Json, false),
         )?;
+        // Read back once, typed, for `contract_check`.
+        let typed: Vec<FindingOut> = serde_json::from_value(findings.clone())?;
         let mut export =
             crate::commands::export::of(&agent.snapshot, ctx.config.book.title.clone(), findings);
         let mut pending: Vec<CoverageOut> = agent
@@ -208,6 +213,7 @@ fn load(dir: &Path) -> State {
             export,
             pending,
             paths,
+            findings: typed,
             briefs: Mutex::new(HashMap::new()),
         })
     });

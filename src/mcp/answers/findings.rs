@@ -44,12 +44,12 @@ const SHOWN_FINDINGS: usize = 20;
 
 /// `contract_check`.
 pub(crate) fn check(loaded: &Loaded, path: Option<&str>) -> Result<Typed<CheckAnswer>, Refusal> {
-    let all: Vec<FindingOut> = serde_json::from_value(loaded.export.findings.clone())
-        .map_err(|e| format!("internal error: the findings cannot be read back: {e}"))?;
     let shown = path.map(|p| file_of(loaded, p)).transpose()?;
-    let findings: Vec<FindingOut> = all
-        .into_iter()
+    let findings: Vec<FindingOut> = loaded
+        .findings
+        .iter()
         .filter(|f| shown.as_deref().is_none_or(|file| f.path == file))
+        .cloned()
         .collect();
     let count = |severity: &str| findings.iter().filter(|f| f.severity == severity).count();
     let (errors, warnings) = (count("error"), count("warning"));
@@ -91,8 +91,7 @@ fn file_of(loaded: &Loaded, path: &str) -> Result<String, Refusal> {
             files.push(paths.of_book(&format!("{}/{source}", loaded.src)));
         }
     }
-    let findings = loaded.export.findings.as_array().into_iter().flatten();
-    files.extend(findings.filter_map(|f| f["path"].as_str().map(str::to_owned)));
+    files.extend(loaded.findings.iter().map(|f| f.path.clone()));
     let mut seen = std::collections::HashSet::new();
     files.retain(|f| seen.insert(f.clone()));
     let candidates = [
