@@ -95,6 +95,9 @@ pub(crate) struct CheckArguments {
     /// without it.
     #[serde(default)]
     pub(crate) path: Option<String>,
+    /// The `next_cursor` of the previous answer, for the next page.
+    #[serde(default)]
+    pub(crate) cursor: Option<String>,
 }
 
 /// Whose rules still wait for a test.
@@ -157,8 +160,8 @@ pub(crate) fn defs() -> &'static [Def] {
                 "The implementation brief for a provider with a spec, as `mdbook-contract brief` writes it: one self-contained Markdown document (the spec's answers, the obligations of the claimed profiles, the rules to cite in tests, the contract). Written even when the book has errors outside the spec (they are listed in it). Ask for one `section` and page with `cursor`.",
                 Effect::Reads, |l, a: BriefArguments| answers::brief(l, &a.provider, a.section.as_deref(), a.cursor.as_deref())),
             def("contract_check", "Findings",
-                "The book's findings, as `mdbook-contract check --format json` gives them (check, severity, path from the repository's root, line, column, message, help), for the whole book or one file.",
-                Effect::Reads, |l, a: CheckArguments| answers::check(l, a.path.as_deref())),
+                "The book's findings, as `mdbook-contract check --format json` gives them (check, severity, path from the repository's root, line, column, message, help), errors first, for the whole book or one file; in pages of 200.",
+                Effect::Reads, |l, a: CheckArguments| answers::check(l, a.path.as_deref(), a.cursor.as_deref())),
             def("contract_uncovered", "Rules waiting for a test",
                 "The rules that bind a provider and have no passing test (with test results) or no test citing them (without): for every built provider, or for the one named, built or only specified; each with its level, text and what cites it so far.",
                 Effect::Reads, |l, a: UncoveredArguments| answers::uncovered(l, a.provider.as_deref())),

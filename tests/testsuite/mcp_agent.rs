@@ -197,6 +197,33 @@ fn long_answers_come_in_pages_and_a_brief_by_section() {
     assert_eq!(second["next_cursor"], Value::Null);
     let refusal = session.refusal("contract_rules", json!({ "cursor": "900" }));
     assert!(refusal.contains("not a cursor"), "{refusal}");
+    // 150 rules no test cites, for each of three built providers: findings in pages, errors
+    // first.
+    let findings = session.answer("contract_check", json!({}));
+    let total = findings["errors"].as_u64().unwrap() + findings["warnings"].as_u64().unwrap();
+    assert!(total > 200, "{total}");
+    assert_eq!(findings["findings"].as_array().unwrap().len(), 200);
+    assert_eq!(findings["next_cursor"], "200");
+    let severities: Vec<&str> = findings["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["severity"].as_str().unwrap())
+        .collect();
+    assert!(
+        severities
+            .windows(2)
+            .all(|w| w[0] == "error" || w[1] == "warning"),
+        "{severities:?}"
+    );
+    let mut seen = 200;
+    let mut cursor = findings["next_cursor"].clone();
+    while let Some(c) = cursor.as_str() {
+        let page = session.answer("contract_check", json!({ "cursor": c }));
+        seen += page["findings"].as_array().unwrap().len() as u64;
+        cursor = page["next_cursor"].clone();
+    }
+    assert_eq!(seen, total);
 
     let (code, whole, stderr) = crate::common::run_in(book.root(), &["brief", "redis-streams"]);
     assert_eq!(code, 0, "{stderr}");

@@ -11,12 +11,18 @@ use crate::mcp::watch::Loaded;
 /// `contract_check`'s answer.
 #[derive(Serialize, JsonSchema)]
 pub(crate) struct CheckAnswer {
+    /// How many errors and warnings, on every page.
     errors: usize,
     warnings: usize,
-    /// The findings, as `check --format json` gives them, with paths from the repository's
-    /// root.
+    /// This page's findings, as `check --format json` gives them, with paths from the
+    /// repository's root: errors first.
     findings: Vec<FindingOut>,
+    /// The cursor of the next page; none on the last.
+    next_cursor: Option<String>,
 }
+
+/// How many findings one answer lists at most.
+pub(crate) const PAGE: usize = 200;
 
 /// A finding, as `check --format json` prints it.
 #[derive(Clone, Serialize, Deserialize, JsonSchema)]
@@ -43,16 +49,33 @@ pub(crate) struct FindingOut {
 const SHOWN_FINDINGS: usize = 20;
 
 /// `contract_check`.
-pub(crate) fn check(loaded: &Loaded, path: Option<&str>) -> Result<Typed<CheckAnswer>, Refusal> {
+pub(crate) fn check(
+    loaded: &Loaded,
+    path: Option<&str>,
+    cursor: Option<&str>,
+) -> Result<Typed<CheckAnswer>, Refusal> {
     let shown = path.map(|p| file_of(loaded, p)).transpose()?;
-    let findings: Vec<FindingOut> = loaded
+    let mut all: Vec<&FindingOut> = loaded
         .findings
         .iter()
         .filter(|f| shown.as_deref().is_none_or(|file| f.path == file))
-        .cloned()
         .collect();
-    let count = |severity: &str| findings.iter().filter(|f| f.severity == severity).count();
+    // Errors first (what a build fails on), each kind in the book's order.
+    all.sort_by_key(|f| f.severity != "error");
+    let count = |severity: &str| all.iter().filter(|f| f.severity == severity).count();
     let (errors, warnings) = (count("error"), count("warning"));
+    let start = match cursor {
+        None => 0,
+        Some(c) => c
+            .parse::<usize>()
+            .ok()
+            .filter(|&at| at < all.len())
+            .ok_or_else(|| {
+                format!("`{c}` is not a cursor of these findings: pass the `next_cursor` of the previous answer, with the same `path`")
+            })?,
+    };
+    let end = (start + PAGE).min(all.len());
+    let findings: Vec<FindingOut> = all[start..end].iter().map(|f| (*f).clone()).collect();
     let mut text = format!(
         "{}, {}{}",
         crate::util::counted(errors, "error"),
@@ -67,12 +90,22 @@ pub(crate) fn check(loaded: &Loaded, path: Option<&str>) -> Result<Typed<CheckAn
         );
     }
     if findings.len() > SHOWN_FINDINGS {
-        let _ = write!(text, "\nand {} more", findings.len() - SHOWN_FINDINGS);
+        let _ = write!(text, "\nand {} more here", findings.len() - SHOWN_FINDINGS);
+    }
+    let next_cursor = (end < all.len()).then(|| end.to_string());
+    if let Some(next) = &next_cursor {
+        let _ = write!(
+            text,
+            "\n(findings {} to {end} of {}; the next page is `cursor` \"{next}\")",
+            start + 1,
+            all.len()
+        );
     }
     let value = CheckAnswer {
         errors,
         warnings,
         findings,
+        next_cursor,
     };
     Ok(Typed::new(value, text))
 }
