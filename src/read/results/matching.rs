@@ -25,6 +25,9 @@
 //! `test-results`) wins, a disagreement noted.
 
 use std::collections::HashMap;
+
+/// A map keyed by case names: hashed with foldhash, as there is one entry per case.
+type CaseMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -54,7 +57,7 @@ pub(crate) struct Found {
 /// Finds the cases of a citation's test.
 pub(crate) struct Matcher<'r> {
     results: &'r Results,
-    by_function: HashMap<&'r str, Vec<usize>>,
+    by_function: CaseMap<&'r str, Vec<usize>>,
     /// The providers whose names cases are compared with.
     providers: Vec<String>,
     /// For each case, what its name says of the provider it ran for.
@@ -69,7 +72,7 @@ impl<'r> Matcher<'r> {
     /// A matcher of `results`' cases, whose names are compared with those of `providers`.
     pub(crate) fn new(results: &'r Results, providers: Vec<String>) -> Matcher<'r> {
         let attempts = Attempts::of(results);
-        let mut by_function: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut by_function: CaseMap<&str, Vec<usize>> = CaseMap::default();
         for (i, case) in results.cases.iter().enumerate() {
             if attempts.counts[i] {
                 by_function.entry(base(&case.name)).or_default().push(i);
@@ -267,12 +270,21 @@ impl Attempts {
             flaky: vec![false; n],
             disagreements: Vec::new(),
         };
-        let mut by_key: HashMap<(&str, &str, Option<&str>), Vec<usize>> = HashMap::new();
+        // The first case of each name, and the names run more than once (a rerun, or the
+        // same test in two reports): few, so only they get a list.
+        let mut first: CaseMap<(&str, &str, Option<&str>), usize> = CaseMap::default();
+        first.reserve(n);
+        let mut repeated: CaseMap<usize, Vec<usize>> = CaseMap::default();
         for (i, case) in results.cases.iter().enumerate() {
-            by_key
-                .entry((&case.classname, &case.name, case.file.as_deref()))
-                .or_default()
-                .push(i);
+            match first.entry((&case.classname, &case.name, case.file.as_deref())) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(i);
+                }
+                std::collections::hash_map::Entry::Occupied(slot) => {
+                    let at = *slot.get();
+                    repeated.entry(at).or_insert_with(|| vec![at]).push(i);
+                }
+            }
         }
         let newer = |a: usize, b: usize| {
             let (ra, rb) = (results.cases[a].report, results.cases[b].report);
@@ -282,7 +294,7 @@ impl Attempts {
                 _ => (ra, a) > (rb, b),
             }
         };
-        let mut keyed: Vec<Vec<usize>> = by_key.into_values().filter(|v| v.len() > 1).collect();
+        let mut keyed: Vec<Vec<usize>> = repeated.into_values().collect();
         keyed.sort();
         for indexes in keyed {
             let winner = indexes
