@@ -34,11 +34,12 @@ case "${1:-build}" in
     ;;
   serve)
     shift
-    mdbook serve --dest-dir target/serve "$@"
+    # ${1+"$@"}: bash 3.2 (macOS's) takes an empty "$@" for an unset variable under `set -u`.
+    mdbook serve --dest-dir target/serve ${1+"$@"}
     ;;
   check)
     shift
-    mdbook-contract check . "$@"
+    mdbook-contract check . ${1+"$@"}
     ;;
   *)
     echo "usage: scripts/book.sh [build|serve|check]" >&2

@@ -389,6 +389,7 @@ fn carried_over_names_what_it_cannot_read() {
 
 /// A preprocessor as a shell script (POSIX `sh` and `awk` only): it answers `supports` and
 /// replaces `FROM` with `TO` in the book mdBook pipes in.
+#[cfg(unix)]
 fn script_preprocessor(dir: &Path, name: &str, from: &str, to: &str) {
     let script = format!(
         "#!/bin/sh\n\
@@ -399,6 +400,8 @@ fn script_preprocessor(dir: &Path, name: &str, from: &str, to: &str) {
     std::fs::write(dir.join(name), script).unwrap();
 }
 
+// Its preprocessors are `sh` scripts.
+#[cfg(unix)]
 #[test]
 fn check_runs_the_preprocessors_mdbook_runs_before_it_and_no_later_one() {
     let book = Fixture::new(&[
@@ -456,6 +459,8 @@ fn check_runs_the_preprocessors_mdbook_runs_before_it_and_no_later_one() {
     assert!(error.contains("error"), "{error}");
 }
 
+// Its preprocessors are `sh` scripts.
+#[cfg(unix)]
 #[test]
 fn a_failing_earlier_preprocessor_is_named() {
     let book = Fixture::new(&[

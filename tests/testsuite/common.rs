@@ -366,10 +366,14 @@ pub fn run_binary(command: &mut Command, stdin: &[u8]) -> (i32, String, String) 
     )
 }
 
-/// Runs git in `dir`, with an identity and no signing whatever the machine's configuration.
+/// Runs git in `dir`, with an identity, no signing and no line-end conversion whatever the
+/// machine's configuration (Windows runners set `core.autocrlf`, which would commit and check
+/// out other bytes than the test wrote).
 pub fn git(dir: &Path, args: &[&str]) {
     let output = Command::new("git")
         .args([
+            "-c",
+            "core.autocrlf=false",
             "-c",
             "user.name=fixture",
             "-c",

@@ -926,6 +926,7 @@ fn a_wide_space_and_a_failing_check_are_diagnostics_not_a_dead_server() {
 }
 
 /// The process ids the fake preprocessor of `rewritten.rs` noted, one per run.
+#[cfg(unix)]
 fn fake_runs(root: &Path) -> Vec<u32> {
     std::fs::read_to_string(root.join("runs.txt"))
         .unwrap_or_default()
@@ -950,6 +951,8 @@ fn placed(list: &[Value]) -> Vec<(String, u64, u64)> {
     placed
 }
 
+// The book's fake preprocessor is a Python script (`rewritten.rs`).
+#[cfg(unix)]
 #[test]
 fn the_books_own_preprocessors_run_on_save_not_per_keystroke() {
     let book = super::rewritten::book();
@@ -1017,6 +1020,8 @@ fn the_books_own_preprocessors_run_on_save_not_per_keystroke() {
     assert!(status.success(), "{status}: {stderr}");
 }
 
+// The book's fake preprocessor is a Python script (`rewritten.rs`).
+#[cfg(unix)]
 #[test]
 fn a_run_for_an_older_save_is_ended_with_its_processes() {
     let book = super::rewritten::book();
@@ -1050,7 +1055,7 @@ fn a_run_for_an_older_save_is_ended_with_its_processes() {
     );
     // The sleeping preprocessor was ended, not left behind.
     let gone = std::time::Instant::now() + Duration::from_secs(10);
-    while Path::new(&format!("/proc/{sleeping}")).exists() {
+    while running(sleeping) {
         assert!(
             std::time::Instant::now() < gone,
             "process {sleeping} still runs"
@@ -1059,6 +1064,17 @@ fn a_run_for_an_older_save_is_ended_with_its_processes() {
     }
     let (status, stderr) = client.stop();
     assert!(status.success(), "{status}: {stderr}");
+}
+
+/// Whether the process `pid` still runs: `kill -0` signals nothing and succeeds while it
+/// does (on Linux and macOS alike, where `/proc` is not).
+#[cfg(unix)]
+fn running(pid: u32) -> bool {
+    Command::new("kill")
+        .args(["-0", &pid.to_string()])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
 }
 
 #[test]
@@ -1516,6 +1532,8 @@ fn what_a_check_keeps_gives_way_to_the_edits_it_depends_on() {
     client.stop();
 }
 
+// The book's fake preprocessor is a Python script (`rewritten.rs`).
+#[cfg(unix)]
 #[test]
 fn typed_text_shows_at_once_unless_a_preprocessor_could_rewrite_it() {
     // The fake of `rewritten.rs` turns `r[...]` lines into HTML and takes out lines with

@@ -34,9 +34,13 @@ mod protocol;
 mod regressions;
 mod rendering;
 mod results;
+// Its fake preprocessor is a Python script run as `python3`.
+#[cfg(unix)]
 mod rewritten;
 mod rules;
 mod runners;
+// `scripts/book.sh` is a bash script, run with POSIX stand-ins.
+#[cfg(unix)]
 mod scripts;
 mod seams;
 mod serve;

@@ -978,8 +978,9 @@ fn a_build_with_an_error_finding_fails() {
 }
 
 /// Run by hand on a terminal, the bare command says what it is for instead of waiting for
-/// input that never comes. `script` (util-linux) gives it a terminal for standard input.
-#[cfg(unix)]
+/// input that never comes. `script` (util-linux) gives it a terminal for standard input; the
+/// BSD `script` of macOS takes other arguments.
+#[cfg(target_os = "linux")]
 #[test]
 fn the_bare_command_on_a_terminal_says_what_it_expects() {
     let output = std::process::Command::new("script")

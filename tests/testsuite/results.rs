@@ -292,7 +292,8 @@ fn stale_results_are_judged_by_content_in_a_repository() {
     // Committed before the run (the report says 2026-12-06T12:02:14, pytest's time).
     let commit = |message: &str, date: &str| {
         let output = std::process::Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(["-c", "core.autocrlf=false", "-c", "user.name=t"])
+            .args(["-c", "user.email=t@example.com"])
             .args(["-c", "commit.gpgsign=false", "commit", "-qam", message])
             .env("GIT_AUTHOR_DATE", date)
             .env("GIT_COMMITTER_DATE", date)

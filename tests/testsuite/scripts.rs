@@ -34,11 +34,8 @@ fn run_script_in(root: &Path, args: &[&str], before: impl FnOnce(&Path)) -> (Str
             ),
         )
         .unwrap();
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        }
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
     };
     // `cargo build` leaves a binary where the script copies it from.
     record(
