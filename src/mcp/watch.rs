@@ -23,8 +23,28 @@ use mdbook_preprocessor::book::Book;
 
 use crate::commands::brief::Brief;
 use crate::commands::export::{CoverageOut, Export};
-use crate::mcp::answers::FindingOut;
 use crate::pipeline::ForAgent;
+
+/// A finding, as `check --format json` prints it.
+#[derive(Clone, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub(crate) struct FindingOut {
+    /// The check's name (`dangling-link`).
+    pub(crate) check: String,
+    /// `error` or `warning`.
+    pub(crate) severity: String,
+    pub(crate) message: String,
+    pub(crate) path: String,
+    pub(crate) line: usize,
+    pub(crate) column: usize,
+    /// How many columns it underlines.
+    pub(crate) width: usize,
+    /// What the underline says, when it says something.
+    pub(crate) note: Option<String>,
+    /// What to do about it.
+    pub(crate) help: Option<String>,
+    /// What else a reader should know.
+    pub(crate) notes: Vec<String>,
+}
 
 /// How the paths of answers are written: from the root of the repository that holds the book
 /// (as `check --format github` prints them), or from the book's root outside a repository.

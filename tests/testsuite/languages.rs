@@ -173,7 +173,7 @@ fn a_python_tree_finds_its_symbols_with_the_default_config() {
     assert_eq!(
         symbols,
         [
-            "`NeverDefined` is not found in the source (no whole word `NeverDefined` in *.py, *.toml)"
+            "`NeverDefined` is not found in the source (no whole word `NeverDefined` in *.py, *.pyi, *.toml)"
         ]
     );
     // The mermaid bundle beside book.toml is the book's own, not source.

@@ -3,10 +3,10 @@
 use std::fmt::Write as _;
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::{Refusal, Typed, unknown};
-use crate::mcp::watch::Loaded;
+use crate::mcp::watch::{FindingOut, Loaded};
 
 /// `contract_check`'s answer.
 #[derive(Serialize, JsonSchema)]
@@ -23,27 +23,6 @@ pub(crate) struct CheckAnswer {
 
 /// How many findings one answer lists at most.
 pub(crate) const PAGE: usize = 200;
-
-/// A finding, as `check --format json` prints it.
-#[derive(Clone, Serialize, Deserialize, JsonSchema)]
-pub(crate) struct FindingOut {
-    /// The check's name (`dangling-link`).
-    check: String,
-    /// `error` or `warning`.
-    severity: String,
-    message: String,
-    path: String,
-    line: usize,
-    column: usize,
-    /// How many columns it underlines.
-    width: usize,
-    /// What the underline says, when it says something.
-    note: Option<String>,
-    /// What to do about it.
-    help: Option<String>,
-    /// What else a reader should know.
-    notes: Vec<String>,
-}
 
 /// How many lines of findings the text of `contract_check` shows.
 const SHOWN_FINDINGS: usize = 20;

@@ -23,7 +23,7 @@ use serde::Serialize;
 
 pub(crate) use brief::brief;
 pub(crate) use contract::{axis, overview, rule};
-pub(crate) use findings::{FindingOut, check};
+pub(crate) use findings::check;
 pub(crate) use new_spec::new_spec;
 pub(crate) use providers::{provider, uncovered};
 pub(crate) use rules::{Filter, rules};

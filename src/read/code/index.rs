@@ -296,7 +296,7 @@ fn languages_read(files: &[Scanned]) -> Vec<String> {
             .iter()
             .any(|f| f.lang.is_some_and(|l| std::ptr::eq(l, lang)))
         {
-            globs.push(lang.glob());
+            globs.extend(lang.globs());
         }
     }
     globs

@@ -590,17 +590,12 @@ impl Lang {
             || by_marker.as_ref().is_some_and(|r| r.is_match(before))
     }
 
-    /// A glob of its files, for messages (`*.py`).
-    pub(crate) fn glob(&self) -> String {
-        match self.extensions.first() {
-            Some(extension) => format!("*.{extension}"),
-            None => self
-                .file_names
-                .first()
-                .copied()
-                .unwrap_or(self.name)
-                .to_owned(),
-        }
+    /// The globs of its files, for messages (`*.py`, `*.pyi`).
+    pub(crate) fn globs(&self) -> Vec<String> {
+        let extensions = self.extensions.iter().map(|e| format!("*.{e}"));
+        extensions
+            .chain(self.file_names.iter().map(|n| (*n).to_owned()))
+            .collect()
     }
 }
 
