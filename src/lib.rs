@@ -49,10 +49,11 @@ pub use pipeline::unmapped::{Unmapped, UnmappedOwner, UnmappedUnit};
 pub use pipeline::{Outcome, check, overview, process, status, status_with};
 pub use read::load::load;
 pub use read::sourcemap::Location;
-pub use report::baseline::write as write_baseline;
+pub use report::baseline::{setting as baseline_setting, write as write_baseline};
 pub use report::diagnostic::{Finding, Format, Report};
 pub use report::overview::{Overview, ProviderClaims};
 pub use util::git::in_repository;
+pub use util::paths::from_folder;
 pub use util::stdio::protocol_stdout;
 pub use util::vocab::{Check, NAME, Severity};
 

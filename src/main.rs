@@ -536,7 +536,11 @@ fn load(
     if !test_results.is_empty() {
         let list: Vec<String> = test_results
             .iter()
-            .map(|p| from_book(book_dir, p).to_string_lossy().into_owned())
+            .map(|p| {
+                mdbook_contract::from_folder(book_dir, p)
+                    .to_string_lossy()
+                    .into_owned()
+            })
             .collect();
         ctx.config.set("preprocessor.contract.test-results", list)?;
     }
@@ -812,17 +816,6 @@ fn init(dir: &Path, providers: &[String], noun: &str) -> ExitCode {
     }
 }
 
-/// `file`, given from the working folder, from the book root at `book_dir`: relative when it
-/// lies under it, else absolute.
-fn from_book(book_dir: &std::path::Path, file: &std::path::Path) -> PathBuf {
-    let absolute = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
-    std::path::absolute(book_dir)
-        .ok()
-        .and_then(|book| absolute.strip_prefix(book).ok().map(PathBuf::from))
-        .unwrap_or(absolute)
-}
-
-/// Records every finding of the book at `book_dir` in `file`, paths from the book root.
 /// `status --min-verified PERCENT`: exit 1 when a built provider has fewer of the MUST rules
 /// that bind it verified, naming it and the rules that fall short, on standard error.
 fn gate(status: &mdbook_contract::Status, percent: f64) -> ExitCode {
@@ -858,6 +851,7 @@ fn gate(status: &mdbook_contract::Status, percent: f64) -> ExitCode {
     }
 }
 
+/// Records every finding of the book at `book_dir` in `file`, paths from the book root.
 fn record_baseline(loaded: Loaded, book_dir: &std::path::Path, file: &std::path::Path) -> ExitCode {
     let checked =
         loaded.and_then(|(ctx, book)| mdbook_contract::check(&ctx, &book, PathBuf::new()));
@@ -878,12 +872,11 @@ fn record_baseline(loaded: Loaded, book_dir: &std::path::Path, file: &std::path:
         );
         return ExitCode::from(2);
     }
-    let relative = from_book(book_dir, file);
+    let setting = mdbook_contract::baseline_setting(&mdbook_contract::from_folder(book_dir, file));
     let _ = writeln!(
         std::io::stdout(),
-        "wrote {recorded} findings to {}; from now on they do not fail the build and new ones do, with `baseline = \"{}\"` under `[preprocessor.contract]` in book.toml (or `check --baseline {}`)",
+        "wrote {recorded} findings to {}; from now on they do not fail the build and new ones do, with `{setting}` under `[preprocessor.contract]` in book.toml (or `check --baseline {}`)",
         file.display(),
-        relative.display(),
         file.display()
     );
     ExitCode::SUCCESS
@@ -898,7 +891,7 @@ fn check(
     let checked = loaded.and_then(|(mut ctx, book)| {
         if let Some(file) = baseline {
             // Given from here; the key is relative to the book root.
-            let file = from_book(book_dir, file);
+            let file = mdbook_contract::from_folder(book_dir, file);
             ctx.config.set(
                 "preprocessor.contract.baseline",
                 file.to_string_lossy().as_ref(),

@@ -480,7 +480,7 @@ fn problem_with(
                 (
                     format!(
                         "`{dest}` leaves the book and does not exist (`{}`)",
-                        path.display()
+                        cx.files.display(&path).display()
                     ),
                     None,
                 )

@@ -49,7 +49,7 @@ pub struct PlaceOut {
 impl From<&Place> for PlaceOut {
     fn from(place: &Place) -> PlaceOut {
         PlaceOut {
-            path: place.path.to_string_lossy().replace('\\', "/"),
+            path: crate::util::paths::slashed(&place.path),
             line: place.line,
             column: place.column,
         }

@@ -28,7 +28,8 @@ pub(crate) struct Place {
 
 impl std::fmt::Display for Place {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}:{}", self.path.display(), self.line, self.column)
+        let path = crate::util::paths::slashed(&self.path);
+        write!(f, "{path}:{}:{}", self.line, self.column)
     }
 }
 
@@ -435,11 +436,7 @@ fn pages_of(
     let mut snaps = Vec::new();
     for (number, chapter) in chapters.iter().enumerate() {
         snaps.push(PageSnap {
-            page: chapter
-                .link_path()
-                .with_extension("html")
-                .to_string_lossy()
-                .replace('\\', "/"),
+            page: crate::util::paths::slashed(&chapter.link_path().with_extension("html")),
             place: place(number, 0..0),
             ids: chapter
                 .index

@@ -23,6 +23,7 @@ pub struct SpecState {
     /// The provider it specifies (empty when the spec has no provider heading).
     pub provider: String,
     /// The spec's file, as shown to the user.
+    #[serde(serialize_with = "crate::util::paths::serialize_slashed")]
     pub path: PathBuf,
     /// `draft` or `accepted`.
     pub status: &'static str,
@@ -42,6 +43,7 @@ pub struct OpenEntry {
     /// Its heading text.
     pub entry: String,
     /// The file it is in, as shown to the user.
+    #[serde(serialize_with = "crate::util::paths::serialize_slashed")]
     pub path: PathBuf,
     /// Its 1-based line.
     pub line: usize,
@@ -118,6 +120,7 @@ pub struct ProviderCoverage {
     /// The provider.
     pub provider: String,
     /// The file of its section, as shown to the user.
+    #[serde(serialize_with = "crate::util::paths::serialize_slashed")]
     pub path: PathBuf,
     /// The line of its heading.
     pub line: usize,

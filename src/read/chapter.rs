@@ -19,6 +19,7 @@ use crate::read::markdown::{ChapterIndex, MarkdownOptions};
 use crate::read::shortcode::{self, Scan};
 use crate::read::sourcemap::{ChapterFile, Location, SourceMap};
 use crate::read::suppress::Suppressions;
+use crate::util::paths::{lexical, slashed_path};
 
 /// Texts that stand for files on disk: an editor's unsaved documents, by absolute path (as
 /// [`crate::util::paths::lexical`] writes it).
@@ -80,7 +81,7 @@ impl BookFiles {
     /// The bytes of the file at `path`: its overlay, else what is on disk.
     pub(crate) fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
         if !self.overlays.is_empty()
-            && let Some(text) = self.overlays.get(&crate::util::paths::lexical(path))
+            && let Some(text) = self.overlays.get(&lexical(path))
         {
             return Ok(text.clone().into_bytes());
         }
@@ -102,9 +103,10 @@ impl BookFiles {
         self.root.join(&self.src)
     }
 
-    /// How to show a chapter's source path (relative to `src`).
+    /// How to show a chapter's source path (relative to `src`): [`slashed`], as every shown
+    /// path is (SUMMARY.md's `/` and the platform's separator would otherwise mix on Windows).
     pub(crate) fn display_chapter(&self, source_path: &Path) -> PathBuf {
-        self.display_root.join(&self.src).join(source_path)
+        slashed_path(&self.display_root.join(&self.src).join(source_path))
     }
 
     /// How to show the folder of book.toml in a sentence: `.` when paths are shown relative.
@@ -120,8 +122,8 @@ impl BookFiles {
     /// repository's top).
     pub(crate) fn display(&self, path: &Path) -> PathBuf {
         match path.strip_prefix(&self.root) {
-            Ok(relative) => crate::util::paths::lexical(&self.display_root.join(relative)),
-            Err(_) => path.to_owned(),
+            Ok(relative) => slashed_path(&lexical(&self.display_root.join(relative))),
+            Err(_) => slashed_path(path),
         }
     }
 

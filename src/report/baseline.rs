@@ -56,7 +56,7 @@ pub fn write(report: &Report) -> String {
         .chain(&report.known)
         .filter(|f| f.check != Check::OutdatedBaseline)
         .map(|f| {
-            let key = Key::of(f, f.location.path.to_string_lossy().replace('\\', "/"));
+            let key = Key::of(f, crate::util::paths::slashed(&f.location.path));
             [key.check, key.file, key.line, key.message]
                 .iter()
                 .map(|field| escape(field))
@@ -70,6 +70,13 @@ pub fn write(report: &Report) -> String {
         let _ = writeln!(out, "{line}");
     }
     out
+}
+
+/// The line of book.toml that names the baseline file at `path` (relative to the book root):
+/// `baseline = "..."`, quoted as TOML quotes it, so a `\` in a name stays itself.
+pub fn setting(path: &Path) -> String {
+    let value = toml_edit::Value::from(crate::util::paths::slashed(path));
+    format!("baseline = {}", value.to_string().trim())
 }
 
 /// A recorded finding, with its line in the file.
@@ -130,10 +137,7 @@ pub(crate) fn apply(report: &mut Report, config: &Config, files: &BookFiles) {
     let mut left: HashMap<Key, Vec<usize>> = HashMap::new();
     for (i, entry) in recorded.iter().enumerate() {
         let mut key = entry.key.clone();
-        key.file = files
-            .display(&files.root().join(&key.file))
-            .to_string_lossy()
-            .replace('\\', "/");
+        key.file = crate::util::paths::slashed(&files.display(&files.root().join(&key.file)));
         left.entry(key).or_default().push(i);
     }
     let mut used = vec![false; recorded.len()];
@@ -141,7 +145,7 @@ pub(crate) fn apply(report: &mut Report, config: &Config, files: &BookFiles) {
     for finding in findings {
         let key = Key::of(
             &finding,
-            finding.location.path.to_string_lossy().replace('\\', "/"),
+            crate::util::paths::slashed(&finding.location.path),
         );
         match left.get_mut(&key).and_then(Vec::pop) {
             Some(i) => {
@@ -248,6 +252,24 @@ fn unescape(field: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_setting_quotes_the_path_as_toml_does() {
+        for name in [
+            "known.txt",
+            "../a b/known.txt",
+            "odd\\name.txt",
+            "quote\"d.txt",
+        ] {
+            let line = setting(Path::new(name));
+            let doc: toml_edit::DocumentMut = line.parse().expect(&line);
+            assert_eq!(
+                doc["baseline"].as_str(),
+                Some(crate::util::paths::slashed(Path::new(name)).as_str()),
+                "{line}"
+            );
+        }
+    }
 
     #[test]
     fn fields_round_trip() {

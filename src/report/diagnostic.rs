@@ -287,7 +287,7 @@ impl Report {
                     text.push_str("\nhelp: ");
                     text.push_str(help);
                 }
-                let uri = crate::util::paths::encode(&l.path.to_string_lossy().replace('\\', "/"));
+                let uri = sarif_uri(&l.path);
                 serde_json::json!({
                     "ruleId": f.check.name(),
                     "ruleIndex": Check::ALL.iter().position(|c| *c == f.check),
@@ -416,7 +416,7 @@ impl Report {
             let _ = writeln!(
                 out,
                 "::{command} file={},line={},col={},endColumn={},title={}::{}",
-                escape_property(&l.path.to_string_lossy().replace('\\', "/")),
+                escape_property(&crate::util::paths::slashed(&l.path)),
                 l.line,
                 l.column,
                 l.column + l.width,
@@ -460,6 +460,19 @@ fn char_to_byte(text: &str, chars: usize) -> usize {
         .map_or(text.len(), |(i, _)| i)
 }
 
+/// A SARIF `artifactLocation.uri`: a path relative to the repository (or the book) as a
+/// relative reference, `/`-separated and percent-encoded; an absolute one (outside a git work
+/// tree, or on another drive) as a `file:` URL, since `C:/book/a.md` would read as a URI whose
+/// scheme is `c`.
+fn sarif_uri(path: &std::path::Path) -> String {
+    if path.is_absolute()
+        && let Ok(url) = lsp_types::Url::from_file_path(path)
+    {
+        return url.to_string();
+    }
+    crate::util::paths::encode(&crate::util::paths::slashed(path))
+}
+
 /// Escapes a workflow command's message.
 pub(crate) fn escape_data(text: &str) -> String {
     text.replace('%', "%25")
@@ -476,6 +489,20 @@ pub(crate) fn escape_property(text: &str) -> String {
 mod tests {
     use super::*;
     use std::path::PathBuf;
+
+    #[test]
+    fn sarif_uris_are_relative_references_or_file_urls() {
+        let relative = PathBuf::from("docs").join("src").join("a b.md");
+        assert_eq!(sarif_uri(&relative), "docs/src/a%20b.md");
+        let absolute = std::path::absolute("book/src/caf\u{e9} 1.md").unwrap();
+        let uri = sarif_uri(&absolute);
+        assert!(uri.starts_with("file:///"), "{uri}");
+        assert!(uri.ends_with("/book/src/caf%C3%A9%201.md"), "{uri}");
+        assert_eq!(
+            lsp_types::Url::parse(&uri).unwrap().to_file_path().unwrap(),
+            absolute
+        );
+    }
 
     fn sample() -> Report {
         Report {

@@ -194,7 +194,7 @@ fn list(out: &mut String, findings: &[&Finding]) {
         let _ = writeln!(
             out,
             "- `{}:{}:{}` `{}`: {}",
-            l.path.to_string_lossy().replace('\\', "/"),
+            crate::util::paths::slashed(&l.path),
             l.line,
             l.column,
             f.check,

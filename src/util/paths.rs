@@ -1,11 +1,73 @@
-//! Paths between chapters: relative links that work on every platform and for every renderer.
+//! Paths as this tool writes them, and relative links between chapters, the same on every
+//! platform.
 //!
+//! Every path the tool prints or records (messages, JSON, SARIF, GitHub annotations, the
+//! baseline, `diff`) is [`slashed`]: `/` between its components on Windows too, so that one book
+//! gives the same bytes on every system and a host that places annotations finds the file.
 //! Chapter paths are relative to the book's `src` folder. Links are written with `/` whatever
 //! the platform, so the HTML renderer (which turns `.md` into `.html`) and the Markdown
 //! renderer both follow them.
 
 use std::borrow::Cow;
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
+
+/// `path` with `/` between its components, as the tool prints and records every path. On
+/// Windows a `\` can only be a separator and becomes `/` (which Windows reads as one too);
+/// elsewhere it is a character of a file name and stays.
+pub(crate) fn slashed(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    if std::path::MAIN_SEPARATOR == '\\' {
+        text.replace('\\', "/")
+    } else {
+        text.into_owned()
+    }
+}
+
+/// [`slashed`], kept as a path (for what holds a `PathBuf` to show).
+pub(crate) fn slashed_path(path: &Path) -> PathBuf {
+    PathBuf::from(slashed(path))
+}
+
+/// serde's `serialize_with` for a path: written [`slashed`].
+pub(crate) fn serialize_slashed<S: serde::Serializer>(
+    path: &Path,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&slashed(path))
+}
+
+/// `file`, given from the working folder, from the folder `base` (also given from the working
+/// folder), worked out on the paths as written (no symbolic link followed, the same on every
+/// system): under `base`, relative; given relative, relative with a `..` for each folder it
+/// climbs; given absolute outside `base`, or on another drive, absolute. [`slashed`].
+pub fn from_folder(base: &Path, file: &Path) -> PathBuf {
+    let absolute = |p: &Path| lexical(&std::path::absolute(p).unwrap_or_else(|_| p.to_owned()));
+    let (base_abs, file_abs) = (absolute(base), absolute(file));
+    if let Ok(under) = file_abs.strip_prefix(&base_abs) {
+        return slashed_path(under);
+    }
+    let (from, to): (Vec<Component<'_>>, Vec<Component<'_>>) = (
+        base_abs.components().collect(),
+        file_abs.components().collect(),
+    );
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    // The same drive and root (on Windows, `C:` and `\`), or no relative path leads there.
+    let rooted = to
+        .iter()
+        .take_while(|c| matches!(c, Component::Prefix(_) | Component::RootDir))
+        .count();
+    if file.is_absolute() || common < rooted {
+        return slashed_path(&file_abs);
+    }
+    let mut relative = PathBuf::new();
+    for _ in common..from.len() {
+        relative.push("..");
+    }
+    for part in &to[common..] {
+        relative.push(part.as_os_str());
+    }
+    slashed_path(&relative)
+}
 
 /// The `/`-separated components of a chapter path, `.` dropped and `..` applied.
 pub(crate) fn components(path: &Path) -> Vec<String> {
@@ -186,6 +248,48 @@ mod tests {
             to_anchor(&parts("a/b.md"), &parts("c/d.md"), "x"),
             "../c/d.md#x"
         );
+    }
+
+    #[test]
+    fn printed_paths_are_slashed_on_every_system() {
+        let joined = Path::new("src").join("guide").join("a.md");
+        assert_eq!(slashed(&joined), "src/guide/a.md");
+        assert_eq!(slashed_path(&joined), Path::new("src/guide/a.md"));
+        // A backslash is a separator on Windows only; elsewhere it is part of a name.
+        let odd = Path::new("odd\\name.txt");
+        let expected = if cfg!(windows) {
+            "odd/name.txt"
+        } else {
+            "odd\\name.txt"
+        };
+        assert_eq!(slashed(odd), expected);
+    }
+
+    /// [`from_folder`] as text, to see its separators (paths compare by components).
+    fn from(base: &str, file: &str) -> String {
+        from_folder(Path::new(base), Path::new(file))
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    #[test]
+    fn a_file_from_a_folder_is_worked_out_on_the_paths_as_written() {
+        // Both given from the working folder, whatever it is.
+        assert_eq!(from("a/b", "a/b/c/x.txt"), "c/x.txt");
+        assert_eq!(from("a/b", "a/c/x"), "../c/x");
+        assert_eq!(from(".", "../known.txt"), "../known.txt");
+        assert_eq!(from("a/./b/../b", "a/b/sub/../x.txt"), "x.txt");
+        // Given absolute outside the folder: kept absolute.
+        let outside = std::path::absolute("elsewhere/out.txt").unwrap();
+        assert_eq!(from("a/b", &outside.to_string_lossy()), slashed(&outside));
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn on_windows_another_drive_stays_absolute_and_every_path_is_slashed() {
+        assert_eq!(from("C:\\book", "D:\\ci\\known.txt"), "D:/ci/known.txt");
+        assert_eq!(from("C:\\book", "C:\\book\\sub\\x.txt"), "sub/x.txt");
+        assert_eq!(from("C:\\book", "C:\\other\\..\\known.txt"), "C:/known.txt");
     }
 
     #[test]

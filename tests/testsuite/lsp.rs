@@ -15,24 +15,24 @@ use serde_json::{Value, json};
 use super::common::{Fixture, contract_book};
 
 /// A client on one end of an in-memory connection, the server on a thread at the other.
-struct Client {
+pub(super) struct Client {
     connection: Connection,
     server: Option<std::thread::JoinHandle<anyhow::Result<()>>>,
     next_id: i32,
     /// The last diagnostics published, by URI.
-    diagnostics: HashMap<String, Vec<Value>>,
+    pub(super) diagnostics: HashMap<String, Vec<Value>>,
     /// Every publication, in order (URI, count).
     publications: Vec<(String, usize)>,
     /// The server's answer to `initialize`.
     init: Value,
 }
 
-fn uri(path: &Path) -> String {
+pub(super) fn uri(path: &Path) -> String {
     lsp_types::Url::from_file_path(path).unwrap().to_string()
 }
 
 impl Client {
-    fn start(root: &Path, encodings: Option<&[&str]>) -> Client {
+    pub(super) fn start(root: &Path, encodings: Option<&[&str]>) -> Client {
         let capabilities = match encodings {
             Some(encodings) => json!({"general": {"positionEncodings": encodings}}),
             None => json!({}),
@@ -65,7 +65,7 @@ impl Client {
         client
     }
 
-    fn notify(&self, method: &str, params: Value) {
+    pub(super) fn notify(&self, method: &str, params: Value) {
         let note = Notification::new(method.to_owned(), params);
         self.connection.sender.send(note.into()).unwrap();
     }
@@ -113,7 +113,7 @@ impl Client {
     }
 
     /// Waits until the diagnostics of `uri` satisfy `done`.
-    fn wait(&mut self, uri: &str, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+    pub(super) fn wait(&mut self, uri: &str, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
         let deadline = std::time::Instant::now() + Duration::from_secs(20);
         loop {
             if let Some(list) = self.diagnostics.get(uri)
@@ -131,7 +131,7 @@ impl Client {
         }
     }
 
-    fn open(&self, path: &Path, text: &str) {
+    pub(super) fn open(&self, path: &Path, text: &str) {
         self.notify(
             "textDocument/didOpen",
             json!({"textDocument": {"uri": uri(path), "languageId": "markdown", "version": 1, "text": text}}),
@@ -149,7 +149,7 @@ impl Client {
         json!({"textDocument": {"uri": uri(path)}, "position": {"line": line, "character": character}})
     }
 
-    fn stop(mut self) {
+    pub(super) fn stop(mut self) {
         self.request("shutdown", Value::Null);
         self.notify("exit", Value::Null);
         let result = self

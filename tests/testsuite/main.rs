@@ -29,6 +29,7 @@ mod model_checks;
 mod newcomer;
 mod no_panic;
 mod plan_verification;
+mod portable;
 mod prose_checks;
 mod protocol;
 mod regressions;

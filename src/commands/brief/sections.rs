@@ -258,7 +258,7 @@ impl<'r> Writer<'r> {
             events.push(Event::Start(Tag::Item));
             events.push(Event::Code(CowStr::from(format!(
                 "{}:{}:{}",
-                l.path.to_string_lossy().replace('\\', "/"),
+                crate::util::paths::slashed(&l.path),
                 l.line,
                 l.column
             ))));

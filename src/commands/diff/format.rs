@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use super::{Annotated, Change, ContractDiff, Level};
 use crate::report::diagnostic::{escape_data, escape_property};
+use crate::util::paths::slashed;
 
 /// How to print a diff.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,14 +225,9 @@ fn annotation_message(change: &Change) -> String {
 fn annotation_place(head: &Annotated) -> String {
     match head {
         Annotated::At(path, line) | Annotated::Section(path, line) => {
-            format!(
-                "file={},line={line},",
-                escape_property(&path.to_string_lossy())
-            )
+            format!("file={},line={line},", escape_property(&slashed(path)))
         }
-        Annotated::File(path) => {
-            format!("file={},", escape_property(&path.to_string_lossy()))
-        }
+        Annotated::File(path) => format!("file={},", escape_property(&slashed(path))),
         Annotated::Nowhere => String::new(),
     }
 }

@@ -404,7 +404,12 @@ fn at_revision(book_dir: &Path, rev: &str, prefix: &str) -> Result<Snapshot> {
     all_lines(&mut ctx);
     let (mut snapshot, _) = crate::pipeline::snapshot(&ctx, &book, PathBuf::new())
         .with_context(|| format!("the book at `{rev}` cannot be read"))?;
-    snapshot.map_paths(|path| PathBuf::from(format!("{rev}:{prefix}{}", path.display())));
+    snapshot.map_paths(|path| {
+        PathBuf::from(format!(
+            "{rev}:{prefix}{}",
+            crate::util::paths::slashed(path)
+        ))
+    });
     Ok(snapshot)
 }
 

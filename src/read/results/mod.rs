@@ -227,9 +227,7 @@ fn expand(root: &Path, pattern: &str) -> Vec<PathBuf> {
             Vec::new()
         };
     }
-    let fixed = pattern[..pattern.find(['*', '?', '[', '{']).unwrap_or(0)]
-        .rsplit_once('/')
-        .map_or("", |(folder, _)| folder);
+    let fixed = fixed_folder(pattern);
     let Ok(glob) = GlobBuilder::new(pattern).literal_separator(true).build() else {
         return Vec::new();
     };
@@ -255,16 +253,35 @@ fn expand(root: &Path, pattern: &str) -> Vec<PathBuf> {
     files
 }
 
+/// The folder a glob's matches all lie in: its components up to the first with a wildcard
+/// (`/ci/out` of `/ci/out/*.xml`, `C:\ci\out` of `C:\ci\out\*.xml` on Windows; empty for
+/// `*.xml`).
+fn fixed_folder(pattern: &str) -> PathBuf {
+    Path::new(pattern)
+        .components()
+        .take_while(|c| !crate::read::code::is_glob(&c.as_os_str().to_string_lossy()))
+        .collect()
+}
+
 fn shown(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/")
+    crate::util::paths::slashed(path.strip_prefix(root).unwrap_or(path))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::unix_seconds;
+    use super::{fixed_folder, unix_seconds};
+    use std::path::Path;
+
+    #[test]
+    fn a_glob_is_walked_from_the_folder_before_its_first_wildcard() {
+        assert_eq!(fixed_folder("/ci/out/*.xml"), Path::new("/ci/out"));
+        assert_eq!(fixed_folder("../out/**/junit-*.xml"), Path::new("../out"));
+        assert_eq!(fixed_folder("results/{a,b}/x.xml"), Path::new("results"));
+        assert_eq!(fixed_folder("*.xml"), Path::new(""));
+        if cfg!(windows) {
+            assert_eq!(fixed_folder("C:\\ci\\out\\*.xml"), Path::new("C:\\ci\\out"));
+        }
+    }
 
     #[test]
     fn runners_time_stamps() {

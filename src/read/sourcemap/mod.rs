@@ -61,7 +61,8 @@ impl SourceFile {
 /// A position in a file, as the user sees it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Location {
-    /// The file, as shown to the user.
+    /// The file, as shown to the user (written with `/` on every system).
+    #[serde(serialize_with = "crate::util::paths::serialize_slashed")]
     pub path: PathBuf,
     /// 1-based line.
     pub line: usize,

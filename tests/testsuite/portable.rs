@@ -1,0 +1,284 @@
+//! One book, the same answers on every system: every path the tool prints or records is
+//! written with `/` (a chapter in a folder is `src/guide/a.md` in JSON, the export, `status`,
+//! the MCP server and GitHub annotations), a name with a space or letters beyond ASCII is read
+//! and encoded where a URI needs it, and a path printed for book.toml is quoted as TOML. These
+//! run on Linux too; the CI's Windows and macOS jobs run them where the differences are.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::common::{CONTRACT, Fixture, git, run_in};
+
+const TOML: &str = r#"[book]
+title = "Portable"
+
+[preprocessor.contract]
+after = ["links"]
+contract = ["contract.md"]
+template = ["template.md"]
+specs = ["guide/a.md"]
+"#;
+
+const SUMMARY: &str =
+    "# Summary\n\n- [Contract](contract.md)\n- [Template](template.md)\n- [Nova](guide/a.md)\n";
+
+const TEMPLATE: &str = "# Adapter spec template\n\n## Readiness\n\n{{#answers readiness}}\n\n**Answer:**\n\n**Evidence:**\n\n## Create\n\n{{#answers create-return}}\n\n**Answer:**\n\n**Evidence:**\n";
+
+/// The spec, in a folder, with an em-dash (an error) on its line 11.
+const SPEC: &str = "# `nova` adapter spec {.provider .proposed}\n\n**Status:** draft\n\n## Readiness\n\n{{#answers readiness}}\n\n**Answer:** Ready at once: {{#profile readiness immediate}}.\n\n**Evidence:** `nova.Boot` returns once it runs \u{2014} it says so.\n\n## Create\n\n{{#answers create-return}}\n\n**Answer:**\n\n**Evidence:**\n";
+
+/// Rules whose text runs over two lines.
+const RULES: &str = "\n## Rules\n\nr[create.idempotent]\nCreate MUST be idempotent,\nbecause `reconcileManaged` retries it.\n\nr[list.order]\nListByTag MAY sort its answer\nfor the sweeper.\n";
+
+fn files() -> Vec<(&'static str, String)> {
+    vec![
+        ("book.toml", TOML.to_owned()),
+        ("src/SUMMARY.md", SUMMARY.to_owned()),
+        ("src/contract.md", format!("{CONTRACT}{RULES}")),
+        ("src/template.md", TEMPLATE.to_owned()),
+        ("src/guide/a.md", SPEC.to_owned()),
+    ]
+}
+
+/// The book written under `dir`.
+fn write_book(dir: &Path) {
+    for (path, text) in files() {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+fn book() -> Fixture {
+    let files = files();
+    let borrowed: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
+    Fixture::new(&borrowed)
+}
+
+fn em_dash_paths(json: &Value) -> Vec<&str> {
+    json.as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["check"] == "em-dash")
+        .map(|f| f["path"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_chapter_in_a_folder_is_the_same_path_in_every_output() {
+    let book = book();
+    let root = book.root();
+    let (code, stdout, stderr) = run_in(root, &["check", "--format", "json"]);
+    assert_eq!(code, 1, "{stderr}");
+    let json: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(em_dash_paths(&json), ["src/guide/a.md"], "{stdout}");
+    let (_, short, _) = run_in(root, &["check", "--format", "short"]);
+    assert!(short.contains("src/guide/a.md:11:"), "{short}");
+
+    let (code, export, _) = run_in(root, &["export"]);
+    assert_eq!(code, 0);
+    let export: Value = serde_json::from_str(&export).unwrap();
+    assert_eq!(em_dash_paths(&export["findings"]), ["src/guide/a.md"]);
+    assert_eq!(export["specs"][0]["place"]["path"], "src/guide/a.md");
+
+    let (code, status, _) = run_in(root, &["status", "--format", "json"]);
+    assert_eq!(code, 0);
+    let status: Value = serde_json::from_str(&status).unwrap();
+    assert_eq!(status["specs"][0]["path"], "src/guide/a.md", "{status}");
+    assert_eq!(status["specs"][0]["open"][0]["path"], "src/guide/a.md");
+
+    let mut session = super::mcp::Session::start(root);
+    let checked = session.answer("contract_check", json!({ "path": "guide/a.md" }));
+    let found = checked["findings"].as_array().unwrap();
+    assert!(!found.is_empty(), "{checked}");
+    assert!(
+        found.iter().all(|f| f["path"] == "src/guide/a.md"),
+        "{checked}"
+    );
+
+    // A claim changed in the working tree: the annotation is at the spec's file.
+    git(root, &["init", "-q", "-b", "main"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "base"]);
+    let spec = root.join("src/guide/a.md");
+    std::fs::write(
+        &spec,
+        SPEC.replace("readiness immediate", "readiness provisioning-window"),
+    )
+    .unwrap();
+    let (_, github, stderr) = run_in(root, &["diff", "HEAD", "--format", "github"]);
+    assert!(
+        github.contains("file=src/guide/a.md,line="),
+        "{github}{stderr}"
+    );
+    let (_, diff, _) = run_in(root, &["diff", "HEAD", "--format", "json"]);
+    // No backslash as a separator, nor one escaped in JSON.
+    for output in [&short, &github] {
+        assert!(!output.contains('\\'), "{output}");
+    }
+    for json in [&stdout, &diff] {
+        assert!(!json.contains("\\\\"), "{json}");
+    }
+}
+
+#[test]
+fn a_book_under_a_folder_with_a_space_and_an_accent_is_checked_and_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("a b").join("café");
+    write_book(&root);
+    let (code, stdout, stderr) = run_in(dir.path(), &["check", "a b/café", "--format", "json"]);
+    assert_eq!(code, 1, "{stderr}");
+    let json: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(em_dash_paths(&json), ["a b/café/src/guide/a.md"]);
+
+    // The editor's server publishes at the very URI the editor opened.
+    let spec = root.join("src/guide/a.md");
+    let uri = super::lsp::uri(&spec);
+    assert!(uri.contains("/a%20b/caf%C3%A9/src/guide/a.md"), "{uri}");
+    let mut client = super::lsp::Client::start(&root, None);
+    client.open(&spec, SPEC);
+    let list = client.wait(&uri, |l| l.iter().any(|d| d["code"] == "em-dash"));
+    assert_eq!(list.iter().filter(|d| d["code"] == "em-dash").count(), 1);
+    client.stop();
+}
+
+#[test]
+fn sarif_names_an_absolute_path_with_a_file_url() {
+    // Outside a git work tree, with the book given absolute, paths are absolute.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("a b").join("café");
+    write_book(&root);
+    let (code, stdout, stderr) = crate::common::run_in_with(
+        dir.path(),
+        &["check", root.to_str().unwrap(), "--format", "sarif"],
+        &[("GIT_CEILING_DIRECTORIES", dir.path().to_str().unwrap())],
+    );
+    assert_eq!(code, 1, "{stderr}");
+    let sarif: Value = serde_json::from_str(&stdout).unwrap();
+    let uris: Vec<&str> = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap()
+        })
+        .collect();
+    let spec = lsp_types::Url::from_file_path(root.join("src/guide/a.md")).unwrap();
+    assert!(uris.contains(&spec.as_str()), "{uris:?}");
+    assert!(
+        uris.iter()
+            .all(|u| u.starts_with("file:///") && u.contains("/a%20b/caf%C3%A9/")),
+        "{uris:?}"
+    );
+}
+
+/// The `baseline = ...` line `--write-baseline` tells the user to write, read as TOML.
+fn advised_baseline(stdout: &str) -> String {
+    let line = stdout
+        .split('`')
+        .find(|part| part.starts_with("baseline = "))
+        .unwrap_or_else(|| panic!("no setting in {stdout}"));
+    let toml: toml_edit::DocumentMut = line.parse().unwrap_or_else(|e| panic!("{line}: {e}"));
+    toml["baseline"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn the_baseline_setting_printed_is_toml_that_names_the_file() {
+    let book = book();
+    std::fs::create_dir(book.root().join("notes")).unwrap();
+    let (code, stdout, stderr) = run_in(
+        book.root(),
+        &["check", "--write-baseline", "notes/known.txt"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(advised_baseline(&stdout), "notes/known.txt");
+    // From a folder beside the book: relative to the book, climbing out of it.
+    let (code, stdout, stderr) = run_in(
+        book.root().join("notes").as_path(),
+        &["check", "..", "--write-baseline", "../known.txt"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(advised_baseline(&stdout), "known.txt");
+}
+
+/// A backslash is a character of a file name on Unix (on Windows it is a separator).
+#[cfg(unix)]
+#[test]
+fn a_backslash_in_the_baseline_name_is_quoted() {
+    let book = book();
+    let (code, stdout, stderr) =
+        run_in(book.root(), &["check", "--write-baseline", "odd\\name.txt"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(book.root().join("odd\\name.txt").is_file());
+    assert_eq!(advised_baseline(&stdout), "odd\\name.txt");
+}
+
+#[test]
+fn a_link_that_leaves_the_book_is_shown_from_the_book_root() {
+    let book = book();
+    let root = book.root();
+    let toml = std::fs::read_to_string(root.join("book.toml")).unwrap();
+    std::fs::write(
+        root.join("book.toml"),
+        format!("{toml}source-root = \".\"\n"),
+    )
+    .unwrap();
+    let spec = SPEC.replace("it says so.", "it says so, [there](../../../gone/x.md).");
+    std::fs::write(root.join("src/guide/a.md"), spec).unwrap();
+    let (_, short, _) = run_in(root, &["check", "--format", "short"]);
+    let line = short
+        .lines()
+        .find(|l| l.contains("dangling-link"))
+        .unwrap_or_else(|| panic!("{short}"));
+    assert!(
+        line.ends_with("leaves the book and does not exist (`../gone/x.md`)"),
+        "{line}"
+    );
+}
+
+#[test]
+fn test_results_named_from_another_folder_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("book");
+    write_book(&root);
+    // Results are read for the rules' coverage, which needs the source tree.
+    let toml = std::fs::read_to_string(root.join("book.toml")).unwrap();
+    std::fs::write(
+        root.join("book.toml"),
+        format!("{toml}source-root = \".\"\n"),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(
+        out.join("junit.xml"),
+        "<testsuite name=\"s\" tests=\"1\"><testcase name=\"t\" classname=\"c\"/></testsuite>\n",
+    )
+    .unwrap();
+    // Run from the folder beside the book, the pattern absolute and relative.
+    let absolute = out.join("*.xml");
+    for pattern in [absolute.to_str().unwrap(), "out/*.xml"] {
+        let (code, stdout, stderr) = run_in(
+            dir.path(),
+            &[
+                "status",
+                "book",
+                "--format",
+                "json",
+                "--test-results",
+                pattern,
+            ],
+        );
+        assert_eq!(code, 0, "{stderr}");
+        let status: Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(status["results_problems"], json!([]), "{pattern}: {stdout}");
+        assert_eq!(
+            status["results"].as_array().map(Vec::len),
+            Some(1),
+            "{stdout}"
+        );
+    }
+}
