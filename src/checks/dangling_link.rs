@@ -269,7 +269,7 @@ impl OutsideAnchors {
         self.files
             .entry(path.to_owned())
             .or_insert_with(|| {
-                let text = std::fs::read_to_string(path).ok()?;
+                let text = crate::util::text::read_to_string(path).ok()?;
                 Some(ChapterIndex::parse_with(&text, &MarkdownOptions::default(), false).anchors)
             })
             .as_ref()

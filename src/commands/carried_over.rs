@@ -165,13 +165,13 @@ pub fn carried_over(
 fn read_old(dir: &Path, old: &str) -> Result<String> {
     let file = dir.join(old);
     if file.is_file() {
-        return match std::fs::read_to_string(&file) {
+        return match crate::util::text::read_to_string(&file) {
             Ok(text) => Ok(text),
             Err(error) => bail!("cannot read `{old}`: {error}"),
         };
     }
     if old.contains(':') {
-        return crate::util::git::show(dir, old);
+        return crate::util::git::show(dir, old).map(crate::util::text::without_bom);
     }
     bail!(
         "`{old}` is not a file; give a file, or `REV:PATH` for a file at a git revision (such as `HEAD:docs/providers.md`)"

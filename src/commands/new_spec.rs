@@ -48,7 +48,7 @@ pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<N
         );
     };
     let src = md.root.join(&md.config.book.src);
-    let template_text = std::fs::read_to_string(src.join(template))
+    let template_text = crate::util::text::read_to_string(&src.join(template))
         .with_context(|| format!("cannot read the template `{template}`"))?;
     let kind = crate::model::spec::spec_kind(&template_text);
     // The file is named in the book's own word: an "Adapter spec template" gives

@@ -2,7 +2,7 @@
 //!
 //! [`Snapshot::of`] reads a checked book's model, rules and specs once and keeps, for each
 //! axis, profile, rule, provider, claim, spec and template entry, what a reader sees of it (its
-//! text as written, trimmed) and where it is written (`file:line:col` as `check` shows it), and
+//! text as written, trimmed, its line ends `\n` whatever the checkout wrote) and where it is written (`file:line:col` as `check` shows it), and
 //! the heading ids of every page. Nothing borrows the book, so two sides can be held at once.
 //!
 //! To compare something new: record it here, then say in `diff` what a change to it means.
@@ -17,6 +17,7 @@ use crate::model::rules::coverage::{Coverage, Status};
 use crate::model::spec::Specs;
 use crate::read::chapter::{BookFiles, Chapter};
 use crate::read::results::Results;
+use crate::util::text::lf;
 
 /// Where something is written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -309,7 +310,7 @@ fn axes_of(
             table
                 .and_then(|t| t.rows.get(row))
                 .and_then(|r| r.cells.get(column?))
-                .map(|c| chapter.content[c.range.clone()].trim().to_owned())
+                .map(|c| lf(chapter.content[c.range.clone()].trim()).into_owned())
                 .unwrap_or_default()
         };
         let profiles = axis
@@ -330,7 +331,12 @@ fn axes_of(
             code: axis.code.clone(),
             anchor: axis.anchor.clone(),
             chapter: chapter.key.clone(),
-            question: crate::pipeline::outline::question(chapter.content, index, axis.range.end),
+            question: lf(&crate::pipeline::outline::question(
+                chapter.content,
+                index,
+                axis.range.end,
+            ))
+            .into_owned(),
             place: place(axis.chapter, axis.range.clone()),
             profiles,
         });
@@ -351,7 +357,8 @@ fn rules_of(
             id: rule.id.clone(),
             version: rule.version,
             level: rule.level,
-            text: text.to_owned(),
+            // A Windows checkout ends its lines with `\r\n`, a revision's blobs with `\n`.
+            text: lf(text).into_owned(),
             applies: rule.applies.clone(),
             place: place(rule.chapter, rule.id_range.clone()),
         });

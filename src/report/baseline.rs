@@ -92,6 +92,8 @@ fn read(path: &Path, files: &BookFiles) -> Result<Vec<Recorded>, String> {
         .read(path)
         .map_err(|error| format!("cannot be read ({error})"))?;
     let text = String::from_utf8(bytes).map_err(|_| "is not UTF-8".to_owned())?;
+    // Notepad and PowerShell 5 start a UTF-8 file with a byte order mark.
+    let text = crate::util::text::without_bom(text);
     let mut recorded = Vec::new();
     for (number, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.starts_with('#') {

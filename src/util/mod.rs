@@ -1,6 +1,7 @@
 //! The helpers every stage may use, and that use nothing of the crate but each other: the
-//! vocabulary (the checks, their names and severities, a count in words), paths, panic guards, threads, git,
-//! names that are nearly right, and Unicode's hidden characters.
+//! vocabulary (the checks, their names and severities, a count in words), paths, text as any
+//! system writes it, panic guards, threads, git, names that are nearly right, and Unicode's
+//! hidden characters.
 //!
 //! A helper belongs here when two stages or more need it and it knows nothing of books.
 
@@ -10,6 +11,7 @@ pub(crate) mod parallel;
 pub(crate) mod paths;
 pub(crate) mod stdio;
 pub(crate) mod suggest;
+pub(crate) mod text;
 pub(crate) mod unicode;
 pub(crate) mod vocab;
 

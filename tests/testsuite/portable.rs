@@ -1,8 +1,9 @@
 //! One book, the same answers on every system: every path the tool prints or records is
 //! written with `/` (a chapter in a folder is `src/guide/a.md` in JSON, the export, `status`,
-//! the MCP server and GitHub annotations), a name with a space or letters beyond ASCII is read
-//! and encoded where a URI needs it, and a path printed for book.toml is quoted as TOML. These
-//! run on Linux too; the CI's Windows and macOS jobs run them where the differences are.
+//! the MCP server and GitHub annotations), CRLF line ends and a byte order mark (as Windows
+//! editors write them) change nothing, a name with a space or letters beyond ASCII is read and
+//! encoded where a URI needs it, and a path printed for book.toml is quoted as TOML. These run
+//! on Linux too; the CI's Windows and macOS jobs run them where the differences are.
 
 use std::path::Path;
 
@@ -28,7 +29,7 @@ const TEMPLATE: &str = "# Adapter spec template\n\n## Readiness\n\n{{#answers re
 /// The spec, in a folder, with an em-dash (an error) on its line 11.
 const SPEC: &str = "# `nova` adapter spec {.provider .proposed}\n\n**Status:** draft\n\n## Readiness\n\n{{#answers readiness}}\n\n**Answer:** Ready at once: {{#profile readiness immediate}}.\n\n**Evidence:** `nova.Boot` returns once it runs \u{2014} it says so.\n\n## Create\n\n{{#answers create-return}}\n\n**Answer:**\n\n**Evidence:**\n";
 
-/// Rules whose text runs over two lines.
+/// Rules whose text runs over two lines, where a line end is inside the text a diff compares.
 const RULES: &str = "\n## Rules\n\nr[create.idempotent]\nCreate MUST be idempotent,\nbecause `reconcileManaged` retries it.\n\nr[list.order]\nListByTag MAY sort its answer\nfor the sweeper.\n";
 
 fn files() -> Vec<(&'static str, String)> {
@@ -54,6 +55,20 @@ fn book() -> Fixture {
     let files = files();
     let borrowed: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
     Fixture::new(&borrowed)
+}
+
+/// Every Markdown file under `dir` rewritten with CRLF line ends, as a Windows checkout has
+/// them.
+fn to_crlf(dir: &Path) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            to_crlf(&path);
+        } else if path.extension().is_some_and(|e| e == "md") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            std::fs::write(&path, text.replace('\n', "\r\n")).unwrap();
+        }
+    }
 }
 
 fn em_dash_paths(json: &Value) -> Vec<&str> {
@@ -120,6 +135,36 @@ fn a_chapter_in_a_folder_is_the_same_path_in_every_output() {
     for json in [&stdout, &diff] {
         assert!(!json.contains("\\\\"), "{json}");
     }
+}
+
+#[test]
+fn a_windows_checkout_with_crlf_line_ends_changes_no_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write_book(root);
+    git(root, &["init", "-q", "-b", "main"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "base"]);
+    to_crlf(root);
+    let (code, stdout, stderr) = run_in(root, &["diff", "HEAD", "--fail-on", "patch"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("no changes to the contract between `HEAD` and the working tree"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn the_export_of_a_crlf_copy_equals_the_export_of_the_book() {
+    let lf = book();
+    let crlf = book();
+    to_crlf(crlf.root());
+    let (code, with_lf, stderr) = run_in(lf.root(), &["export"]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, with_crlf, stderr) = run_in(crlf.root(), &["export"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!with_crlf.contains("\\r"), "{with_crlf}");
+    assert_eq!(with_lf, with_crlf);
 }
 
 #[test]
@@ -214,6 +259,80 @@ fn a_backslash_in_the_baseline_name_is_quoted() {
     assert_eq!(code, 0, "{stderr}");
     assert!(book.root().join("odd\\name.txt").is_file());
     assert_eq!(advised_baseline(&stdout), "odd\\name.txt");
+}
+
+#[test]
+fn a_baseline_saved_with_a_byte_order_mark_is_read() {
+    let book = book();
+    let (code, _, stderr) = run_in(book.root(), &["check", "--write-baseline", "known.txt"]);
+    assert_eq!(code, 0, "{stderr}");
+    let file = book.root().join("known.txt");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, format!("\u{feff}{}", text.replace('\n', "\r\n"))).unwrap();
+    let (code, short, _) = run_in(
+        book.root(),
+        &["check", "--baseline", "known.txt", "--format", "short"],
+    );
+    assert_eq!(code, 0, "{short}");
+    assert!(short.contains("known findings from known.txt"), "{short}");
+}
+
+#[test]
+fn a_template_with_a_byte_order_mark_names_the_new_spec_in_its_words() {
+    let book = book();
+    let template = book.root().join("src/template.md");
+    std::fs::write(&template, format!("\u{feff}{TEMPLATE}")).unwrap();
+    let (code, stdout, stderr) = run_in(book.root(), &["new-spec", "orbit"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("orbit-adapter-spec.md"), "{stdout}");
+    let written = std::fs::read_to_string(book.root().join("src/orbit-adapter-spec.md")).unwrap();
+    assert!(!written.contains('\u{feff}'), "{written}");
+}
+
+#[test]
+fn a_file_outside_the_book_with_a_byte_order_mark_keeps_its_first_heading() {
+    let book = book();
+    let root = book.root();
+    let toml = std::fs::read_to_string(root.join("book.toml")).unwrap();
+    std::fs::write(
+        root.join("book.toml"),
+        format!("{toml}companions = [\"NOTES.md\"]\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("NOTES.md"),
+        "# Notes\n\nSee [the title](README.md#title).\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("README.md"), "\u{feff}# Title\n\nText.\n").unwrap();
+    let (_, stdout, _) = run_in(root, &["check", "--format", "json"]);
+    let json: Value = serde_json::from_str(&stdout).unwrap();
+    let links: Vec<&Value> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["check"] == "dangling-link")
+        .collect();
+    assert!(links.is_empty(), "{links:?}");
+}
+
+#[test]
+fn an_old_document_with_a_byte_order_mark_keeps_its_first_section() {
+    let book = book();
+    std::fs::write(
+        book.root().join("old.md"),
+        "\u{feff}# Gaps\n\n- A call to `orbit.Launch` nobody wrote.\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = run_in(
+        book.root(),
+        &["carried-over", "old.md", "--section", "Gaps"],
+    );
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stdout.starts_with("old.md:3: not in the book: `orbit.Launch`"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -45,10 +45,7 @@ impl SourceFile {
     /// A file with `display` as its name and `text` as its contents (a leading BOM is dropped,
     /// as mdBook drops it).
     pub(crate) fn new(display: PathBuf, text: String) -> SourceFile {
-        let text = match text.strip_prefix('\u{feff}') {
-            Some(rest) => rest.to_owned(),
-            None => text,
-        };
+        let text = crate::util::text::without_bom(text);
         let lines = LineIndex::new(&text);
         SourceFile {
             display,

@@ -1,0 +1,56 @@
+//! Text as files written on any system hold it: the byte order mark that Windows editors and
+//! PowerShell put before UTF-8, and lines ending in `\r\n` (a Windows checkout), read the way a
+//! reader sees them.
+//!
+//! mdBook drops a chapter's BOM; every other file this tool reads itself goes through
+//! [`read_to_string`] or [`without_bom`], so a first line or heading is never hidden behind
+//! one. Text that is compared or recorded across checkouts (a rule's words in `diff`, the
+//! Markdown of `export`) goes through [`lf`], so a Windows checkout gives what Linux gives.
+
+use std::borrow::Cow;
+use std::path::Path;
+
+/// `text` without a leading byte order mark.
+pub(crate) fn without_bom(text: String) -> String {
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_owned(),
+        None => text,
+    }
+}
+
+/// The UTF-8 file at `path`, without a leading byte order mark.
+pub(crate) fn read_to_string(path: &Path) -> std::io::Result<String> {
+    std::fs::read_to_string(path).map(without_bom)
+}
+
+/// `text` with every `\r\n` as `\n`. Borrows when there is none.
+pub(crate) fn lf(text: &str) -> Cow<'_, str> {
+    if text.contains("\r\n") {
+        Cow::Owned(text.replace("\r\n", "\n"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_byte_order_mark_is_dropped_once_at_the_start_only() {
+        assert_eq!(without_bom("\u{feff}# T\n".to_owned()), "# T\n");
+        assert_eq!(without_bom("# T\u{feff}".to_owned()), "# T\u{feff}");
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.txt");
+        std::fs::write(&file, "\u{feff}line\n").unwrap();
+        assert_eq!(read_to_string(&file).unwrap(), "line\n");
+    }
+
+    #[test]
+    fn windows_line_ends_read_as_unix_ones() {
+        assert!(matches!(lf("a\nb"), Cow::Borrowed("a\nb")));
+        assert_eq!(lf("a\r\nb\r\n"), "a\nb\n");
+        // A lone `\r` is text, not a line end.
+        assert_eq!(lf("a\rb"), "a\rb");
+    }
+}
