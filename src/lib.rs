@@ -53,7 +53,7 @@ pub use report::baseline::{setting as baseline_setting, write as write_baseline}
 pub use report::diagnostic::{Finding, Format, Report};
 pub use report::overview::{Overview, ProviderClaims};
 pub use util::git::in_repository;
-pub use util::paths::from_folder;
+pub use util::paths::{from_folder, slashed};
 pub use util::stdio::protocol_stdout;
 pub use util::vocab::{Check, NAME, Severity};
 

@@ -11,7 +11,9 @@ use mdbook_contract::Format;
 /// An mdBook preprocessor that keeps a provider contract, its spec template and its appendix in
 /// step. Run with no arguments, it speaks mdBook's preprocessor protocol on stdin and stdout.
 #[derive(Parser)]
-#[command(version, about)]
+// The name a user types, whatever the file is called (`mdbook-contract.exe` on Windows, which
+// clap would otherwise show in every usage line).
+#[command(version, about, bin_name = "mdbook-contract")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -482,7 +484,7 @@ fn new_spec(book_dir: &std::path::Path, provider_type: &str, path: Option<&str>)
                 let _ = writeln!(
                     stdout,
                     "wrote {}",
-                    display_root(book_dir).join(file).display()
+                    mdbook_contract::slashed(&display_root(book_dir).join(file))
                 );
             }
             for note in &spec.notes {
@@ -765,7 +767,7 @@ fn install(book_dir: &std::path::Path) -> ExitCode {
             let mut stdout = std::io::stdout().lock();
             for file in [&installed.css, &installed.js] {
                 let file = file.strip_prefix(".").unwrap_or(file);
-                let _ = writeln!(stdout, "wrote {}", file.display());
+                let _ = writeln!(stdout, "wrote {}", mdbook_contract::slashed(file));
             }
             for change in &installed.changes {
                 let _ = writeln!(stdout, "book.toml: {change}");
@@ -795,13 +797,17 @@ fn init(dir: &Path, providers: &[String], noun: &str) -> ExitCode {
         Ok(initialized) => {
             let mut stdout = std::io::stdout().lock();
             for file in &initialized.written {
-                let _ = writeln!(stdout, "wrote {}", display_root(dir).join(file).display());
+                let _ = writeln!(
+                    stdout,
+                    "wrote {}",
+                    mdbook_contract::slashed(&display_root(dir).join(file))
+                );
             }
             let shown = display_root(dir);
             let at = if shown.as_os_str().is_empty() {
                 String::new()
             } else {
-                format!(" {}", shown.display())
+                format!(" {}", mdbook_contract::slashed(&shown))
             };
             let _ = writeln!(
                 stdout,

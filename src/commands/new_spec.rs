@@ -89,7 +89,7 @@ pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<N
     if spec_file.exists() {
         bail!(
             "`{}` exists; new-spec writes a new spec and never overwrites one",
-            relative(&md.root, &spec_file).display()
+            crate::util::paths::slashed(&relative(&md.root, &spec_file))
         );
     }
     let (spec_text, notes) = spec_from_template(&template_text, provider_type, &kind)

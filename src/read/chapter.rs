@@ -113,7 +113,7 @@ impl BookFiles {
     pub(crate) fn display_root_folder(&self) -> PathBuf {
         match self.display_root.components().as_path() {
             shown if shown.as_os_str().is_empty() => PathBuf::from("."),
-            shown => shown.to_owned(),
+            shown => slashed_path(shown),
         }
     }
 

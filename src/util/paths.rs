@@ -14,7 +14,7 @@ use std::path::{Component, Path, PathBuf};
 /// `path` with `/` between its components, as the tool prints and records every path. On
 /// Windows a `\` can only be a separator and becomes `/` (which Windows reads as one too);
 /// elsewhere it is a character of a file name and stays.
-pub(crate) fn slashed(path: &Path) -> String {
+pub fn slashed(path: &Path) -> String {
     let text = path.to_string_lossy();
     if std::path::MAIN_SEPARATOR == '\\' {
         text.replace('\\', "/")

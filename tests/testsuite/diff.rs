@@ -558,7 +558,9 @@ fn the_working_tree_formats_fail_on_and_no_changes() {
 fn the_revisions_written_out_are_removed() {
     let dir = repo(&[("src/contract.md", "MAY sort", "MUST sort")]);
     let tmp = tempfile::tempdir().unwrap();
-    let env = [("TMPDIR", tmp.path().to_str().unwrap())];
+    // Where the temporary folders go: TMPDIR on Unix, TMP (then TEMP) on Windows.
+    let tmp_path = tmp.path().to_str().unwrap();
+    let env = [("TMPDIR", tmp_path), ("TMP", tmp_path), ("TEMP", tmp_path)];
     let (code, stdout, stderr) =
         crate::common::run_in_with(dir.path(), &["diff", "HEAD~1", "HEAD"], &env);
     assert_eq!(code, 0, "{stderr}");

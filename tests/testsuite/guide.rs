@@ -39,10 +39,12 @@ fn transcripts() -> Vec<PathBuf> {
     out
 }
 
-/// Where `program` is on the `PATH` (trycmd runs a program by its path).
+/// Where `program` is on the `PATH` (trycmd runs a program by its path; `git.exe` on
+/// Windows).
 fn on_path(program: &str) -> PathBuf {
+    let file = format!("{program}{}", std::env::consts::EXE_SUFFIX);
     std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
-        .map(|folder| folder.join(program))
+        .map(|folder| folder.join(&file))
         .find(|path| path.is_file())
         .unwrap_or_else(|| panic!("`{program}` is not on the PATH"))
 }
@@ -190,10 +192,16 @@ fn the_guide_builds_with_this_preprocessor_without_a_finding() {
         commands.contains("Usage: mdbook-contract init"),
         "the help is included"
     );
-    // The schema the export page links to is published beside it.
+    // The schema the export page links to is published beside it. The guide holds a copy (a
+    // symbolic link is a text file in a Windows checkout): `cp schema/contract.schema.json
+    // guide/src/reference/` after a change of the schema.
     let schema = std::fs::read_to_string(out.path().join("reference/contract.schema.json"))
         .expect("the schema is copied into the site");
-    assert_eq!(schema, mdbook_contract::CONTRACT_SCHEMA);
+    assert_eq!(
+        schema,
+        mdbook_contract::CONTRACT_SCHEMA,
+        "guide/src/reference/contract.schema.json is not schema/contract.schema.json"
+    );
 }
 
 /// The headings `## `name`` (or `### `) of a reference page, as names.

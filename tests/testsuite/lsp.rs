@@ -1262,7 +1262,7 @@ fn a_missing_companion_is_a_diagnostic_on_book_toml_and_nothing_else_is_lost() {
         list[0]["message"],
         "`preprocessor.contract.companions[1]` is `MISSING.md`, which does not exist: there is \
          no `MISSING.md` in `{root}`, the folder of book.toml"
-            .replace("{root}", &root.display().to_string())
+            .replace("{root}", &mdbook_contract::slashed(root))
     );
     let line = toml
         .lines()
@@ -1380,7 +1380,7 @@ fn rules_have_hover_definition_references_completion_and_rename() {
                 .unwrap();
             format!(
                 "{}:{}:{}",
-                path.strip_prefix(root).unwrap().display(),
+                mdbook_contract::slashed(path.strip_prefix(root).unwrap()),
                 l["range"]["start"]["line"],
                 l["range"]["start"]["character"]
             )

@@ -401,3 +401,21 @@ fn test_results_named_from_another_folder_are_read() {
         );
     }
 }
+
+/// On Windows the program is `mdbook-contract.exe`; its help says the name a user types.
+#[cfg(unix)]
+#[test]
+fn the_help_names_the_command_whatever_the_file_is_called() {
+    let dir = tempfile::tempdir().unwrap();
+    let renamed = dir.path().join("mdbook-contract.exe");
+    std::os::unix::fs::symlink(crate::common::binary(), &renamed).unwrap();
+    let output = std::process::Command::new(&renamed)
+        .args(["check", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        help.contains("Usage: mdbook-contract check [OPTIONS] [BOOK_DIR]"),
+        "{help}"
+    );
+}
