@@ -109,7 +109,7 @@ impl Server {
             if waits {
                 continue;
             }
-            if let Ok(uri) = Url::from_file_path(&path) {
+            if let Some(uri) = self.uris.of(&path) {
                 let mut diagnostic = self.diagnostic(finding, &uri);
                 if baselined {
                     diagnostic.severity = Some(DiagnosticSeverity::HINT);
@@ -121,7 +121,7 @@ impl Server {
             }
         }
         for path in kept {
-            if let Ok(uri) = Url::from_file_path(&path)
+            if let Some(uri) = self.uris.of(&path)
                 && let Some(last) = self.published.get(&uri)
             {
                 diagnostics.insert(uri, last.clone());
@@ -256,7 +256,7 @@ impl Server {
             Some(root) if path.is_relative() => root.join(path),
             _ => path,
         };
-        let uri = Url::from_file_path(&path).ok()?;
+        let uri = self.uris.of(&path)?;
         let text = self.text_of(&path);
         let line_text = text.lines().nth(line.saturating_sub(1)).unwrap_or("");
         let location = crate::read::sourcemap::Location {
@@ -287,8 +287,10 @@ impl Server {
             &text,
             &crate::read::config::KeyPath::key(key.unwrap_or("")),
         );
-        let uri = Url::from_file_path(&toml)
-            .unwrap_or_else(|()| Url::parse("file:///book.toml").expect("a valid URL"));
+        let uri = self
+            .uris
+            .of(&toml)
+            .unwrap_or_else(|| Url::parse("file:///book.toml").expect("a valid URL"));
         let diagnostic = Diagnostic {
             range: text::range(&location, self.encoding),
             severity: Some(DiagnosticSeverity::ERROR),

@@ -29,6 +29,7 @@ mod rewrites;
 mod rules;
 mod text;
 mod transport;
+mod uris;
 
 pub use external::arrival;
 pub use transport::serve_stream;
@@ -83,8 +84,20 @@ pub fn serve(connection: Connection) -> Result<()> {
     connection
         .sender
         .send(Response::new_ok(id, result).into())?;
+    let mut uris = uris::Uris::default();
+    #[allow(deprecated)] // `root_uri` is what clients without workspace folders send.
+    for folder in params.root_uri.iter().chain(
+        params
+            .workspace_folders
+            .iter()
+            .flatten()
+            .map(|folder| &folder.uri),
+    ) {
+        uris.note_folder(folder);
+    }
     let mut server = Server {
         root: book_root(&params),
+        uris,
         encoding,
         snippets,
         overlays: Arc::default(),
@@ -112,6 +125,8 @@ struct Server {
     outline: Outline,
     /// The diagnostics last published, by document.
     published: BTreeMap<Url, Vec<Diagnostic>>,
+    /// How the editor spells the URIs of files: every URI sent is spelled so.
+    uris: uris::Uris,
     /// Whether a change came in since the last check.
     dirty: bool,
     /// Whether a file was saved (or changed on disk) since the book's own preprocessors last
@@ -262,6 +277,9 @@ impl Server {
             return;
         };
         let path = crate::util::paths::lexical(&path);
+        if text.is_some() {
+            self.uris.note_document(&path, uri);
+        }
         if self.root.is_none() {
             self.root = find_above(&path);
         }

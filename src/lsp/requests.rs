@@ -39,7 +39,7 @@ impl Server {
             GotoDefinition::METHOD => self.with_position(request, |s, path, _, position| {
                 let at = features::target(&s.outline, path, position, s.encoding)
                     .and_then(|t| features::definition(&s.outline, &t, s.encoding))
-                    .map(GotoDefinitionResponse::Scalar);
+                    .map(|at| GotoDefinitionResponse::Scalar(s.uris.location(at)));
                 json(at)
             }),
             References::METHOD => self.references(request),
@@ -75,7 +75,8 @@ impl Server {
                 }
                 None => None,
             };
-            json(found)
+            let found = found.map(|places| places.into_iter().map(|l| s.uris.location(l)));
+            json(found.map(Vec::from_iter))
         })
     }
 
@@ -112,13 +113,13 @@ impl Server {
         ) {
             Some(Target::Axis { axis, .. }) => {
                 match features::rename(&s.outline, axis, &new_name, s.encoding) {
-                    Ok(edit) => json(edit),
+                    Ok(edit) => json(s.uris.edit(edit)),
                     Err(why) => Err((ErrorCode::RequestFailed, why)),
                 }
             }
             Some(Target::Rule { id, .. }) => {
                 match rules::rename(&s.outline, id, &new_name, s.encoding) {
-                    Ok(edit) => json(edit),
+                    Ok(edit) => json(s.uris.edit(edit)),
                     Err(why) => Err((ErrorCode::RequestFailed, why)),
                 }
             }
