@@ -5,7 +5,7 @@
 # deserialise, one pulldown-cmark parse per chapter, write back: bench/src/bin/floor_parse.rs)
 # and, with BASE=REV, against the build of another revision. Also the medians of the wall time
 # (hyperfine, same run) and the median ratio over alternating pairs of runs, whether the book written back is the same bytes as BASE's, and the
-# release binary's size and start-up.
+# release binary's size (stripped, as the release profile builds it) and start-up.
 #
 #   scripts/bench-instructions.sh                 # this tree
 #   BASE=ee3bf98 scripts/bench-instructions.sh    # and that revision, built in a worktree
@@ -115,11 +115,15 @@ done
 say ""
 
 size=$(stat -c %s "$ours")
-strip -o "$out/stripped" "$ours"
-stripped=$(stat -c %s "$out/stripped")
+mb_of() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
 start=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$ours" supports html 2>&1 |
   awk '/Collected/ { printf "%.2f", $NF / 1e6 }')
 hyperfine -N --style none --runs 100 --warmup 5 --export-csv "$out/start.csv" \
-  "$ours supports html" "$out/stripped supports html" >/dev/null 2>&1
-say "Release binary: $(awk -v b="$size" 'BEGIN { printf "%.1f MB", b / 1e6 }') (line tables), $(awk -v b="$stripped" 'BEGIN { printf "%.1f MB", b / 1e6 }') stripped; start-up (\`supports html\`): $start M instructions, $(median_ms "$out/start.csv" 2) ms median ($(median_ms "$out/start.csv" 3) ms stripped)."
+  "$ours supports html" >/dev/null 2>&1
+tables=""
+# The `profiling` build (line tables), when one was made: `cargo build --profile profiling`.
+if [ -x target/profiling/mdbook-contract ]; then
+  tables="; with line tables (the \`profiling\` profile) $(mb_of "$(stat -c %s target/profiling/mdbook-contract)")"
+fi
+say "Release binary (stripped): $(mb_of "$size")$tables; gzipped $(mb_of "$(gzip -6 -c "$ours" | wc -c)"); start-up (\`supports html\`): $start M instructions, $(median_ms "$out/start.csv" 2) ms median."
 echo "(written to $results)" >&2

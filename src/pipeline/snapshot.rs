@@ -464,6 +464,21 @@ fn pages_of(
 
 /// A cell's status as the snapshot names it (with test results a verified rule has `passed`),
 /// and the citation that counts for it.
+/// Every name [`status_name`] gives a cell, as the export, `status` and the MCP tools write it.
+pub(crate) const STATUS_NAMES: &[&str] = &[
+    "verified",
+    "passed",
+    "failed",
+    "skipped",
+    "not-run",
+    "unattributed",
+    "implemented",
+    "uncovered",
+    "not-bound",
+    "profile-unknown",
+    "optional",
+];
+
 fn status_name(status: Status, results: bool) -> (&'static str, Option<usize>) {
     match status {
         Status::Verified(i) if results => ("passed", Some(i)),
@@ -493,5 +508,34 @@ fn decided_by(status: Status, results: &Results) -> Option<ResultSnap> {
             })
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::rules::coverage::Unknowable;
+
+    #[test]
+    fn every_status_has_its_name_listed() {
+        let all = [
+            Status::Verified(0),
+            Status::Failed(0, 0),
+            Status::Skipped(0, 0),
+            Status::NotRun(0),
+            Status::Unattributed(0, Unknowable::Provider, None),
+            Status::Flaky(0, 0),
+            Status::Implemented(0),
+            Status::Uncovered,
+            Status::NotBound,
+            Status::Undecided,
+            Status::Optional,
+        ];
+        for status in all {
+            for results in [false, true] {
+                let (name, _) = status_name(status, results);
+                assert!(STATUS_NAMES.contains(&name), "{name}");
+            }
+        }
     }
 }

@@ -9,24 +9,10 @@ use serde::Serialize;
 use super::{Refusal, Typed, unknown};
 use crate::commands::export::{AppliesOut, CitationOut, CoverageOut, PlaceOut, RuleOut};
 use crate::mcp::watch::Loaded;
+use crate::pipeline::snapshot::STATUS_NAMES;
 
 /// How many rules one answer lists at most.
 pub(crate) const PAGE: usize = 100;
-
-/// The statuses a cell can have, as the export and the rule matrix name them.
-pub(crate) const STATUSES: &[&str] = &[
-    "verified",
-    "passed",
-    "failed",
-    "skipped",
-    "not-run",
-    "unattributed",
-    "implemented",
-    "uncovered",
-    "not-bound",
-    "profile-unknown",
-    "optional",
-];
 
 /// The levels a filter names: the three keywords, and `required` for a marker without one.
 const LEVELS: &[&str] = &["MUST", "SHOULD", "MAY", "required"];
@@ -71,9 +57,9 @@ struct RuleRow {
 pub(crate) fn rules(loaded: &Loaded, filter: &Filter<'_>) -> Result<Typed<RulesAnswer>, Refusal> {
     let level = filter.level.map(level_of).transpose()?;
     if let Some(status) = filter.status
-        && !STATUSES.contains(&status)
+        && !STATUS_NAMES.contains(&status)
     {
-        return Err(unknown("status", status, STATUSES.iter().copied()));
+        return Err(unknown("status", status, STATUS_NAMES.iter().copied()));
     }
     let columns = columns(loaded, filter.provider)?;
     let matched: Vec<RuleRow> = loaded
