@@ -30,21 +30,28 @@ where
     let mut nearest: Option<(usize, &'a str)> = None;
     let mut sharing: Option<((usize, std::cmp::Reverse<usize>), &'a str)> = None;
     let words = words_of(word);
+    let length = word.chars().count();
     for candidate in candidates {
+        let theirs = words_of(candidate);
+        let shared = theirs
+            .iter()
+            .filter(|w| words.iter().any(|o| o.eq_ignore_ascii_case(w)))
+            .count();
+        let shares = shared > 0 && shared * 2 >= words.len().max(theirs.len());
+        // The distance is at least the difference of the lengths: most candidates are too far
+        // for the first reading and share too little for the second, and are never measured
+        // (an unknown rule among a few hundred).
+        if !shares && length.abs_diff(candidate.chars().count()) > limit {
+            continue;
+        }
         let distance = edit_distance(word, candidate);
         // Ties go to the smaller name, so the answer never depends on the candidates' order
         // (a set's order differs from one run to the next).
         if distance <= limit && nearest.is_none_or(|(d, c)| (distance, candidate) < (d, c)) {
             nearest = Some((distance, candidate));
         }
-        let theirs = words_of(candidate);
-        let shared = theirs
-            .iter()
-            .filter(|w| words.iter().any(|o| o.eq_ignore_ascii_case(w)))
-            .count();
         let score = (shared, std::cmp::Reverse(distance));
-        if shared > 0
-            && shared * 2 >= words.len().max(theirs.len())
+        if shares
             && sharing.is_none_or(|(best, c)| score > best || (score == best && candidate < c))
         {
             sharing = Some((score, candidate));
