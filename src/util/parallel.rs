@@ -4,11 +4,14 @@
 //! over independent items; [`map`] runs such a map on rayon's pool (one pool for the whole run,
 //! kept across the stages) and returns the results in the order of the items, so the output
 //! never depends on the number of threads. Books under [`PARALLEL_FROM`] bytes of Markdown stay
-//! on the calling thread. `MDBOOK_CONTRACT_THREADS=N` sets the number of threads whatever the
-//! size (`1`: all on the calling thread), for measuring.
+//! on the calling thread, until a stage has started the pool (a large source tree, say): from
+//! then on every map runs on it, since its threads are paid for. `MDBOOK_CONTRACT_THREADS=N`
+//! sets the number of threads whatever the size (`1`: all on the calling thread), for
+//! measuring.
 
 use std::num::NonZeroUsize;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
@@ -35,11 +38,18 @@ fn configured() -> Option<usize> {
     })
 }
 
-/// Whether `work` bytes of Markdown are spread over threads.
+/// Whether a map has run on the pool, so that its threads are started.
+static STARTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether `work` bytes of Markdown are spread over threads: when there are enough of them to
+/// pay for starting the pool, or when a map started it already.
 fn in_parallel(work: usize) -> bool {
     match configured() {
         Some(threads) => threads > 1,
-        None => work >= PARALLEL_FROM && rayon::current_num_threads() > 1,
+        None => {
+            (work >= PARALLEL_FROM || STARTED.load(Ordering::Relaxed))
+                && rayon::current_num_threads() > 1
+        }
     }
 }
 
@@ -51,6 +61,7 @@ where
     R: Send,
 {
     if in_parallel(work) {
+        STARTED.store(true, Ordering::Relaxed);
         items.par_iter().enumerate().map(|(i, t)| f(i, t)).collect()
     } else {
         items.iter().enumerate().map(|(i, t)| f(i, t)).collect()
