@@ -204,10 +204,14 @@ impl Coverage {
             .map(|(i, _)| i)
             .collect();
         // Every section's places, built or not: a citation in a proposed provider's folder
-        // counts for nobody until it is built, not for everyone.
-        let places: Vec<Vec<Place>> = (0..model.providers.len())
-            .map(|p| places_of(model, config, shared, excluded, p))
-            .collect();
+        // counts for nobody until it is built, not for everyone. Without a source tree there
+        // is no file to place (the benchmark's 100 providers spent 2 % of a build on them).
+        let places: Vec<Vec<Place>> = match citations {
+            Some(_) => (0..model.providers.len())
+                .map(|p| places_of(model, config, shared, excluded, p))
+                .collect(),
+            None => Vec::new(),
+        };
         if rules.rules.is_empty() {
             return Coverage {
                 reports: vec![BTreeSet::new(); providers.len()],
