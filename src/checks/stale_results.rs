@@ -6,8 +6,11 @@
 //! name). Other runners' names are not looked up in the tree: a result they name is only
 //! matched, or not, to a citation.
 
-use std::collections::{HashMap, HashSet};
 use std::path::Path;
+
+// Looked up once per case of a report (hundreds of thousands): foldhash, as the results'
+// own maps.
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use super::{Context, Draft, Place};
 use crate::read::results::matching::go_module;

@@ -28,6 +28,10 @@ use std::collections::HashMap;
 
 /// A map keyed by case names: hashed with foldhash, as there is one entry per case.
 type CaseMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
+/// What reading one case's name weighs, in the bytes of Markdown that
+/// [`crate::util::parallel::map`] weighs work in: a few thousand cases are worth the pool.
+const CASE_WORK: usize = 64;
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -78,11 +82,12 @@ impl<'r> Matcher<'r> {
                 by_function.entry(base(&case.name)).or_default().push(i);
             }
         }
-        let named = results
-            .cases
-            .iter()
-            .map(|case| named(&case.name, case.display.as_deref(), &providers))
-            .collect();
+        // A case's name is read on its own: on the pool for a report of many cases.
+        let named = crate::util::parallel::map(
+            &results.cases,
+            results.cases.len().saturating_mul(CASE_WORK),
+            |_, case| named(&case.name, case.display.as_deref(), &providers),
+        );
         Matcher {
             results,
             by_function,
@@ -195,7 +200,7 @@ fn file_of(case: &Case) -> Option<String> {
 
 fn same_file(file: &str, path: &str) -> bool {
     let file = file.trim_start_matches("./").replace('\\', "/");
-    path == file || path.ends_with(&format!("/{file}")) || file.ends_with(&format!("/{path}"))
+    path == file || ends_with_part(path, &file, '/') || ends_with_part(&file, path, '/')
 }
 
 /// Whether `case` is of the test `site` (in `folder`, of Go package `package`), as its runner
@@ -211,7 +216,7 @@ fn located(case: &Case, site: &Site<'_>, folder: &str, package: Option<&str>) ->
         "go" => {
             package == Some(classname)
                 || (!folder.is_empty()
-                    && (classname == folder || classname.ends_with(&format!("/{folder}"))))
+                    && (classname == folder || ends_with_part(classname, folder, '/')))
         }
         "rs" => rust_module_matches(path, site.scope, &case.name, classname),
         "py" => {
@@ -220,7 +225,7 @@ fn located(case: &Case, site: &Site<'_>, folder: &str, package: Option<&str>) ->
                 .trim_end_matches(".pyi")
                 .replace('/', ".");
             let full = dotted(&module, site.scope);
-            full == classname || full.ends_with(&format!(".{classname}"))
+            full == classname || ends_with_part(&full, classname, '.')
         }
         "java" | "kt" | "kts" => {
             let class = path
@@ -233,10 +238,17 @@ fn located(case: &Case, site: &Site<'_>, folder: &str, package: Option<&str>) ->
                 Some((_, inner)) => dotted(&class, inner),
                 None => class,
             };
-            full == classname || full.ends_with(&format!(".{classname}"))
+            full == classname || ends_with_part(&full, &classname, '.')
         }
         _ => true,
     }
+}
+
+/// Whether `text` ends with `separator` and `part` (`a/b` with `/` and `b`): asked once per
+/// case of a report, so without writing the two out.
+fn ends_with_part(text: &str, part: &str, separator: char) -> bool {
+    text.strip_suffix(part)
+        .is_some_and(|rest| rest.ends_with(separator))
 }
 
 fn dotted(base: &str, scope: &[String]) -> String {
