@@ -243,6 +243,14 @@ fn reading(out: &mut String, source: &crate::SourceRead) {
         let files = if *n == 1 { "file" } else { "files" };
         let _ = writeln!(out, "  not source, {why}: {n} {files}");
     }
+    if !source.too_large.is_empty() {
+        let _ = writeln!(
+            out,
+            "  read as text, too large to parse (over {} MiB): {}",
+            crate::read::code::LARGEST_PARSED >> 20,
+            source.too_large.join(", ")
+        );
+    }
     for at in &source.syntax_errors {
         let _ = writeln!(
             out,

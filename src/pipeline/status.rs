@@ -97,6 +97,10 @@ pub struct SourceRead {
     pub not_source: BTreeMap<String, usize>,
     /// Files whose syntax the parser could not fully read: read as far as it recovered.
     pub syntax_errors: Vec<SyntaxErrorsAt>,
+    /// Files of a language with a grammar read as text for their size (over 4 MiB), relative
+    /// to `source-root`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub too_large: Vec<String>,
     /// The globs of the files cited symbols are looked up in.
     pub symbol_files: Vec<String>,
 }
@@ -235,6 +239,7 @@ fn source_read(root: &str, index: &crate::read::code::SourceIndex, citations: us
                 errors: e.count,
             })
             .collect(),
+        too_large: reading.too_large.clone(),
         symbol_files: index.symbol_globs.clone(),
     }
 }

@@ -288,3 +288,70 @@ fn many_cited_symbols_on_a_first_run_name_the_setting_before_a_baseline() {
     let (code_, stdout, _) = run_in(fixture.root(), &["check", "--format", "short"]);
     assert_eq!(code_, 0, "{stdout}");
 }
+
+/// Files a grammar cannot read as written: broken syntax and a binary file are read as far as
+/// the parser recovers, a file of invalid UTF-8 is parsed as bytes, and one over the size parsed
+/// is read as text; each said once in `status`, none a failure.
+#[test]
+fn files_a_grammar_cannot_read_are_read_as_far_as_they_go() {
+    let fixture = Fixture::new(&[
+        (
+            "book.toml",
+            "[book]\ntitle = \"Bad\"\n\n[preprocessor.contract]\nafter = [\"links\"]\ncontract = [\"contract.md\"]\nsource-root = \"code\"\n",
+        ),
+        ("src/SUMMARY.md", "# Summary\n\n- [Contract](contract.md)\n"),
+        ("src/contract.md", CONTRACT),
+    ]);
+    let code = fixture.root().join("code");
+    std::fs::create_dir_all(&code).unwrap();
+    let write = |name: &str, bytes: &[u8]| std::fs::write(code.join(name), bytes).unwrap();
+    write(
+        "broken.rs",
+        b"// r[impl broken.one]\nfn f( {\n    // r[impl broken.two]\n}\n",
+    );
+    write("blob.rs", b"\x00\x01\x02\xff\xfe\x00 r[i] \x00\xff");
+    write(
+        "latin.py",
+        b"# r[impl latin.one]\ns = \"caf\xe9 # r[impl latin.string]\"\n# r[impl latin.two]\n",
+    );
+    // Over the 4 MiB parsed: read as text, so its citation in a string counts as one.
+    let mut big = b"package big\n// r[impl big.one]\n".to_vec();
+    while big.len() <= 4 << 20 {
+        big.extend_from_slice(b"func f() int { return 1 }\n");
+    }
+    big.extend_from_slice(b"var s = \"// r[impl big.string]\"\n");
+    write("big.go", &big);
+
+    let (code_status, _, stderr) = run_in(fixture.root(), &["check"]);
+    assert_eq!(code_status, 1, "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let read: BTreeSet<String> = findings(fixture.root())
+        .iter()
+        .filter(|f| f["check"] == "unknown-rule")
+        .filter_map(|f| f["message"].as_str()?.split('`').nth(3).map(str::to_owned))
+        .collect();
+    let expected: BTreeSet<String> = [
+        "broken.one",
+        "broken.two",
+        "latin.one",
+        "latin.two",
+        "big.one",
+        "big.string",
+    ]
+    .map(str::to_owned)
+    .into();
+    assert_eq!(read, expected);
+
+    let (_, human, stderr) = run_in(fixture.root(), &["status"]);
+    assert!(
+        human.contains("  read as text, too large to parse (over 4 MiB): big.go\n"),
+        "{human}{stderr}"
+    );
+    assert!(
+        human.contains("  broken.rs:2: 1 syntax error(s); read as far as the parser recovered\n"),
+        "{human}"
+    );
+    assert_eq!(human.matches("blob.rs").count(), 1, "{human}");
+    assert_eq!(human.matches("big.go").count(), 1, "{human}");
+    assert!(!human.contains("read as text (no grammar"), "{human}");
+}

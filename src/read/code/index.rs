@@ -58,6 +58,9 @@ pub(crate) struct Reading {
     pub(crate) not_source: BTreeMap<NotSource, usize>,
     /// Files parsed with syntax errors the parser recovered from.
     pub(crate) syntax_errors: Vec<(String, SyntaxErrors)>,
+    /// Files of a language with a grammar, read as text for their size (over
+    /// [`super::LARGEST_PARSED`]).
+    pub(crate) too_large: Vec<String>,
 }
 
 /// Why a file is not source.
@@ -314,6 +317,7 @@ impl Reading {
             *self.not_source.entry(k).or_default() += n;
         }
         self.syntax_errors.extend(other.syntax_errors);
+        self.too_large.extend(other.too_large);
     }
 }
 
@@ -401,6 +405,8 @@ struct FileRead<T> {
     not_source: Option<NotSource>,
     errors: Option<SyntaxErrors>,
     units: Option<FileUnits>,
+    /// Its language has a grammar, but it is too large to parse: read as text.
+    too_large: bool,
 }
 
 impl<T> Default for FileRead<T> {
@@ -414,6 +420,7 @@ impl<T> Default for FileRead<T> {
             not_source: None,
             errors: None,
             units: None,
+            too_large: false,
         }
     }
 }
@@ -481,6 +488,8 @@ fn search<T: Send>(
         out.files_read += usize::from(read.read);
         if let Some(why) = read.not_source {
             *out.reading.not_source.entry(why).or_default() += 1;
+        } else if read.too_large {
+            out.reading.too_large.push(file.relative.clone());
         } else if read.read {
             match read.as_code {
                 Some(language) => *out.reading.code.entry(language).or_default() += 1,
@@ -603,6 +612,7 @@ fn read_file<T>(
         not_source: None,
         errors: parsed.as_ref().and_then(Parsed::errors),
         units,
+        too_large: lang.is_some() && data.len() > super::LARGEST_PARSED,
     }
 }
 
