@@ -98,8 +98,18 @@ fuzz_target!(|data: &[u8]| {
     let bytes = output.take();
 
     let mut answered_end = false;
-    for text in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-        let message: Value = serde_json::from_slice(text).expect("every line is JSON");
+    let lines = bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty());
+    // A batch is answered with one array of replies (2025-03-26), never an empty one.
+    let messages = lines.flat_map(|text| {
+        match serde_json::from_slice(text).expect("every line is JSON") {
+            Value::Array(replies) => {
+                assert!(!replies.is_empty(), "a batch's replies");
+                replies
+            }
+            message => vec![message],
+        }
+    });
+    for message in messages {
         assert_eq!(message["jsonrpc"], "2.0", "{message}");
         if message.get("method").is_none() {
             assert!(
