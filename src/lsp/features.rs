@@ -86,23 +86,6 @@ pub(crate) fn completion(
         let start = text::position(text, offset - typed.len(), encoding);
         Range::new(start, position)
     };
-    let item =
-        |label: &str, kind, detail: Option<String>, docs: Option<String>, range| CompletionItem {
-            label: label.to_owned(),
-            kind: Some(kind),
-            detail,
-            documentation: docs.map(|value| {
-                Documentation::MarkupContent(MarkupContent {
-                    kind: MarkupKind::Markdown,
-                    value,
-                })
-            }),
-            text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(
-                range,
-                label.to_owned(),
-            ))),
-            ..CompletionItem::default()
-        };
     if let Some(items) = super::rules::completion(outline, before, replace) {
         return items;
     }
@@ -116,31 +99,10 @@ pub(crate) fn completion(
         return shortcode_names(replace(&caps[1]), close, snippets);
     }
     if let Some(caps) = AFTER_PROFILE_AXIS.captures(before) {
-        let Some(axis) = outline.axis(&caps[1]) else {
-            return Vec::new();
-        };
-        let range = replace(&caps[2]);
-        let mut items: Vec<CompletionItem> = axis
-            .profiles
-            .iter()
-            .map(|p| {
-                item(
-                    &p.name,
-                    CompletionItemKind::ENUM_MEMBER,
-                    p.meaning.clone(),
-                    Some(profile_markdown(p)),
-                    range,
-                )
-            })
-            .collect();
-        items.push(item(
-            UNKNOWN_PROFILE,
-            CompletionItemKind::KEYWORD,
-            Some("not verified yet (reported by `unknown-claim`)".to_owned()),
-            None,
-            range,
-        ));
-        return items;
+        return outline
+            .axis(&caps[1])
+            .map(|axis| profile_items(axis, replace(&caps[2])))
+            .unwrap_or_default();
     }
     if let Some(caps) = AFTER_CODE_SHORTCODE.captures(before) {
         let range = replace(&caps[1]);
@@ -174,6 +136,57 @@ pub(crate) fn completion(
             .collect();
     }
     Vec::new()
+}
+
+/// A completion that writes `label` over `range`, with its detail and Markdown documentation.
+fn item(
+    label: &str,
+    kind: CompletionItemKind,
+    detail: Option<String>,
+    docs: Option<String>,
+    range: Range,
+) -> CompletionItem {
+    CompletionItem {
+        label: label.to_owned(),
+        kind: Some(kind),
+        detail,
+        documentation: docs.map(|value| {
+            Documentation::MarkupContent(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value,
+            })
+        }),
+        text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(
+            range,
+            label.to_owned(),
+        ))),
+        ..CompletionItem::default()
+    }
+}
+
+/// The profiles of `axis`, and `unknown`, written over `range`.
+fn profile_items(axis: &AxisOutline, range: Range) -> Vec<CompletionItem> {
+    let mut items: Vec<CompletionItem> = axis
+        .profiles
+        .iter()
+        .map(|p| {
+            item(
+                &p.name,
+                CompletionItemKind::ENUM_MEMBER,
+                p.meaning.clone(),
+                Some(profile_markdown(p)),
+                range,
+            )
+        })
+        .collect();
+    items.push(item(
+        UNKNOWN_PROFILE,
+        CompletionItemKind::KEYWORD,
+        Some("not verified yet (reported by `unknown-claim`)".to_owned()),
+        None,
+        range,
+    ));
+    items
 }
 
 /// Every shortcode's name after `{{#`: with `snippets`, its arguments as placeholders and the

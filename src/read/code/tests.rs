@@ -18,102 +18,106 @@ fn tests(name: &str, text: &str) -> Vec<Option<String>> {
         .collect()
 }
 
+/// A file per language, and whether each of its `r[` stands in a comment: line, block and doc
+/// comments count; strings, raw strings, heredocs and text blocks holding a comment marker do
+/// not.
+const COMMENT_CASES: &[(&str, &str, &[bool])] = &[
+    (
+        "a.rs",
+        "/// r[impl a.b]\nfn f() {\n    // r[impl a.c]\n    let s = \"// r[impl a.d]\";\n    let r = r#\"// r[impl a.e]\"#;\n    /* r[impl a.f] */\n}\n",
+        &[true, true, false, false, true],
+    ),
+    (
+        "a.go",
+        "package a\n\n// r[impl a.b]\nfunc F() {\n\ts := \"// r[impl a.c]\"\n\tr := `// r[impl a.d]`\n\t/* r[impl a.e] */\n}\n",
+        &[true, false, false, true],
+    ),
+    (
+        "a.py",
+        "\"\"\"r[impl a.doc]\"\"\"\n# r[impl a.b]\ndef f():\n    \"\"\"r[impl a.c]\"\"\"\n    s = \"# r[impl a.d]\"\n    t = \"\"\"\n    # r[impl a.e]\n    \"\"\"\n    u = r'# r[impl a.f]'\n",
+        &[true, true, true, false, false, false],
+    ),
+    (
+        "a.ts",
+        "// r[impl a.b]\nexport function f(): string {\n  const s = '// r[impl a.c]';\n  const t = `// r[impl a.d] ${s}`;\n  /** r[impl a.e] */\n  return s;\n}\n",
+        &[true, false, false, true],
+    ),
+    (
+        "a.tsx",
+        "// r[impl a.b]\nexport const C = () => <div title=\"// r[impl a.c]\">{/* r[impl a.d] */}</div>;\n",
+        &[true, false, true],
+    ),
+    (
+        "a.js",
+        "// r[impl a.b]\nfunction f() { return \"// r[impl a.c]\"; }\n/* r[impl a.d] */\n",
+        &[true, false, true],
+    ),
+    (
+        "A.java",
+        "class A {\n  /** r[impl a.b] */\n  void f() {\n    String s = \"// r[impl a.c]\";\n    String t = \"\"\"\n      // r[impl a.d]\n      \"\"\";\n    // r[impl a.e]\n  }\n}\n",
+        &[true, false, false, true],
+    ),
+    (
+        "A.kt",
+        "// r[impl a.b]\nfun f() {\n  val s = \"// r[impl a.c]\"\n  val t = \"\"\"// r[impl a.d]\"\"\"\n  /* r[impl a.e] */\n}\n",
+        &[true, false, false, true],
+    ),
+    (
+        "a.c",
+        "// r[impl a.b]\nint f(void) {\n  const char *s = \"// r[impl a.c]\";\n  /* r[impl a.d] */\n  return 0;\n}\n",
+        &[true, false, true],
+    ),
+    (
+        "a.cpp",
+        "// r[impl a.b]\nint f() {\n  auto s = R\"(// r[impl a.c])\";\n  auto t = \"/* r[impl a.d] */\";\n  /// r[impl a.e]\n  return 0;\n}\n",
+        &[true, false, false, true],
+    ),
+    (
+        "A.cs",
+        "class A {\n  /// r[impl a.b]\n  void F() {\n    var s = @\"// r[impl a.c]\";\n    var t = $\"// r[impl a.d] {s}\";\n    var u = \"\"\"\n      // r[impl a.e]\n      \"\"\";\n    // r[impl a.f]\n  }\n}\n",
+        &[true, false, false, false, true],
+    ),
+    (
+        "a.swift",
+        "// r[impl a.b]\nfunc f() {\n  let s = \"// r[impl a.c]\"\n  let t = \"\"\"\n  // r[impl a.d]\n  \"\"\"\n  /* r[impl a.e] */\n}\n",
+        &[true, false, false, true],
+    ),
+    (
+        "a.rb",
+        "# r[impl a.b]\ndef f\n  s = \"# r[impl a.c]\"\n  t = <<~EOS\n    # r[impl a.d]\n  EOS\n  # r[impl a.e]\nend\n",
+        &[true, false, false, true],
+    ),
+    (
+        "a.php",
+        "<?php\n// r[impl a.b]\nfunction f() {\n  $s = \"// r[impl a.c]\";\n  $t = '# r[impl a.d]';\n  # r[impl a.e]\n}\n",
+        &[true, false, false, true],
+    ),
+    (
+        "a.sh",
+        "# r[impl a.b]\nf() {\n  echo \"# r[impl a.c]\"\n  cat <<EOF\n# r[impl a.d]\nEOF\n  # r[impl a.e]\n}\n",
+        &[true, false, false, true],
+    ),
+    (
+        "a.yaml",
+        "# r[impl a.b]\nkey: \"# r[impl a.c]\"\nother: 'x' # r[impl a.d]\n",
+        &[true, false, true],
+    ),
+    (
+        "a.toml",
+        "# r[impl a.b]\nkey = \"# r[impl a.c]\" # r[impl a.d]\n",
+        &[true, false, true],
+    ),
+    (
+        "Makefile",
+        "# r[impl a.b]\nall:\n\techo done # r[impl a.c]\n",
+        // The `#` of a recipe is the shell's, passed on by make: no comment of the file.
+        &[true, false],
+    ),
+];
+
 #[test]
 fn comments_count_strings_do_not_in_every_language() {
-    let cases: &[(&str, &str, &[bool])] = &[
-        (
-            "a.rs",
-            "/// r[impl a.b]\nfn f() {\n    // r[impl a.c]\n    let s = \"// r[impl a.d]\";\n    let r = r#\"// r[impl a.e]\"#;\n    /* r[impl a.f] */\n}\n",
-            &[true, true, false, false, true],
-        ),
-        (
-            "a.go",
-            "package a\n\n// r[impl a.b]\nfunc F() {\n\ts := \"// r[impl a.c]\"\n\tr := `// r[impl a.d]`\n\t/* r[impl a.e] */\n}\n",
-            &[true, false, false, true],
-        ),
-        (
-            "a.py",
-            "\"\"\"r[impl a.doc]\"\"\"\n# r[impl a.b]\ndef f():\n    \"\"\"r[impl a.c]\"\"\"\n    s = \"# r[impl a.d]\"\n    t = \"\"\"\n    # r[impl a.e]\n    \"\"\"\n    u = r'# r[impl a.f]'\n",
-            &[true, true, true, false, false, false],
-        ),
-        (
-            "a.ts",
-            "// r[impl a.b]\nexport function f(): string {\n  const s = '// r[impl a.c]';\n  const t = `// r[impl a.d] ${s}`;\n  /** r[impl a.e] */\n  return s;\n}\n",
-            &[true, false, false, true],
-        ),
-        (
-            "a.tsx",
-            "// r[impl a.b]\nexport const C = () => <div title=\"// r[impl a.c]\">{/* r[impl a.d] */}</div>;\n",
-            &[true, false, true],
-        ),
-        (
-            "a.js",
-            "// r[impl a.b]\nfunction f() { return \"// r[impl a.c]\"; }\n/* r[impl a.d] */\n",
-            &[true, false, true],
-        ),
-        (
-            "A.java",
-            "class A {\n  /** r[impl a.b] */\n  void f() {\n    String s = \"// r[impl a.c]\";\n    String t = \"\"\"\n      // r[impl a.d]\n      \"\"\";\n    // r[impl a.e]\n  }\n}\n",
-            &[true, false, false, true],
-        ),
-        (
-            "A.kt",
-            "// r[impl a.b]\nfun f() {\n  val s = \"// r[impl a.c]\"\n  val t = \"\"\"// r[impl a.d]\"\"\"\n  /* r[impl a.e] */\n}\n",
-            &[true, false, false, true],
-        ),
-        (
-            "a.c",
-            "// r[impl a.b]\nint f(void) {\n  const char *s = \"// r[impl a.c]\";\n  /* r[impl a.d] */\n  return 0;\n}\n",
-            &[true, false, true],
-        ),
-        (
-            "a.cpp",
-            "// r[impl a.b]\nint f() {\n  auto s = R\"(// r[impl a.c])\";\n  auto t = \"/* r[impl a.d] */\";\n  /// r[impl a.e]\n  return 0;\n}\n",
-            &[true, false, false, true],
-        ),
-        (
-            "A.cs",
-            "class A {\n  /// r[impl a.b]\n  void F() {\n    var s = @\"// r[impl a.c]\";\n    var t = $\"// r[impl a.d] {s}\";\n    var u = \"\"\"\n      // r[impl a.e]\n      \"\"\";\n    // r[impl a.f]\n  }\n}\n",
-            &[true, false, false, false, true],
-        ),
-        (
-            "a.swift",
-            "// r[impl a.b]\nfunc f() {\n  let s = \"// r[impl a.c]\"\n  let t = \"\"\"\n  // r[impl a.d]\n  \"\"\"\n  /* r[impl a.e] */\n}\n",
-            &[true, false, false, true],
-        ),
-        (
-            "a.rb",
-            "# r[impl a.b]\ndef f\n  s = \"# r[impl a.c]\"\n  t = <<~EOS\n    # r[impl a.d]\n  EOS\n  # r[impl a.e]\nend\n",
-            &[true, false, false, true],
-        ),
-        (
-            "a.php",
-            "<?php\n// r[impl a.b]\nfunction f() {\n  $s = \"// r[impl a.c]\";\n  $t = '# r[impl a.d]';\n  # r[impl a.e]\n}\n",
-            &[true, false, false, true],
-        ),
-        (
-            "a.sh",
-            "# r[impl a.b]\nf() {\n  echo \"# r[impl a.c]\"\n  cat <<EOF\n# r[impl a.d]\nEOF\n  # r[impl a.e]\n}\n",
-            &[true, false, false, true],
-        ),
-        (
-            "a.yaml",
-            "# r[impl a.b]\nkey: \"# r[impl a.c]\"\nother: 'x' # r[impl a.d]\n",
-            &[true, false, true],
-        ),
-        (
-            "a.toml",
-            "# r[impl a.b]\nkey = \"# r[impl a.c]\" # r[impl a.d]\n",
-            &[true, false, true],
-        ),
-        (
-            "Makefile",
-            "# r[impl a.b]\nall:\n\techo done # r[impl a.c]\n",
-            // The `#` of a recipe is the shell's, passed on by make: no comment of the file.
-            &[true, false],
-        ),
-    ];
-    for (name, text, expected) in cases {
+    for (name, text, expected) in COMMENT_CASES {
         if for_path(name).and_then(|l| l.grammar).is_none() {
             continue;
         }

@@ -3,7 +3,7 @@
 //! each with a `<failure>` or `<error>` when it failed and a `<skipped>` when it was skipped.
 
 use quick_xml::Reader;
-use quick_xml::events::{BytesStart, Event};
+use quick_xml::events::{BytesRef, BytesStart, Event};
 
 use super::{Case, Outcome, Read};
 
@@ -21,10 +21,7 @@ struct Open {
 /// wrong with it.
 pub(crate) fn read(text: &str, report: usize) -> Result<Read, String> {
     let mut reader = Reader::from_str(text);
-    let mut cases = Vec::new();
-    let mut timestamp = None;
-    let mut root_seen = false;
-    let mut open: Option<Open> = None;
+    let mut state = State::default();
     loop {
         let event = reader.read_event().map_err(|e| {
             format!(
@@ -32,107 +29,131 @@ pub(crate) fn read(text: &str, report: usize) -> Result<Read, String> {
                 reader.error_position()
             )
         })?;
-        let (tag, empty) = match &event {
-            Event::Start(tag) => (Some(tag), false),
-            Event::Empty(tag) => (Some(tag), true),
-            _ => (None, false),
-        };
-        if let Some(tag) = tag {
-            let name = tag.local_name();
-            let name = name.as_ref();
-            if !root_seen {
-                root_seen = true;
-                if name != "testsuites" && name != "testsuite" {
-                    return Err(format!(
-                        "are not JUnit XML: the root element is `<{name}>`, not `<testsuites>` or `<testsuite>`"
-                    ));
-                }
-            }
-            match name {
-                "testsuites" | "testsuite" => {
-                    timestamp = timestamp.or_else(|| attribute(tag, "timestamp"));
-                }
-                "testcase" => {
-                    let case = case(tag, report);
-                    if empty {
-                        cases.push(case);
-                    } else {
-                        open = Some(Open {
-                            case,
-                            body: String::new(),
-                            in_body: false,
-                            out: String::new(),
-                            in_out: false,
-                        });
-                    }
-                }
-                "failure" | "error" | "skipped" => {
-                    if let Some(open) = open.as_mut() {
-                        mark(&mut open.case, tag);
-                        open.in_body = !empty;
-                    }
-                }
-                "system-out" => {
-                    if let Some(open) = open.as_mut() {
-                        open.in_out = !empty;
-                    }
-                }
-                _ => {}
-            }
-            continue;
-        }
         match event {
-            Event::Text(text) => body(&mut open, text.as_ref()),
-            Event::CData(text) => body(&mut open, text.as_ref()),
-            Event::GeneralRef(entity) => {
-                let text = match entity.as_ref() {
-                    "lt" => "<".to_owned(),
-                    "gt" => ">".to_owned(),
-                    "amp" => "&".to_owned(),
-                    "quot" => "\"".to_owned(),
-                    "apos" => "'".to_owned(),
-                    // `&#xA;`, as gotestsum writes a line break in a failure.
-                    _ => entity
-                        .resolve_char_ref()
-                        .ok()
-                        .flatten()
-                        .map(String::from)
-                        .unwrap_or_default(),
-                };
-                body(&mut open, &text);
-            }
-            Event::End(tag) => match tag.local_name().as_ref() {
-                "testcase" => cases.extend(open.take().map(finish)),
-                "failure" | "error" | "skipped" => {
-                    if let Some(open) = open.as_mut() {
-                        open.in_body = false;
-                    }
-                }
-                "system-out" => {
-                    if let Some(open) = open.as_mut() {
-                        open.in_out = false;
-                    }
-                }
-                _ => {}
-            },
+            Event::Start(tag) => state.start(&tag, false, report)?,
+            Event::Empty(tag) => state.start(&tag, true, report)?,
+            Event::Text(text) => state.text(text.as_ref()),
+            Event::CData(text) => state.text(text.as_ref()),
+            Event::GeneralRef(entity) => state.text(&entity_text(&entity)),
+            Event::End(tag) => state.end(tag.local_name().as_ref()),
             Event::Eof => break,
             _ => {}
         }
     }
-    if !root_seen {
+    if !state.root_seen {
         return Err("are not JUnit XML: they hold no element".to_owned());
     }
-    Ok(Read { cases, timestamp })
+    Ok(Read {
+        cases: state.cases,
+        timestamp: state.timestamp,
+    })
 }
 
-fn body(open: &mut Option<Open>, text: &str) {
-    let Some(open) = open.as_mut() else {
-        return;
-    };
-    if open.in_body {
-        open.body.push_str(text);
-    } else if open.in_out && open.case.display.is_none() {
-        open.out.push_str(text);
+/// What the events read so far have given.
+#[derive(Default)]
+struct State {
+    cases: Vec<Case>,
+    timestamp: Option<String>,
+    root_seen: bool,
+    open: Option<Open>,
+}
+
+impl State {
+    /// An element opens (`empty`: and closes at once).
+    fn start(&mut self, tag: &BytesStart<'_>, empty: bool, report: usize) -> Result<(), String> {
+        let name = tag.local_name();
+        let name = name.as_ref();
+        if !self.root_seen {
+            self.root_seen = true;
+            if name != "testsuites" && name != "testsuite" {
+                return Err(format!(
+                    "are not JUnit XML: the root element is `<{name}>`, not `<testsuites>` or `<testsuite>`"
+                ));
+            }
+        }
+        match name {
+            "testsuites" | "testsuite" => {
+                self.timestamp = self
+                    .timestamp
+                    .take()
+                    .or_else(|| attribute(tag, "timestamp"));
+            }
+            "testcase" => {
+                let case = case(tag, report);
+                if empty {
+                    self.cases.push(case);
+                } else {
+                    self.open = Some(Open {
+                        case,
+                        body: String::new(),
+                        in_body: false,
+                        out: String::new(),
+                        in_out: false,
+                    });
+                }
+            }
+            "failure" | "error" | "skipped" => {
+                if let Some(open) = self.open.as_mut() {
+                    mark(&mut open.case, tag);
+                    open.in_body = !empty;
+                }
+            }
+            "system-out" => {
+                if let Some(open) = self.open.as_mut() {
+                    open.in_out = !empty;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// An element closes.
+    fn end(&mut self, name: &str) {
+        match name {
+            "testcase" => self.cases.extend(self.open.take().map(finish)),
+            "failure" | "error" | "skipped" => {
+                if let Some(open) = self.open.as_mut() {
+                    open.in_body = false;
+                }
+            }
+            "system-out" => {
+                if let Some(open) = self.open.as_mut() {
+                    open.in_out = false;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Text inside the open case: its failure's body, or its output until a display name.
+    fn text(&mut self, text: &str) {
+        let Some(open) = self.open.as_mut() else {
+            return;
+        };
+        if open.in_body {
+            open.body.push_str(text);
+        } else if open.in_out && open.case.display.is_none() {
+            open.out.push_str(text);
+        }
+    }
+}
+
+/// The text an entity reference stands for.
+fn entity_text(entity: &BytesRef<'_>) -> String {
+    match entity.as_ref() {
+        "lt" => "<".to_owned(),
+        "gt" => ">".to_owned(),
+        "amp" => "&".to_owned(),
+        "quot" => "\"".to_owned(),
+        "apos" => "'".to_owned(),
+        // `&#xA;`, as gotestsum writes a line break in a failure.
+        _ => entity
+            .resolve_char_ref()
+            .ok()
+            .flatten()
+            .map(String::from)
+            .unwrap_or_default(),
     }
 }
 
