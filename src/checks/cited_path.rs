@@ -14,7 +14,8 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         let Citation::Path(path) = citation else {
             continue;
         };
-        if source.path_exists(path) || source.path_exists(without_line(path)) {
+        let file = without_line(path);
+        if source.path_exists(path) || (file != path && source.path_exists(file)) {
             continue;
         }
         let root = cx.config.source_root.as_deref().unwrap_or(".");

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use super::analysis::Analysis;
 use crate::model::rules::code::Verb;
 use crate::model::rules::coverage::Status;
-use crate::read::results::matching::Matcher;
+use crate::read::results::matching::Attempts;
 
 /// The notes of an analysis, in a stable order.
 pub(super) fn notes(analysis: &Analysis<'_>) -> Vec<String> {
@@ -60,8 +60,8 @@ fn flaky(analysis: &Analysis<'_>, out: &mut Vec<String>) {
 /// Two reports that say otherwise of one test: the newer counts, and both are named.
 fn disagreements(analysis: &Analysis<'_>, out: &mut Vec<String>) {
     let results = &analysis.results;
-    let matcher = Matcher::new(results, Vec::new());
-    for &(kept, other) in &matcher.attempts.disagreements {
+    // The attempts alone: the cases' names need not be read again for this.
+    for &(kept, other) in &Attempts::of(results).disagreements {
         let (kept, other) = (&results.cases[kept], &results.cases[other]);
         let when = |report: usize| {
             let file = &results.files[report];

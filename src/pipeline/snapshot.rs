@@ -462,8 +462,6 @@ fn pages_of(
     snaps
 }
 
-/// A cell's status as the snapshot names it (with test results a verified rule has `passed`),
-/// and the citation that counts for it.
 /// Every name [`status_name`] gives a cell, as the export, `status` and the MCP tools write it.
 pub(crate) const STATUS_NAMES: &[&str] = &[
     "verified",
@@ -479,6 +477,8 @@ pub(crate) const STATUS_NAMES: &[&str] = &[
     "optional",
 ];
 
+/// A cell's status as the snapshot names it (with test results a verified rule has `passed`),
+/// and the citation that counts for it.
 fn status_name(status: Status, results: bool) -> (&'static str, Option<usize>) {
     match status {
         Status::Verified(i) if results => ("passed", Some(i)),

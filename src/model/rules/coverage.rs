@@ -330,10 +330,6 @@ impl Coverage {
     }
 }
 
-/// Where the tests `verify` (citations counting for provider `p`) leave a rule, by their
-/// results: no cell passes unless its runner reported a case of the test as passed for `p`.
-/// Failed before skipped before not attributable before not run; passed only when every one
-/// passed.
 /// A cell worked out from test results, and the reports whose cases decided it.
 struct Tested {
     status: Status,
@@ -342,6 +338,10 @@ struct Tested {
     for_all: Vec<usize>,
 }
 
+/// Where the tests `verify` (citations counting for provider `p`) leave a rule, by their
+/// results: no cell passes unless its runner reported a case of the test as passed for `p`.
+/// Failed before skipped before not attributable before not run before passed on a rerun;
+/// passed only when every one passed.
 fn tested(
     with: &WithResults<'_>,
     citations: &[CodeCitation],
@@ -349,11 +349,14 @@ fn tested(
     model: &Model,
     p: usize,
 ) -> Tested {
+    // A pass on a rerun ranks above a plain pass, so that the cell says it whichever
+    // citation comes first.
     let rank = |status: &Status| match status {
-        Status::Failed(..) => 4,
-        Status::Skipped(..) => 3,
-        Status::Unattributed(..) => 2,
-        Status::NotRun(_) => 1,
+        Status::Failed(..) => 5,
+        Status::Skipped(..) => 4,
+        Status::Unattributed(..) => 3,
+        Status::NotRun(_) => 2,
+        Status::Flaky(..) => 1,
         _ => 0,
     };
     let mut worst: Option<Status> = None;

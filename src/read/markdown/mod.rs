@@ -23,9 +23,7 @@ pub use mdbook_markdown::pulldown_cmark;
 
 use mdbook_preprocessor::config::Config;
 
-/// The byte offset just past the last character of `text` that `boundary` accepts (0 when
-/// none does): where the word that ends `text` starts. Counted with the character's own width,
-/// since whitespace such as U+00A0 or U+3000 takes more than one byte.
+/// A shortcode with its arguments, for [`plain`].
 static SHORTCODE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(r"\{\{#[a-z-]+\s*([^}]*)\}\}").expect("valid regex")
 });
@@ -48,6 +46,9 @@ pub(crate) fn plain(markdown: &str) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The byte offset just past the last character of `text` that `boundary` accepts (0 when
+/// none does): where the word that ends `text` starts. Counted with the character's own width,
+/// since whitespace such as U+00A0 or U+3000 takes more than one byte.
 pub(crate) fn after_last(text: &str, boundary: impl Fn(char) -> bool) -> usize {
     text.char_indices()
         .rev()

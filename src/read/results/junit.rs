@@ -126,14 +126,15 @@ impl State {
         }
     }
 
-    /// Text inside the open case: its failure's body, or its output until a display name.
+    /// Text inside the open case: its failure's body, or its output (read for a display name
+    /// when the case closes).
     fn text(&mut self, text: &str) {
         let Some(open) = self.open.as_mut() else {
             return;
         };
         if open.in_body {
             open.body.push_str(text);
-        } else if open.in_out && open.case.display.is_none() {
+        } else if open.in_out {
             open.out.push_str(text);
         }
     }

@@ -275,7 +275,7 @@ pub(crate) struct Attempts {
 }
 
 impl Attempts {
-    fn of(results: &Results) -> Attempts {
+    pub(crate) fn of(results: &Results) -> Attempts {
         let n = results.cases.len();
         let mut attempts = Attempts {
             counts: vec![true; n],
@@ -404,12 +404,9 @@ impl Matcher<'_> {
 fn rust_module_matches(path: &str, scope: &[String], name: &str, classname: &str) -> bool {
     let mut modules: Vec<&str> = name.split("::").collect();
     modules.pop();
-    // rstest: `f::case_2_gcs`, the function a module of its cases.
-    if name
-        .rsplit("::")
-        .next()
-        .is_some_and(|l| l.starts_with("case_"))
-    {
+    // rstest: `f::case_2_gcs`, the function a module of its cases (as `names::base` reads
+    // it: `case_insensitive_get` is a test of its own).
+    if name.rsplit("::").next().is_some_and(super::names::is_case) {
         modules.pop();
     }
     let split = |marker: &str| {
@@ -511,6 +508,13 @@ mod tests {
             none,
             "put_atomic::case_2_gcs",
             "conformance::conformance"
+        ));
+        // A test whose name starts with `case_` is no rstest case: its module is its own.
+        assert!(rust_module_matches(
+            "store/src/s3.rs",
+            &["tests".to_owned()],
+            "s3::tests::case_insensitive_get",
+            "store"
         ));
         // The same binary name in two crates: the crate decides.
         assert!(rust_module_matches(

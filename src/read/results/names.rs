@@ -61,7 +61,7 @@ fn rsplit_path(name: &str) -> Option<(&str, &str)> {
 }
 
 /// rstest's case name: `case_2` or `case_2_gcs`.
-fn is_case(segment: &str) -> bool {
+pub(super) fn is_case(segment: &str) -> bool {
     segment
         .strip_prefix("case_")
         .and_then(|rest| rest.split('_').next())
