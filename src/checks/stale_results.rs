@@ -92,10 +92,7 @@ fn newer_test(cx: &Context<'_>, source_root: &Path, index: usize) -> Option<Stri
         .map(|c| c.path.as_str())
         .collect();
     files.dedup();
-    let written = file
-        .modified
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .and_then(|d| i64::try_from(d.as_secs()).ok());
+    let written = file.modified.and_then(crate::util::epoch_seconds);
     // Against commits, the run's own time stamp; against file times, the results file's.
     let run_at = file.run_at()?;
     match crate::util::git::changed_since_time(source_root, &files, run_at) {
@@ -110,8 +107,7 @@ fn newer_test(cx: &Context<'_>, source_root: &Path, index: usize) -> Option<Stri
                 std::fs::metadata(source_root.join(f))
                     .and_then(|m| m.modified())
                     .ok()
-                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                    .and_then(|d| i64::try_from(d.as_secs()).ok())
+                    .and_then(crate::util::epoch_seconds)
                     .is_some_and(|changed| written.is_some_and(|w| changed > w))
             })
             .map(str::to_owned),

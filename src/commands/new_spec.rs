@@ -98,7 +98,7 @@ pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<N
     let summary_file = src.join("SUMMARY.md");
     let summary = std::fs::read_to_string(&summary_file)
         .with_context(|| format!("cannot read `{}`", summary_file.display()))?;
-    let title = format!("{}: {provider_type}", capitalised(&kind));
+    let title = format!("{}: {provider_type}", crate::util::capitalised(&kind));
     let summary = with_summary_line(&summary, template, &title, &chapter)?;
 
     let toml_file = md.root.join("book.toml");
@@ -142,14 +142,6 @@ fn relative(root: &Path, path: &Path) -> PathBuf {
     path.strip_prefix(root).unwrap_or(path).to_path_buf()
 }
 
-/// `text` with its first letter in upper case.
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_uppercase().chain(chars).collect()
-    })
-}
-
 /// The spec's text from the template's: its title (the first `#` heading) replaced by the
 /// spec's heading, status and status box; the rest kept, the first empty `Type` of a header
 /// table filled. With what was made of it, for the author.
@@ -190,8 +182,8 @@ fn spec_from_template(
     if !before.trim().is_empty() {
         let lines = before.trim_end().lines().count();
         notes.push(format!(
-            "kept the template's {lines} line{} before its first entry under the spec's title",
-            if lines == 1 { "" } else { "s" }
+            "kept the template's {} before its first entry under the spec's title",
+            crate::util::counted(lines, "line")
         ));
     }
     let (filled, typed) = fill_type(&format!("{before}{}", &template[body..]), provider_type);

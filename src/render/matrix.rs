@@ -274,7 +274,6 @@ impl<'a> Renderer<'a> {
                 ));
             }
         }
-        let rules = if rows.len() == 1 { "rule" } else { "rules" };
         let counts = if counts.is_empty() {
             String::new()
         } else {
@@ -282,10 +281,10 @@ impl<'a> Renderer<'a> {
         };
         let _ = writeln!(
             html,
-            "<tbody data-group=\"{}\">\n<tr class=\"contract-group-row\"><th scope=\"rowgroup\" colspan=\"{columns}\"><span class=\"contract-group-title\">{}</span> <span class=\"contract-group-counts\">{} {rules}{}</span></th></tr>",
+            "<tbody data-group=\"{}\">\n<tr class=\"contract-group-row\"><th scope=\"rowgroup\" colspan=\"{columns}\"><span class=\"contract-group-title\">{}</span> <span class=\"contract-group-counts\">{}{}</span></th></tr>",
             attr(&id),
             attr(&title),
-            rows.len(),
+            crate::util::counted(rows.len(), "rule"),
             attr(&counts)
         );
         for &r in rows {

@@ -71,11 +71,11 @@ fn item(html: &mut String, finding: &Finding, help: bool) {
 }
 
 fn summary(errors: usize, warnings: usize) -> String {
-    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    use crate::util::counted;
     match (errors, warnings) {
-        (e, 0) => plural(e, "error"),
-        (0, w) => plural(w, "warning"),
-        (e, w) => format!("{} and {}", plural(e, "error"), plural(w, "warning")),
+        (e, 0) => counted(e, "error"),
+        (0, w) => counted(w, "warning"),
+        (e, w) => format!("{} and {}", counted(e, "error"), counted(w, "warning")),
     }
 }
 

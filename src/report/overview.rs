@@ -99,7 +99,11 @@ impl Overview {
             }
             None => out.push_str("## mdbook-contract\n\n"),
         }
-        let _ = writeln!(out, "**{}.**\n", capitalised(&report.summary()));
+        let _ = writeln!(
+            out,
+            "**{}.**\n",
+            crate::util::capitalised(&report.summary())
+        );
         let _ = writeln!(out, "### Axes\n");
         if self.axes.is_empty() {
             out.push_str("The book defines no axis.\n\n");
@@ -213,12 +217,4 @@ fn list(out: &mut String, findings: &[&Finding]) {
 /// Text for a table cell or a heading: one line, `|` escaped.
 fn cell(text: &str) -> String {
     text.replace('\n', " ").replace('|', "\\|")
-}
-
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }

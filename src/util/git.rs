@@ -134,8 +134,8 @@ pub(crate) fn changed_since_time(dir: &Path, files: &[&str], since: i64) -> Opti
         what,
     )
     .ok()?;
-    let prefix = git(dir, ["rev-parse", "--show-prefix"], what).ok()?;
-    let prefix = prefix.trim();
+    let prefix = prefix(dir).ok()?;
+    let prefix = prefix.as_str();
     let mut out: Vec<String> = committed
         .lines()
         .filter(|l| !l.is_empty())
@@ -149,8 +149,7 @@ pub(crate) fn changed_since_time(dir: &Path, files: &[&str], since: i64) -> Opti
         let written = std::fs::metadata(dir.join(relative))
             .and_then(|m| m.modified())
             .ok()
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .and_then(|d| i64::try_from(d.as_secs()).ok());
+            .and_then(super::epoch_seconds);
         if written.is_none_or(|t| t > since) {
             out.push(relative.to_owned());
         }

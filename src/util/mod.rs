@@ -20,3 +20,18 @@ pub(crate) mod vocab;
 pub(crate) fn counted(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
+
+/// `text` with its first character upper-case: a noun at the start of a title or sentence.
+pub(crate) fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+/// A file time in whole seconds since the Unix epoch (`None` before it), to compare with a
+/// test run's time or a commit's.
+pub(crate) fn epoch_seconds(time: std::time::SystemTime) -> Option<i64> {
+    let since = time.duration_since(std::time::UNIX_EPOCH).ok()?;
+    i64::try_from(since.as_secs()).ok()
+}

@@ -42,14 +42,11 @@ fn configured() -> Option<usize> {
 static STARTED: AtomicBool = AtomicBool::new(false);
 
 /// Whether `work` bytes of Markdown are spread over threads: when there are enough of them to
-/// pay for starting the pool, or when a map started it already.
-fn in_parallel(work: usize) -> bool {
+/// pay for it, or (`started`) when the pool a map started is there to run them.
+fn in_parallel(work: usize, started: bool) -> bool {
     match configured() {
         Some(threads) => threads > 1,
-        None => {
-            (work >= PARALLEL_FROM || STARTED.load(Ordering::Relaxed))
-                && rayon::current_num_threads() > 1
-        }
+        None => (work >= PARALLEL_FROM || started) && rayon::current_num_threads() > 1,
     }
 }
 
@@ -60,7 +57,7 @@ where
     T: Sync,
     R: Send,
 {
-    if in_parallel(work) {
+    if in_parallel(work, STARTED.load(Ordering::Relaxed)) {
         STARTED.store(true, Ordering::Relaxed);
         items.par_iter().enumerate().map(|(i, t)| f(i, t)).collect()
     } else {
@@ -76,7 +73,8 @@ pub(crate) fn both<A, B>(work: usize, a: impl FnOnce() -> A, b: impl FnOnce() ->
 where
     B: Send,
 {
-    if !in_parallel(work) {
+    // A thread of its own, not the pool's: its cost is paid each time, whatever a map started.
+    if !in_parallel(work, false) {
         return (a(), b());
     }
     std::thread::scope(|scope| {
@@ -104,5 +102,16 @@ mod tests {
             assert_eq!(squares, items.iter().map(|x| x * x).collect::<Vec<_>>());
         }
         assert!(map(&[] as &[u8], PARALLEL_FROM, |_, x| *x).is_empty());
+    }
+
+    #[test]
+    fn a_small_book_runs_on_the_pool_only_once_a_map_started_it() {
+        if configured().is_some() {
+            return; // MDBOOK_CONTRACT_THREADS decides alone.
+        }
+        let threads = rayon::current_num_threads() > 1;
+        assert!(!in_parallel(0, false));
+        assert_eq!(in_parallel(0, true), threads);
+        assert_eq!(in_parallel(PARALLEL_FROM, false), threads);
     }
 }

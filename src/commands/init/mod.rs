@@ -99,7 +99,7 @@ pub fn init(dir: &Path, providers: &[String], noun: &str) -> Result<Initialized>
 fn texts(providers: &[String], noun: &str) -> Vec<(PathBuf, String)> {
     let fill = |template: &str| {
         template
-            .replace("@Noun@", &capitalised(noun))
+            .replace("@Noun@", &crate::util::capitalised(noun))
             .replace("@noun@", noun)
     };
     let mut appendix = fill(APPENDIX);
@@ -134,14 +134,6 @@ fn texts(providers: &[String], noun: &str) -> Vec<(PathBuf, String)> {
         fill(TEST).replace("@providers@", &listed.join(", ")),
     ));
     files
-}
-
-/// `noun` with its first letter in capitals, for titles.
-fn capitalised(noun: &str) -> String {
-    let mut chars = noun.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_uppercase().chain(chars).collect()
-    })
 }
 
 /// A noun is one to four lowercase words of letters, digits and `-`, as a title and a file
@@ -240,6 +232,9 @@ mod tests {
         assert!(refused(&[], "backend").contains("at least one provider"));
         assert!(refused(&["x"], "Backend").contains("lowercase words"));
         assert!(refused(&["x"], "a  b").contains("lowercase words"));
-        assert_eq!(capitalised("payment gateway"), "Payment gateway");
+        assert_eq!(
+            crate::util::capitalised("payment gateway"),
+            "Payment gateway"
+        );
     }
 }

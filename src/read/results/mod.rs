@@ -78,10 +78,7 @@ impl ResultsFile {
         self.timestamp
             .as_deref()
             .and_then(unix_seconds)
-            .or_else(|| {
-                let modified = self.modified?.duration_since(std::time::UNIX_EPOCH).ok()?;
-                i64::try_from(modified.as_secs()).ok()
-            })
+            .or_else(|| self.modified.and_then(crate::util::epoch_seconds))
     }
 }
 
