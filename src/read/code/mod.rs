@@ -164,7 +164,11 @@ impl<'t> Parsed<'t> {
                     .then_some((n, d.name, d.line))
             })?,
         };
-        let mut scope: Vec<String> = std::iter::successors(node.parent(), |n| n.parent())
+        // Its ancestors, found going down as in `at` (the test starts on their path).
+        let mut scope: Vec<String> = self
+            .at(node.start_byte())
+            .skip_while(|n| n.id() != node.id())
+            .skip(1)
             .filter_map(|n| syntax.declared(n).map(|d| d.name))
             .collect();
         scope.reverse();

@@ -168,6 +168,29 @@ fn the_test_around_a_citation_or_below_its_comment() {
 }
 
 #[test]
+fn the_test_a_citation_stands_in_has_the_scopes_around_it() {
+    let scopes = |name: &str, text: &str| -> Vec<Option<Vec<String>>> {
+        let parsed = parse(for_path(name).unwrap(), text.as_bytes()).unwrap();
+        text.match_indices("r[")
+            .map(|(at, _)| parsed.test_at(at).map(|t| t.scope))
+            .collect()
+    };
+    let rust = "mod tests {\n    mod inner {\n        /// r[verify a.doc]\n        #[test]\n        fn puts() {\n            // r[verify a.in]\n        }\n    }\n}\n";
+    let inner = vec!["tests".to_owned(), "inner".to_owned()];
+    assert_eq!(scopes("a.rs", rust), [Some(inner.clone()), Some(inner)]);
+    let python = "class TestStore:\n    # r[verify a.b]\n    def test_put(self):\n        pass\n";
+    assert_eq!(
+        scopes("test_a.py", python),
+        [Some(vec!["TestStore".to_owned()])]
+    );
+    let jest = "describe('provider s3', () => {\n  test('get', () => {\n    // r[verify a.b]\n  });\n});\n";
+    assert_eq!(
+        scopes("a.test.js", jest),
+        [Some(vec!["provider s3".to_owned()])]
+    );
+}
+
+#[test]
 fn scopes_name_what_a_unit_stands_in() {
     let lang = for_path("a.test.ts").unwrap();
     let text =
