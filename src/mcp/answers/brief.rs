@@ -81,16 +81,12 @@ pub(crate) fn brief(
         },
     };
     let text = &markdown[range];
-    let offset = match cursor {
-        None => 0,
-        Some(c) => c
-            .parse::<usize>()
-            .ok()
-            .filter(|&at| at < text.len() && text.is_char_boundary(at))
-            .ok_or_else(|| {
-                format!("`{c}` is not a cursor of this brief: pass the `next_cursor` of the previous answer, with the same `section`")
-            })?,
-    };
+    let offset = super::cursor_start(
+        cursor,
+        |at| at < text.len() && text.is_char_boundary(at),
+        "this brief",
+        "`section`",
+    )?;
     let end = page_end(text, offset);
     let page = &text[offset..end];
     let next_cursor = (end < text.len()).then(|| end.to_string());

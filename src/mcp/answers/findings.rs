@@ -43,16 +43,7 @@ pub(crate) fn check(
     all.sort_by_key(|f| f.severity != "error");
     let count = |severity: &str| all.iter().filter(|f| f.severity == severity).count();
     let (errors, warnings) = (count("error"), count("warning"));
-    let start = match cursor {
-        None => 0,
-        Some(c) => c
-            .parse::<usize>()
-            .ok()
-            .filter(|&at| at < all.len())
-            .ok_or_else(|| {
-                format!("`{c}` is not a cursor of these findings: pass the `next_cursor` of the previous answer, with the same `path`")
-            })?,
-    };
+    let start = super::cursor_start(cursor, |at| at < all.len(), "these findings", "`path`")?;
     let end = (start + PAGE).min(all.len());
     let findings: Vec<FindingOut> = all[start..end].iter().map(|f| (*f).clone()).collect();
     let mut text = format!(

@@ -133,6 +133,25 @@ pub(super) fn binds(status: &str) -> bool {
     !matches!(status, "not-bound" | "profile-unknown" | "optional")
 }
 
+/// Where the page a `cursor` names starts (0 without one): the number a previous answer gave
+/// as `next_cursor`, if `valid`; else why not, naming `what` is paged and the arguments to
+/// keep (`same`).
+fn cursor_start(
+    cursor: Option<&str>,
+    valid: impl Fn(usize) -> bool,
+    what: &str,
+    same: &str,
+) -> Result<usize, String> {
+    let Some(c) = cursor else {
+        return Ok(0);
+    };
+    c.parse::<usize>().ok().filter(|&at| valid(at)).ok_or_else(|| {
+        format!(
+            "`{c}` is not a cursor of {what}: pass the `next_cursor` of the previous answer, with the same {same}"
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,5 +169,24 @@ mod tests {
             unknown("axis", "x", std::iter::empty()),
             "no axis `x`: this book has none"
         );
+    }
+
+    #[test]
+    fn a_cursor_is_a_start_the_last_answer_gave() {
+        let valid = |at: usize| at < 10;
+        assert_eq!(cursor_start(None, valid, "this list", "filters"), Ok(0));
+        assert_eq!(
+            cursor_start(Some("4"), valid, "this list", "filters"),
+            Ok(4)
+        );
+        for bad in ["10", "-1", "x", ""] {
+            let why = cursor_start(Some(bad), valid, "this list", "filters").unwrap_err();
+            assert_eq!(
+                why,
+                format!(
+                    "`{bad}` is not a cursor of this list: pass the `next_cursor` of the previous answer, with the same filters"
+                )
+            );
+        }
     }
 }

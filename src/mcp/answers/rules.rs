@@ -70,16 +70,12 @@ pub(crate) fn rules(loaded: &Loaded, filter: &Filter<'_>) -> Result<Typed<RulesA
         .filter(|r| level.is_none_or(|l| r.level == l))
         .filter_map(|r| row(r, &columns, filter))
         .collect();
-    let start = match filter.cursor {
-        None => 0,
-        Some(c) => c
-            .parse::<usize>()
-            .ok()
-            .filter(|&at| at < matched.len())
-            .ok_or_else(|| {
-                format!("`{c}` is not a cursor of this list: pass the `next_cursor` of the previous answer, with the same filters")
-            })?,
-    };
+    let start = super::cursor_start(
+        filter.cursor,
+        |at| at < matched.len(),
+        "this list",
+        "filters",
+    )?;
     let total = matched.len();
     let end = (start + PAGE).min(total);
     let page: Vec<RuleRow> = matched.into_iter().skip(start).take(PAGE).collect();
