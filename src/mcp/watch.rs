@@ -24,6 +24,7 @@ use mdbook_preprocessor::book::Book;
 use crate::commands::brief::Brief;
 use crate::commands::export::{CoverageOut, Export};
 use crate::pipeline::ForAgent;
+use crate::util::paths::slashed;
 
 /// A finding, as `check --format json` prints it.
 #[derive(Clone, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
@@ -60,7 +61,7 @@ pub(crate) struct Paths {
 impl Paths {
     fn new(dir: &Path, source_root: Option<&str>) -> Paths {
         let mut prefix = crate::util::git::in_repository(dir)
-            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .map(|p| slashed(&p))
             .unwrap_or_default();
         if !prefix.is_empty() && !prefix.ends_with('/') {
             prefix.push('/');
@@ -101,17 +102,7 @@ impl Paths {
 /// A `/`-separated path with its `.` parts left out and each `..` taking its parent away (one
 /// above the start is kept: a source root beside the repository).
 fn lexical(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." if parts.last().is_some_and(|p| *p != "..") => {
-                parts.pop();
-            }
-            part => parts.push(part),
-        }
-    }
-    parts.join("/")
+    slashed(&crate::util::paths::lexical(Path::new(path)))
 }
 
 /// The book, loaded and checked.
@@ -226,7 +217,7 @@ fn load(dir: &Path) -> State {
             *file = paths.of_book(file);
         }
         Ok(Loaded {
-            src: ctx.config.book.src.to_string_lossy().replace('\\', "/"),
+            src: slashed(&ctx.config.book.src),
             ctx: Mutex::new(ctx),
             book,
             agent,

@@ -90,7 +90,7 @@ fn file_of(loaded: &Loaded, path: &str) -> Result<String, Refusal> {
         if let mdbook_preprocessor::book::BookItem::Chapter(ch) = item
             && let Some(source) = &ch.source_path
         {
-            let source = source.to_string_lossy().replace('\\', "/");
+            let source = crate::util::paths::slashed(source);
             files.push(paths.of_book(&format!("{}/{source}", loaded.src)));
         }
     }

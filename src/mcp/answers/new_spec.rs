@@ -39,7 +39,7 @@ pub(crate) fn new_spec(
     let written: Vec<String> = made
         .written
         .iter()
-        .map(|p| paths.of_book(&p.to_string_lossy().replace('\\', "/")))
+        .map(|p| paths.of_book(&crate::util::paths::slashed(p)))
         .collect();
     let next = format!(
         "answer its entries in `{chapter}` (`contract_provider` with name `{name}` lists the open ones and the rules its profiles bind it to)"
