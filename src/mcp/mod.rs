@@ -140,3 +140,19 @@ fn command_name() -> String {
         (None, _) => env!("CARGO_PKG_NAME").to_owned(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::shell_word;
+
+    #[test]
+    fn a_shell_word_is_quoted_only_when_the_shell_would_read_it_otherwise() {
+        assert_eq!(
+            shell_word("/usr/bin/mdbook-contract"),
+            "/usr/bin/mdbook-contract"
+        );
+        assert_eq!(shell_word("/home/me/my book"), "'/home/me/my book'");
+        assert_eq!(shell_word("it's"), "'it'\\''s'");
+        assert_eq!(shell_word(""), "''");
+    }
+}

@@ -494,3 +494,34 @@ fn print_config_registers_the_server_for_the_book() {
         root
     );
 }
+
+#[test]
+fn print_config_writes_each_host_its_own_form() {
+    let book = broker(&[]);
+    let root = std::fs::canonicalize(book.root()).unwrap();
+    let config = |host: &str| {
+        let (code, stdout, stderr) =
+            crate::common::run_in(book.root(), &["mcp", &format!("--print-config={host}")]);
+        assert_eq!(code, 0, "{host}: {stderr}");
+        stdout
+    };
+    let vscode: Value = serde_json::from_str(&config("vscode")).unwrap();
+    let server = &vscode["servers"]["mdbook-contract"];
+    assert_eq!(server["type"], "stdio");
+    assert_eq!(
+        std::fs::canonicalize(server["args"][1].as_str().unwrap()).unwrap(),
+        root
+    );
+    let codex: toml_edit::DocumentMut = config("codex").parse().unwrap();
+    let args = codex["mcp_servers"]["mdbook-contract"]["args"]
+        .as_array()
+        .unwrap();
+    assert_eq!(args.get(0).and_then(|a| a.as_str()), Some("mcp"));
+    let claude = config("claude");
+    assert!(
+        claude.starts_with("claude mcp add mdbook-contract -- ") && claude.contains(" mcp "),
+        "{claude}"
+    );
+    let (code, _, stderr) = crate::common::run_in(book.root(), &["mcp", "--print-config=emacs"]);
+    assert_eq!(code, 2, "{stderr}");
+}
