@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{binary, run_in};
+use crate::common::{binary, files, run_in};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -98,29 +98,6 @@ const STATES: &[(&str, &str, &[&str])] = &[
     ("how-to/diff.in", "tutorial/results-2.in", &[]),
     ("how-to/baseline.in", "tutorial/change-1.in", &[]),
 ];
-
-/// Every file under `dir`, relative to it.
-fn files(dir: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(folder) = stack.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                out.push(
-                    path.strip_prefix(dir)
-                        .unwrap()
-                        .to_string_lossy()
-                        .replace('\\', "/"),
-                );
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// `text` without the regions of the anchors that `before` does not have.
 fn without_new_anchors(text: &str, before: &str) -> String {

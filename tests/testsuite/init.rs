@@ -3,26 +3,7 @@
 
 use std::path::Path;
 
-use crate::common::{Fixture, run_in};
-
-/// Every file under `root`, relative to it, sorted.
-fn files(root: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let relative = path.strip_prefix(root).unwrap();
-                out.push(relative.to_string_lossy().replace('\\', "/"));
-            }
-        }
-    }
-    out.sort();
-    out
-}
+use crate::common::{Fixture, files, run_in};
 
 /// `check` of the book at `root`: exit 0 and no finding at all, not even a warning.
 fn assert_clean(root: &Path) {

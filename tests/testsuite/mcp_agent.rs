@@ -436,11 +436,7 @@ fn paths_are_from_the_repository_root_and_any_form_is_taken() {
             std::fs::rename(&path, docs.join(path.file_name().unwrap())).unwrap();
         }
     }
-    let git = std::process::Command::new("git")
-        .args(["init", "--quiet"])
-        .current_dir(root)
-        .status();
-    assert!(git.is_ok_and(|s| s.success()), "git init");
+    crate::common::git(root, &["init", "--quiet"]);
     let mut session = Session::start(&docs);
     let rule = session.answer("contract_rule", json!({ "id": "publish.ack" }));
     assert_eq!(
