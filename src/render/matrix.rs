@@ -90,6 +90,22 @@ fn segment(status: Status, known: bool) -> Option<&'static str> {
     })
 }
 
+/// How many of the cells `statuses` count in each segment: in the order of [`SEGMENTS`], then
+/// `unknown` (a bound rule whose coverage is not known).
+fn tally(statuses: impl Iterator<Item = Status>, known: bool) -> [usize; SEGMENTS.len() + 1] {
+    let mut counts = [0; SEGMENTS.len() + 1];
+    for status in statuses {
+        if let Some(segment) = segment(status, known) {
+            let i = SEGMENTS
+                .iter()
+                .position(|s| *s == segment)
+                .unwrap_or(SEGMENTS.len());
+            counts[i] += 1;
+        }
+    }
+    counts
+}
+
 /// `text` for an attribute or element of HTML.
 fn attr(text: &str) -> String {
     escape(text).replace('\'', "&#x27;")
@@ -133,17 +149,13 @@ impl<'a> Renderer<'a> {
         html.push_str("<div class=\"contract-summary\">\n");
         for (column, &p) in coverage.providers.iter().enumerate() {
             let name = attr(&self.model.providers[p].name);
-            let mut counts = [0usize; SEGMENTS.len()];
-            for row in &coverage.cells {
-                if let Some(segment) = segment(row[column], coverage.known) {
-                    let i = SEGMENTS.iter().position(|s| *s == segment).unwrap_or(0);
-                    counts[i] += 1;
-                }
-            }
-            let bound: usize = counts.iter().sum();
+            let all = tally(coverage.cells.iter().map(|row| row[column]), coverage.known);
+            let bound: usize = all.iter().sum();
+            // Drawn only when the coverage is known: no cell is `unknown`.
+            let counts = &all[..SEGMENTS.len()];
             let words: Vec<String> = SEGMENTS
                 .iter()
-                .zip(counts)
+                .zip(counts.iter().copied())
                 .filter(|(_, n)| *n > 0)
                 .map(|(s, n)| format!("{n} {}", segment_word(s, coverage.results)))
                 .collect();
@@ -156,7 +168,7 @@ impl<'a> Renderer<'a> {
                 html,
                 "<div class=\"contract-summary-row\" data-provider=\"{name}\"><span class=\"contract-summary-name\">{name}</span><span class=\"contract-bar\" role=\"img\" aria-label=\"{name}: {said} rules that bind it\">"
             );
-            for (segment, n) in SEGMENTS.iter().zip(counts) {
+            for (segment, &n) in SEGMENTS.iter().zip(counts) {
                 if n > 0 {
                     let _ = write!(
                         html,
@@ -250,16 +262,15 @@ impl<'a> Renderer<'a> {
         let mut counts = Vec::new();
         for (column, &p) in coverage.providers.iter().enumerate() {
             // In the summary bar's order, so that every group reads alike.
+            let tallied = tally(
+                rows.iter().map(|&r| coverage.cells[r][column]),
+                coverage.known,
+            );
             let per: Vec<(&str, usize)> = SEGMENTS
                 .iter()
                 .chain(&["unknown"])
-                .map(|&s| {
-                    let n = rows
-                        .iter()
-                        .filter(|&&r| segment(coverage.cells[r][column], coverage.known) == Some(s))
-                        .count();
-                    (s, n)
-                })
+                .copied()
+                .zip(tallied)
                 .filter(|&(_, n)| n > 0)
                 .collect();
             if !per.is_empty() {
