@@ -310,6 +310,9 @@ fn coverage_of(
         matcher: &matcher,
         source_root: &source_root,
         sites: &sites,
+        matched: (0..citations.unwrap_or_default().len())
+            .map(|_| std::sync::OnceLock::new())
+            .collect(),
     };
     Coverage::of(
         rules,

@@ -123,6 +123,15 @@ pub(crate) struct WithResults<'r> {
     pub source_root: &'r std::path::Path,
     /// Every test that a `verify` stands in: a case whose report names no file may be any.
     pub sites: &'r [crate::read::results::matching::Site<'r>],
+    /// Per citation, its test's cases and what each name says, worked out at its first cell:
+    /// they are the same for every provider and rule it counts for.
+    pub matched: Vec<std::sync::OnceLock<Matched>>,
+}
+
+/// The cases of a citation's test, and what each one's name says of its provider.
+pub(crate) struct Matched {
+    found: crate::read::results::matching::Found,
+    kinds: Vec<(usize, crate::read::results::names::Named)>,
 }
 
 /// What a cell is worked out from: the citations of the source tree, whose places hold each
@@ -394,17 +403,20 @@ fn one_test(
     let Some(test) = &citation.test else {
         return (Status::NotRun(c), Vec::new(), false);
     };
-    let site = site_of(citation, test);
-    let found = with.matcher.cases(with.source_root, &site, with.sites);
-    let named = |case: usize| {
-        if crate::read::results::matching::is_javascript(&citation.path) {
-            with.matcher.javascript_named(&site, case)
-        } else {
-            with.matcher.named(case)
-        }
-    };
+    let Matched { found, kinds } = with.matched[c].get_or_init(|| {
+        let site = site_of(citation, test);
+        let found = with.matcher.cases(with.source_root, &site, with.sites);
+        let named = |case: usize| {
+            if crate::read::results::matching::is_javascript(&citation.path) {
+                with.matcher.javascript_named(&site, case)
+            } else {
+                with.matcher.named(case)
+            }
+        };
+        let kinds = found.cases.iter().map(|&i| (i, named(i))).collect();
+        Matched { found, kinds }
+    });
     let me = with.matcher.provider_index(&model.providers[p].name);
-    let kinds: Vec<(usize, Named)> = found.cases.iter().map(|&i| (i, named(i))).collect();
     let worst = |cases: &[usize]| {
         cases
             .iter()
