@@ -124,13 +124,15 @@ impl<'r> Matcher<'r> {
             .ends_with(".go")
             .then(|| self.go_package(source_root, folder))
             .flatten();
+        let known = Known {
+            folder,
+            package: package.as_deref(),
+            dotted: dotted_name(site),
+        };
         let cases = candidates
             .iter()
             .copied()
-            .filter(|&i| {
-                let case = &self.results.cases[i];
-                located(case, site, folder, package.as_deref())
-            })
+            .filter(|&i| located(&self.results.cases[i], site, &known))
             .collect();
         Found {
             cases,
@@ -205,40 +207,61 @@ fn same_file(file: &str, path: &str) -> bool {
 
 /// Whether `case` is of the test `site` (in `folder`, of Go package `package`), as its runner
 /// names files.
-fn located(case: &Case, site: &Site<'_>, folder: &str, package: Option<&str>) -> bool {
+/// What a test's file is known by in a report's class names: its folder, its Go package, and
+/// its test's dotted name (Python's module, Java's class, with the scopes).
+struct Known<'k> {
+    folder: &'k str,
+    package: Option<&'k str>,
+    dotted: Option<String>,
+}
+
+/// The dotted name a Python or Java report gives the test at `site`: `pkg.test_store.TestS3`,
+/// `com.example.StoreTest.Inner`; `None` for other languages.
+fn dotted_name(site: &Site<'_>) -> Option<String> {
+    let path = site.path;
+    match path.rsplit_once('.').map_or("", |(_, e)| e) {
+        "py" => Some(dotted(
+            &path.trim_end_matches(".py").replace('/', "."),
+            site.scope,
+        )),
+        "java" | "kt" | "kts" => {
+            let class = path
+                .rsplit_once('.')
+                .map_or(path, |(p, _)| p)
+                .replace('/', ".");
+            Some(match site.scope.split_first() {
+                Some((_, inner)) => dotted(&class, inner),
+                None => class,
+            })
+        }
+        _ => None,
+    }
+}
+
+fn located(case: &Case, site: &Site<'_>, known: &Known<'_>) -> bool {
     if let Some(file) = &case.file {
         return same_file(file, site.path);
     }
     let path = site.path;
     let extension = path.rsplit_once('.').map_or("", |(_, e)| e);
     let classname = case.classname.trim();
-    match extension {
-        "go" => {
-            package == Some(classname)
+    let folder = known.folder;
+    match (extension, known.dotted.as_deref()) {
+        ("go", _) => {
+            known.package == Some(classname)
                 || (!folder.is_empty()
                     && (classname == folder || ends_with_part(classname, folder, '/')))
         }
-        "rs" => rust_module_matches(path, site.scope, &case.name, classname),
-        "py" => {
-            let module = path
-                .trim_end_matches(".py")
-                .trim_end_matches(".pyi")
-                .replace('/', ".");
-            let full = dotted(&module, site.scope);
-            full == classname || ends_with_part(&full, classname, '.')
-        }
-        "java" | "kt" | "kts" => {
-            let class = path
-                .rsplit_once('.')
-                .map_or(path, |(p, _)| p)
-                .replace('/', ".");
+        ("rs", _) => rust_module_matches(path, site.scope, &case.name, classname),
+        ("py", Some(full)) => full == classname || ends_with_part(full, classname, '.'),
+        ("java" | "kt" | "kts", Some(full)) => {
             // Nested classes: `Outer$Inner` (Surefire) or `Outer.Inner`.
-            let classname = classname.replace('$', ".");
-            let full = match site.scope.split_first() {
-                Some((_, inner)) => dotted(&class, inner),
-                None => class,
+            let classname: std::borrow::Cow<'_, str> = if classname.contains('$') {
+                classname.replace('$', ".").into()
+            } else {
+                classname.into()
             };
-            full == classname || ends_with_part(&full, &classname, '.')
+            full == classname || ends_with_part(full, &classname, '.')
         }
         _ => true,
     }
