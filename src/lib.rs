@@ -52,6 +52,7 @@ pub use read::sourcemap::Location;
 pub use report::baseline::{setting as baseline_setting, write as write_baseline};
 pub use report::diagnostic::{Finding, Format, Report};
 pub use report::overview::{Overview, ProviderClaims};
+pub use util::confine::given_on_command_line;
 pub use util::git::in_repository;
 pub use util::paths::{from_folder, slashed};
 pub use util::stdio::protocol_stdout;
@@ -83,9 +84,15 @@ pub mod internals {
     /// How many test cases the test results that `patterns` (relative to `root`) name hold, read
     /// as a book's `test-results` are: for the benchmark of reading them.
     pub fn read_test_results(root: &std::path::Path, patterns: &[String]) -> usize {
-        crate::read::results::Results::read(root, patterns)
-            .cases
-            .len()
+        let confinement = crate::util::confine::Confinement::of_book(root);
+        crate::read::results::Results::read(
+            root,
+            patterns,
+            &confinement,
+            crate::read::config::DEFAULT_RESULTS_LIMIT,
+        )
+        .cases
+        .len()
     }
 
     /// The byte ranges that rendering may change in every chapter the pipeline reads (see

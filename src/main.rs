@@ -304,6 +304,9 @@ fn main() -> ExitCode {
             write_baseline,
             test_results,
         }) => {
+            let mut given = test_results.clone();
+            given.extend(baseline.clone());
+            mdbook_contract::given_on_command_line(&given);
             let loaded = load(&book_dir, &test_results, changed_since.as_deref());
             match write_baseline {
                 Some(file) => record_baseline(loaded, &book_dir, &file),
@@ -534,6 +537,7 @@ fn load(
     test_results: &[PathBuf],
     changed_since: Option<&str>,
 ) -> Loaded {
+    mdbook_contract::given_on_command_line(test_results);
     let (mut ctx, book) = mdbook_contract::load(book_dir, "html")?;
     if !test_results.is_empty() {
         let list: Vec<String> = test_results

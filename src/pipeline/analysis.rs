@@ -247,6 +247,7 @@ fn read_tree_and_results(
         0
     };
     let (book_root, patterns) = (ctx.root.clone(), config.test_results.clone());
+    let (confinement, limit) = (files.confinement(), config.test_results_limit);
     let reading: &Config = config;
     let (indexed, results) = crate::util::parallel::both(
         work,
@@ -256,7 +257,7 @@ fn read_tree_and_results(
         },
         move || {
             if wants_results {
-                Results::read(&book_root, &patterns)
+                Results::read(&book_root, &patterns, confinement, limit)
             } else {
                 Results::default()
             }

@@ -39,6 +39,8 @@ pub(crate) struct BookFiles {
     rewriters: String,
     /// What the previous check left for this one, when one is kept (the language server's).
     kept: Option<Arc<Kept>>,
+    /// Where the files book.toml names may be read from, found when first asked.
+    confinement: std::sync::OnceLock<crate::util::confine::Confinement>,
 }
 
 impl BookFiles {
@@ -57,7 +59,15 @@ impl BookFiles {
             )),
             rewriters: rewriters(ctx),
             kept: None,
+            confinement: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The folder that the files book.toml names must stay in: the book's repository, or its
+    /// folder outside one.
+    pub(crate) fn confinement(&self) -> &crate::util::confine::Confinement {
+        self.confinement
+            .get_or_init(|| crate::util::confine::Confinement::of_book(&self.root))
     }
 
     /// The same files, with what a check computes kept in `kept` for the next check and taken

@@ -110,6 +110,10 @@ pub(crate) fn read_companions(
             ).help("remove it from `companions`"));
             continue;
         }
+        if !files.confinement().holds(&path) {
+            problems.push(outside(&at, key, files));
+            continue;
+        }
         let bytes = match files.read(&path) {
             Ok(bytes) => bytes,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
@@ -172,6 +176,19 @@ pub(crate) fn read_companions(
         }
     }
     Ok((companions, problems))
+}
+
+/// The problem of a file that book.toml names outside the book's repository: never read, so
+/// nothing of it is printed.
+pub(crate) fn outside(at: &crate::read::config::KeyPath, key: &str, files: &BookFiles) -> Problem {
+    Problem::dangling(
+        at.clone(),
+        format!(
+            "`{at}` is `{key}`, which is outside `{}`, the repository of the book: it is not read",
+            files.confinement().root().display()
+        ),
+        "a book reads only files inside its repository (its folder outside one): move the file into it, or remove the item",
+    )
 }
 
 /// The chapter (its key) whose file is at `path`, if any.

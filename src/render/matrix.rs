@@ -15,7 +15,6 @@ use super::Renderer;
 use super::events::{code, strong, text};
 use crate::model::rules::Rule;
 use crate::model::rules::coverage::{Status, Unknowable};
-use crate::render::serve::escape;
 
 /// How a cell reads: its status word (the `data-status` and the class), its mark, its word.
 fn look(status: Status, known: bool, results: bool) -> (&'static str, &'static str, &'static str) {
@@ -106,9 +105,9 @@ fn tally(statuses: impl Iterator<Item = Status>, known: bool) -> [usize; SEGMENT
     counts
 }
 
-/// `text` for an attribute or element of HTML.
-fn attr(text: &str) -> String {
-    escape(text).replace('\'', "&#x27;")
+/// `text` for an attribute or element of HTML (the one escaping of data into markup).
+fn attr(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::util::escape::html(text)
 }
 
 impl<'a> Renderer<'a> {
@@ -192,7 +191,8 @@ impl<'a> Renderer<'a> {
         for &p in &coverage.providers {
             let provider = &self.model.providers[p];
             let name = attr(&provider.name);
-            let dest = attr(&self.dest(from, provider.chapter, &provider.anchor));
+            let dest = self.dest(from, provider.chapter, &provider.anchor);
+            let dest = attr(&dest);
             let _ = write!(
                 html,
                 "<th scope=\"col\" data-provider=\"{name}\"><a href=\"{dest}\"><span title=\"{name}\">{name}</span></a></th>"

@@ -57,7 +57,7 @@ fn item(html: &mut String, finding: &Finding, help: bool) {
     let _ = write!(
         html,
         "<li><code>{}:{}:{}</code> {}[{}]: {}",
-        escape(&l.path.to_string_lossy()),
+        crate::util::escape::html(&l.path.to_string_lossy()),
         l.line,
         l.column,
         finding.severity.as_str(),
@@ -80,47 +80,18 @@ fn summary(errors: usize, warnings: usize) -> String {
 }
 
 /// `text` as HTML, its code spans (a run of backticks up to the next run of as many) as
-/// `<code>`, the rest escaped.
+/// `<code>`, the rest escaped; every part through [`crate::util::escape::html`].
 fn with_code(text: &str) -> String {
-    let run = |s: &str| s.bytes().take_while(|&b| b == b'`').count();
+    use crate::util::escape::{html, spans};
     let mut out = String::with_capacity(text.len() + 16);
-    let mut rest = text;
-    while let Some(open) = rest.find('`') {
-        let ticks = run(&rest[open..]);
-        let after = &rest[open + ticks..];
-        // The next run of exactly as many backticks closes the span.
-        let mut close = None;
-        let mut from = 0;
-        while let Some(i) = after[from..].find('`') {
-            let at = from + i;
-            let length = run(&after[at..]);
-            if length == ticks {
-                close = Some(at);
-                break;
-            }
-            from = at + length;
+    for (is_code, part) in spans(text) {
+        if is_code {
+            let _ = write!(out, "<code>{}</code>", html(part));
+        } else {
+            out.push_str(&html(part));
         }
-        let Some(close) = close else {
-            break;
-        };
-        out.push_str(&escape(&rest[..open]));
-        let code = &after[..close];
-        let code = match code.strip_prefix(' ').and_then(|c| c.strip_suffix(' ')) {
-            Some(inner) if !inner.trim().is_empty() => inner,
-            _ => code,
-        };
-        let _ = write!(out, "<code>{}</code>", escape(code));
-        rest = &after[close + ticks..];
     }
-    out.push_str(&escape(rest));
     out
-}
-
-pub(crate) fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 #[cfg(test)]
@@ -135,8 +106,31 @@ mod tests {
         );
         assert_eq!(
             with_code("write ``### `readiness` {.axis}`` here"),
-            "write <code>### `readiness` {.axis}</code> here"
+            "write <code>### `readiness` &#123;.axis}</code> here"
         );
         assert_eq!(with_code("a lone ` tick"), "a lone ` tick");
+    }
+
+    #[test]
+    fn no_message_ends_the_panel_block() {
+        let finding = Finding {
+            check: crate::util::vocab::Check::FailingRule,
+            severity: Severity::Error,
+            message: "failed: x\n\n# x {#x tabindex=0 autofocus onfocus=alert(1)}\n".to_owned(),
+            help: Some("a\r\n\r\nb".to_owned()),
+            location: crate::read::sourcemap::Location {
+                path: "a\n\nb.md".into(),
+                line: 1,
+                column: 1,
+                width: 1,
+                line_text: String::new(),
+                note: None,
+            },
+            notes: Vec::new(),
+        };
+        let patch = panel(&[finding]);
+        let block = patch.text.trim_end();
+        assert!(!block.contains("\n\n"), "{block}");
+        assert!(!block.contains("{#x"), "{block}");
     }
 }

@@ -88,6 +88,12 @@ struct Recorded {
 /// Reads the baseline file at `path`: its recorded findings, or why it cannot be read (a line
 /// that does not have four fields names its number).
 fn read(path: &Path, files: &BookFiles) -> Result<Vec<Recorded>, String> {
+    if !files.confinement().holds(path) {
+        return Err(format!(
+            "is outside `{}`, the repository of the book, and is not read",
+            files.confinement().root().display()
+        ));
+    }
     let bytes = files
         .read(path)
         .map_err(|error| format!("cannot be read ({error})"))?;
@@ -207,7 +213,7 @@ fn unreadable(config: &Config, files: &BookFiles, name: &str, why: &str) -> Find
         .ok()
         .and_then(|b| String::from_utf8(b).ok())
         .unwrap_or_default();
-    let check = if why.starts_with("cannot be read") {
+    let check = if why.starts_with("cannot be read") || why.starts_with("is outside") {
         Check::DanglingPath
     } else {
         Check::MalformedConfig

@@ -343,7 +343,8 @@ impl Report {
         };
         let mut out = String::new();
         for finding in &self.findings {
-            out.push_str(&renderer.render(&human_report(finding)));
+            let finding = for_terminal(finding);
+            out.push_str(&renderer.render(&human_report(&finding)));
             out.push_str("\n\n");
         }
         out
@@ -352,6 +353,7 @@ impl Report {
     fn short(&self) -> String {
         let mut out = String::new();
         for f in &self.findings {
+            let f = for_terminal(f);
             let l = &f.location;
             let _ = writeln!(
                 out,
@@ -428,6 +430,34 @@ impl Report {
     }
 }
 
+/// `finding` with no control character in what a terminal shows of it (a test's name or
+/// message from a report, a line of a file): see [`crate::util::escape::plain`].
+fn for_terminal(finding: &Finding) -> std::borrow::Cow<'_, Finding> {
+    use crate::util::escape::plain;
+    let l = &finding.location;
+    let texts = [&finding.message, &l.line_text]
+        .into_iter()
+        .chain(&finding.help)
+        .chain(&finding.notes)
+        .chain(&l.note);
+    let clean = |t: &String| matches!(plain(t), std::borrow::Cow::Borrowed(_));
+    let path = l.path.to_string_lossy();
+    if texts.into_iter().all(clean) && clean(&path.into_owned()) {
+        return std::borrow::Cow::Borrowed(finding);
+    }
+    let mut shown = finding.clone();
+    let own = |t: &mut String| *t = plain(t).into_owned();
+    own(&mut shown.message);
+    own(&mut shown.location.line_text);
+    shown.help.iter_mut().for_each(own);
+    shown.notes.iter_mut().for_each(own);
+    shown.location.note.iter_mut().for_each(own);
+    shown.location.path = plain(&shown.location.path.to_string_lossy())
+        .into_owned()
+        .into();
+    std::borrow::Cow::Owned(shown)
+}
+
 fn human_report(finding: &Finding) -> Vec<Group<'_>> {
     let level = match finding.severity {
         Severity::Error => Level::ERROR,
@@ -473,9 +503,11 @@ fn sarif_uri(path: &std::path::Path) -> String {
     crate::util::paths::encode(&crate::util::paths::slashed(path))
 }
 
-/// Escapes a workflow command's message.
+/// Escapes a workflow command's message: no control character but the line breaks, which
+/// are encoded as the runner reads them.
 pub(crate) fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
+    crate::util::escape::plain(text)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }

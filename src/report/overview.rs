@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use crate::model::Model;
 use crate::model::spec::Specs;
 use crate::report::diagnostic::{Finding, Report};
+use crate::util::escape::{code_span, markdown_message};
 use crate::util::vocab::{Check, Severity};
 
 /// The most findings the summary lists one by one, per severity: a job summary is read on a
@@ -108,7 +109,7 @@ impl Overview {
         if self.axes.is_empty() {
             out.push_str("The book defines no axis.\n\n");
         } else {
-            let codes: Vec<String> = self.axes.iter().map(|a| format!("`{a}`")).collect();
+            let codes: Vec<String> = self.axes.iter().map(|a| code_span(a)).collect();
             let _ = writeln!(out, "{} axes: {}.\n", self.axes.len(), codes.join(", "));
         }
         if !self.providers.is_empty() {
@@ -118,8 +119,8 @@ impl Overview {
             for p in &self.providers {
                 let _ = writeln!(
                     out,
-                    "| `{}` | {} | {} | {} | {} |",
-                    cell(&p.name),
+                    "| {} | {} | {} | {} | {} |",
+                    code_span(&p.name).replace('|', "\\|"),
                     p.stage,
                     p.known,
                     p.unknown,
@@ -197,12 +198,15 @@ fn list(out: &mut String, findings: &[&Finding]) {
         let l = &f.location;
         let _ = writeln!(
             out,
-            "- `{}:{}:{}` `{}`: {}",
-            crate::util::paths::slashed(&l.path),
-            l.line,
-            l.column,
+            "- {} `{}`: {}",
+            code_span(&format!(
+                "{}:{}:{}",
+                crate::util::paths::slashed(&l.path),
+                l.line,
+                l.column
+            )),
             f.check,
-            f.message.replace('\n', " ")
+            markdown_message(&f.message)
         );
     }
     if findings.len() > LISTED {
@@ -214,7 +218,7 @@ fn list(out: &mut String, findings: &[&Finding]) {
     }
 }
 
-/// Text for a table cell or a heading: one line, `|` escaped.
+/// Data for a table cell or a heading: one line of text, nothing in it markup.
 fn cell(text: &str) -> String {
-    text.replace('\n', " ").replace('|', "\\|")
+    crate::util::escape::markdown(text)
 }

@@ -5,6 +5,8 @@
 //!
 //! A helper belongs here when two stages or more need it and it knows nothing of books.
 
+pub(crate) mod confine;
+pub(crate) mod escape;
 pub(crate) mod git;
 pub(crate) mod guard;
 pub(crate) mod parallel;

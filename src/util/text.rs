@@ -32,9 +32,34 @@ pub(crate) fn lf(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// `text` cut to at most `max` bytes at a character boundary, with a word that says how much
+/// was cut: what a report holds is shown, never a message of any size.
+pub(crate) fn cut(text: &str, max: usize) -> Cow<'_, str> {
+    if text.len() <= max {
+        return Cow::Borrowed(text);
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    Cow::Owned(format!(
+        "{}\u{2026} (cut: {} more bytes)",
+        &text[..end],
+        text.len() - end
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_text_is_cut_at_a_character_and_says_so() {
+        assert_eq!(cut("short", 10), "short");
+        let long = "\u{e9}".repeat(10);
+        let shown = cut(&long, 5);
+        assert_eq!(shown, "\u{e9}\u{e9}\u{2026} (cut: 16 more bytes)");
+    }
 
     #[test]
     fn a_byte_order_mark_is_dropped_once_at_the_start_only() {

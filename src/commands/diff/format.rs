@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use super::{Annotated, Change, ContractDiff, Level};
 use crate::report::diagnostic::{escape_data, escape_property};
+use crate::util::escape::{code_span, markdown_message};
 use crate::util::paths::slashed;
 
 /// How to print a diff.
@@ -134,9 +135,9 @@ fn markdown(diff: &ContractDiff) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "## Contract changes from `{}` to {}\n",
-        diff.base,
-        head(diff)
+        "## Contract changes from {} to {}\n",
+        code_span(&diff.base),
+        markdown_message(&head(diff))
     );
     if diff.changes.is_empty() {
         out.push_str("No changes to the contract.\n");
@@ -149,7 +150,7 @@ fn markdown(diff: &ContractDiff) -> String {
         counts(diff)
     );
     if let Some(error) = version_error(diff) {
-        let _ = writeln!(out, "> [!CAUTION]\n> {error}.\n");
+        let _ = writeln!(out, "> [!CAUTION]\n> {}.\n", markdown_message(error));
     }
     for level in LEVELS {
         let of = at_level(diff, level);
@@ -160,15 +161,17 @@ fn markdown(diff: &ContractDiff) -> String {
         for change in of {
             let _ = writeln!(
                 out,
-                "- **{}** `{}`: {}",
-                change.kind, change.at, change.message
+                "- **{}** {}: {}",
+                change.kind,
+                code_span(&change.at),
+                markdown_message(&change.message)
             );
             for (what, acts) in grouped(change) {
                 let who: Vec<String> = acts
                     .iter()
-                    .map(|a| format!("{} (`{}`)", a.who, a.at))
+                    .map(|a| format!("{} ({})", markdown_message(&a.who), code_span(&a.at)))
                     .collect();
-                let _ = writeln!(out, "  - {what}: {}", who.join(", "));
+                let _ = writeln!(out, "  - {}: {}", markdown_message(&what), who.join(", "));
             }
         }
         out.push('\n');

@@ -216,6 +216,7 @@ impl Config {
                     self.test_results = self.keep(key, patterns);
                 }
             }
+            "test-results-limit" => self.set_results_limit(&at, value, problems),
             "symbol-ignore" => {
                 if let Some(words) = strings(&at, value, problems) {
                     self.symbol_ignore = self.keep(key, words);
@@ -306,6 +307,28 @@ impl Config {
             ("brief-checklist", Some(words)) => self.brief_checklist = words,
             ("brief-known-gaps", Some(title)) => self.brief_known_gaps = title,
             _ => {}
+        }
+    }
+
+    /// Reads `test-results-limit`, a whole number of MiB from 1 up.
+    pub(super) fn set_results_limit(
+        &mut self,
+        at: &KeyPath,
+        value: &Value,
+        problems: &mut Vec<Problem>,
+    ) {
+        match value.as_u64().filter(|&n| (1..=1 << 20).contains(&n)) {
+            Some(mib) => self.test_results_limit = mib << 20,
+            None => problems.push(Problem::malformed(
+                at.clone(),
+                format!(
+                    "`{at}` must be a whole number of MiB from 1 to 1048576, found {}",
+                    match value {
+                        Value::Number(n) => n.to_string(),
+                        other => kind(other).to_owned(),
+                    }
+                ),
+            )),
         }
     }
 

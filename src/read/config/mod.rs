@@ -61,6 +61,10 @@ pub(crate) const KNOWN_KEYS: &[(&str, &str)] = &[
         "a list of globs relative to the book root, of JUnit XML files or `go test -json` output",
     ),
     (
+        "test-results-limit",
+        "the largest test report read, in MiB (a whole number; 256 by default)",
+    ),
+    (
         "baseline",
         "a file path relative to the book root, written by `mdbook-contract check --write-baseline FILE`",
     ),
@@ -85,6 +89,9 @@ pub(crate) const KNOWN_KEYS: &[(&str, &str)] = &[
         "a table of provider names to lists of repository folders",
     ),
 ];
+
+/// The largest test report read unless `test-results-limit` says otherwise: 256 MiB.
+pub(crate) const DEFAULT_RESULTS_LIMIT: u64 = 256 << 20;
 
 /// The default patterns of `line-reference`: a file name followed by a line number, and a bare
 /// `:12-30` line range, as the plan's verification grep finds them.
@@ -114,6 +121,8 @@ pub(crate) struct Config {
     /// `test-results`: globs of test results (JUnit XML, `go test -json`), relative to the
     /// book root.
     pub test_results: Vec<String>,
+    /// `test-results-limit`: the largest report read, in bytes.
+    pub test_results_limit: u64,
     /// The contract's version, which `diff` holds against the level of a change.
     pub version: Option<semver::Version>,
     /// What the brief looks for in a contract heading to copy its section as the checklist
@@ -164,6 +173,7 @@ impl Default for Config {
             changed_since: None,
             baseline: None,
             test_results: Vec::new(),
+            test_results_limit: DEFAULT_RESULTS_LIMIT,
             version: None,
             brief_checklist: "checklist".to_owned(),
             brief_known_gaps: "Known gaps".to_owned(),

@@ -43,7 +43,11 @@ pub(crate) fn read(text: &str, report: usize) -> Result<Read, String> {
         let outcome = match line.action.as_str() {
             "output" => {
                 if let Some(text) = line.output {
-                    output.entry(key).or_default().push_str(&text);
+                    // Only a first line is kept: what is read past a bound is not held.
+                    let kept = output.entry(key).or_default();
+                    if kept.len() < super::KEPT {
+                        kept.push_str(&text);
+                    }
                 }
                 continue;
             }

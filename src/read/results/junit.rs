@@ -132,12 +132,26 @@ impl State {
         let Some(open) = self.open.as_mut() else {
             return;
         };
+        // Only a first line is kept of either: what is read past a bound is not held.
+        let room = |kept: &String| super::KEPT.saturating_sub(kept.len());
         if open.in_body {
-            open.body.push_str(text);
+            open.body.push_str(head(text, room(&open.body)));
         } else if open.in_out {
-            open.out.push_str(text);
+            open.out.push_str(head(text, room(&open.out)));
         }
     }
+}
+
+/// At most `max` bytes of the start of `text`, cut at a character boundary.
+fn head(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 /// The text an entity reference stands for.
@@ -230,12 +244,12 @@ fn attribute(tag: &BytesStart<'_>, name: &str) -> Option<String> {
 }
 
 /// The first line of `text` with something on it that a test runner did not write around the
-/// test's own output (`=== RUN`, `--- FAIL`), trimmed.
+/// test's own output (`=== RUN`, `--- FAIL`), trimmed, and cut to [`super::MESSAGE`] bytes.
 pub(crate) fn first_line(text: &str) -> Option<String> {
     text.lines()
         .map(str::trim)
         .find(|l| !l.is_empty() && !l.starts_with("=== ") && !l.starts_with("--- "))
-        .map(str::to_owned)
+        .map(|l| crate::util::text::cut(l, super::MESSAGE).into_owned())
 }
 
 #[cfg(test)]

@@ -20,6 +20,13 @@ use std::time::SystemTime;
 
 use globset::GlobBuilder;
 
+/// The most bytes of a failure's message that are kept and shown (its first line, cut there
+/// and said to be cut): a report's message reaches pages, terminals and answers.
+pub(crate) const MESSAGE: usize = 4096;
+
+/// The most bytes of a case's failure body or output read for its first line.
+const KEPT: usize = 64 * 1024;
+
 /// What a run said of a test case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) enum Outcome {
@@ -137,8 +144,14 @@ pub(crate) struct Results {
 }
 
 impl Results {
-    /// Reads the files that `patterns` (relative to `root`) match.
-    pub(crate) fn read(root: &Path, patterns: &[String]) -> Results {
+    /// Reads the files that `patterns` (relative to `root`) match, inside `confinement` and of
+    /// at most `limit` bytes each (a file outside or larger is a problem, and is not read).
+    pub(crate) fn read(
+        root: &Path,
+        patterns: &[String],
+        confinement: &crate::util::confine::Confinement,
+        limit: u64,
+    ) -> Results {
         let mut results = Results {
             asked: !patterns.is_empty(),
             ..Results::default()
@@ -162,7 +175,15 @@ impl Results {
                 if results.files.iter().any(|f| f.path == path) {
                     continue;
                 }
-                if let Err(why) = results.read_file(root, &path, item) {
+                let read = if confinement.holds(&path) {
+                    results.read_file(root, &path, item, limit)
+                } else {
+                    Err(format!(
+                        "are outside `{}`, the repository of the book: they are not read",
+                        confinement.root().display()
+                    ))
+                };
+                if let Err(why) = read {
                     let shown = shown(root, &path);
                     results.problems.push(Problem {
                         item,
@@ -175,7 +196,21 @@ impl Results {
     }
 
     /// Reads one file, JUnit XML or `go test -json`, by what it starts with.
-    fn read_file(&mut self, root: &Path, path: &Path, item: usize) -> Result<(), String> {
+    fn read_file(
+        &mut self,
+        root: &Path,
+        path: &Path,
+        item: usize,
+        limit: u64,
+    ) -> Result<(), String> {
+        let size = std::fs::metadata(path).map_or(0, |m| m.len());
+        if size > limit {
+            return Err(format!(
+                "are {} MiB, more than `test-results-limit` ({} MiB): they are not read (raise the limit in book.toml if a report is meant to be this large)",
+                size.div_ceil(1 << 20),
+                limit >> 20
+            ));
+        }
         let bytes = std::fs::read(path).map_err(|e| format!("cannot be read ({e})"))?;
         let text = String::from_utf8(bytes).map_err(|_| "are not UTF-8".to_owned())?;
         let start = text.trim_start_matches('\u{feff}').trim_start();
