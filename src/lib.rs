@@ -47,7 +47,7 @@ pub use pipeline::status::{
 };
 pub use pipeline::unmapped::{Unmapped, UnmappedOwner, UnmappedUnit};
 pub use pipeline::{Outcome, check, overview, process, status, status_with};
-pub use read::load::load;
+pub use read::load::{Commands, load};
 pub use read::sourcemap::Location;
 pub use report::baseline::{setting as baseline_setting, write as write_baseline};
 pub use report::diagnostic::{Finding, Format, Report};

@@ -132,6 +132,12 @@ enum Command {
         /// Exit 1 when a change at or above this level exists.
         #[arg(long, value_enum)]
         fail_on: Option<FailOn>,
+        /// Runs the commands book.toml names (preprocessors other than mdBook's own) on each
+        /// side; without it each side is read as written, and standard error says what was left
+        /// out. A revision's book.toml is someone's code: allow it only for a repository you
+        /// trust.
+        #[arg(long)]
+        allow_commands: bool,
     },
     /// Writes the contract as one JSON document (a `schema_version`, the book, axes, rules,
     /// providers, specs, coverage and findings): the same book gives the same bytes.
@@ -192,7 +198,14 @@ enum Command {
     /// names, hover, go to definition, references, rename of an axis code, document symbols.
     ///
     /// Editors start it themselves; see the README's "Editors" section.
-    Lsp,
+    Lsp {
+        /// Runs the book's own preprocessors (any that book.toml runs before this one besides
+        /// mdBook's `links`) at start and on save; without it the book is read as written and
+        /// book.toml says which were left out. Only for a folder you trust: its book.toml is
+        /// someone's code.
+        #[arg(long)]
+        allow_commands: bool,
+    },
     /// Serves the contract to an agent over the Model Context Protocol (MCP, on standard input
     /// and output): tools for the overview, an axis, a rule, a provider, a brief, the findings
     /// and the uncovered rules, each answer following the files on disk and saying what changed
@@ -211,6 +224,12 @@ enum Command {
         /// `claude mcp add` command line.
         #[arg(long, value_name = "HOST", num_args = 0..=1, require_equals = true, default_missing_value = "json")]
         print_config: Option<mdbook_contract::McpHost>,
+        /// Runs the commands book.toml names (preprocessors other than mdBook's own) when the
+        /// book is loaded; without it the book is read as written and the first answer says
+        /// what was left out. With `--print-config`, the configuration starts the server so.
+        /// Only for a book you trust: its book.toml is someone's code.
+        #[arg(long)]
+        allow_commands: bool,
     },
     /// Runs the book's own preprocessors for the language server (its child process): the
     /// editor's texts as JSON on standard input, the book as they leave it on standard output.
@@ -319,11 +338,18 @@ fn main() -> ExitCode {
             providers,
             noun,
         }) => init(&dir, &providers, &noun),
-        Some(Command::Lsp) => lsp(),
+        Some(Command::Lsp { allow_commands }) => {
+            lsp(mdbook_contract::Commands::allowed(allow_commands))
+        }
         Some(Command::Mcp {
             book_dir,
             print_config,
-        }) => mcp(&book_dir, print_config),
+            allow_commands,
+        }) => mcp(
+            &book_dir,
+            print_config,
+            mdbook_contract::Commands::allowed(allow_commands),
+        ),
         Some(Command::LspArrival { book_dir }) => lsp_arrival(&book_dir),
         Some(Command::CarriedOver {
             old,
@@ -363,7 +389,15 @@ fn main() -> ExitCode {
             book_dir,
             format,
             fail_on,
-        }) => diff(&book_dir, &base, head.as_deref(), format, fail_on),
+            allow_commands,
+        }) => diff(
+            &book_dir,
+            &base,
+            head.as_deref(),
+            format,
+            fail_on,
+            mdbook_contract::Commands::allowed(allow_commands),
+        ),
         Some(Command::Brief {
             provider_type,
             book_dir,
@@ -385,11 +419,15 @@ fn main() -> ExitCode {
 }
 
 /// `mdbook-contract lsp`: the language server on stdio until the editor ends it.
-fn lsp() -> ExitCode {
+fn lsp(commands: mdbook_contract::Commands) -> ExitCode {
     let served = mdbook_contract::protocol_stdout()
         .map_err(anyhow::Error::from)
         .and_then(|stdout| {
-            mdbook_contract::run_language_server(std::io::BufReader::new(std::io::stdin()), stdout)
+            mdbook_contract::run_language_server(
+                std::io::BufReader::new(std::io::stdin()),
+                stdout,
+                commands,
+            )
         });
     match served {
         Ok(()) => ExitCode::SUCCESS,
@@ -454,9 +492,13 @@ fn protocol() -> ExitCode {
     ExitCode::from(u8::try_from(code).unwrap_or(1))
 }
 
-fn mcp(book_dir: &std::path::Path, print_config: Option<mdbook_contract::McpHost>) -> ExitCode {
+fn mcp(
+    book_dir: &std::path::Path,
+    print_config: Option<mdbook_contract::McpHost>,
+    commands: mdbook_contract::Commands,
+) -> ExitCode {
     let served = if let Some(host) = print_config {
-        mdbook_contract::mcp_config(book_dir, host)
+        mdbook_contract::mcp_config(book_dir, host, commands)
             .map(|config| std::io::stdout().lock().write_all(config.as_bytes()))
             .map(|_| ())
     } else {
@@ -467,6 +509,7 @@ fn mcp(book_dir: &std::path::Path, print_config: Option<mdbook_contract::McpHost
                     book_dir,
                     std::io::BufReader::new(std::io::stdin()),
                     stdout,
+                    commands,
                 )
             })
     };
@@ -634,13 +677,17 @@ fn diff(
     head: Option<&str>,
     format: DiffOutput,
     fail_on: Option<FailOn>,
+    commands: mdbook_contract::Commands,
 ) -> ExitCode {
     let shown = match format {
         DiffOutput::Github => repository_root(book_dir),
         _ => display_root(book_dir),
     };
-    match mdbook_contract::diff(book_dir, base, head, shown) {
+    match mdbook_contract::diff(book_dir, base, head, shown, commands) {
         Ok(diff) => {
+            if let Some(note) = &diff.left_out {
+                let _ = writeln!(std::io::stderr(), "mdbook-contract: note: {note}");
+            }
             let format = match format {
                 DiffOutput::Human => mdbook_contract::DiffFormat::Human,
                 DiffOutput::Markdown => mdbook_contract::DiffFormat::Markdown,

@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use mdbook_contract::run_language_server;
+use mdbook_contract::{Commands, run_language_server};
 use mdbook_contract_fuzz as harness;
 use serde_json::{Value, json};
 
@@ -145,7 +145,7 @@ fuzz_target!(|data: &[u8]| {
     frame(&mut input, br#"{"jsonrpc":"2.0","method":"exit"}"#);
 
     let output = harness::Output::default();
-    let served = run_language_server(Cursor::new(input), output.clone());
+    let served = run_language_server(Cursor::new(input), output.clone(), Commands::Run);
     let bytes = output.take();
 
     // The output: frames of JSON-RPC 2.0 objects.

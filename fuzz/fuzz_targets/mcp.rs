@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use mdbook_contract::run_mcp;
+use mdbook_contract::{Commands, run_mcp};
 use mdbook_contract_fuzz as harness;
 use serde_json::{Value, json};
 
@@ -94,7 +94,7 @@ fuzz_target!(|data: &[u8]| {
     );
 
     let output = harness::Output::default();
-    let served = run_mcp(root, Cursor::new(input), output.clone());
+    let served = run_mcp(root, Cursor::new(input), output.clone(), Commands::Refuse);
     let bytes = output.take();
 
     let mut answered_end = false;

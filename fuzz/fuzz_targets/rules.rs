@@ -141,7 +141,13 @@ fuzz_target!(|data: &[u8]| {
     let second = mdbook_contract::export(root).expect("export runs again");
     assert_eq!(first.to_json(), second.to_json(), "export is not deterministic");
 
-    let diff = mdbook_contract::diff(root, "HEAD", None, Default::default())
+    let diff = mdbook_contract::diff(
+        root,
+        "HEAD",
+        None,
+        Default::default(),
+        mdbook_contract::Commands::Refuse,
+    )
         .expect("diff runs against the committed base");
     assert!(
         diff.changes.is_empty(),
@@ -161,7 +167,13 @@ fuzz_target!(|data: &[u8]| {
     };
     let changed = changed + "\n\nr[fuzz.added]\nAn added rule MUST hold, because `pods` asks.\n";
     std::fs::write(&contract, changed).expect("the contract is changed");
-    let diff = mdbook_contract::diff(root, "HEAD", None, Default::default())
+    let diff = mdbook_contract::diff(
+        root,
+        "HEAD",
+        None,
+        Default::default(),
+        mdbook_contract::Commands::Refuse,
+    )
         .expect("diff runs on a changed working tree");
     for format in [
         DiffFormat::Human,

@@ -59,8 +59,13 @@ pub fn install(dir: &Path) -> Result<Installed> {
         .with_context(|| format!("`{}` is not valid TOML", toml_path.display()))?;
     let changes = edit(&mut doc)?;
     let css = dir.join(CSS_FILE);
-    std::fs::write(&css, CSS).with_context(|| format!("cannot write `{}`", css.display()))?;
     let js = dir.join(JS_FILE);
+    crate::util::confine::Confinement::of_book(dir).check_writes([
+        toml_path.as_path(),
+        css.as_path(),
+        js.as_path(),
+    ])?;
+    std::fs::write(&css, CSS).with_context(|| format!("cannot write `{}`", css.display()))?;
     std::fs::write(&js, JS).with_context(|| format!("cannot write `{}`", js.display()))?;
     if !changes.is_empty() {
         std::fs::write(&toml_path, doc.to_string())

@@ -86,7 +86,8 @@ pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<N
         );
     }
     let spec_file = src.join(&chapter);
-    if spec_file.exists() {
+    // A dangling symlink does not exist, yet a write would create its target.
+    if spec_file.exists() || spec_file.is_symlink() {
         bail!(
             "`{}` exists; new-spec writes a new spec and never overwrites one",
             crate::util::paths::slashed(&relative(&md.root, &spec_file))
@@ -106,6 +107,11 @@ pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<N
         .with_context(|| format!("cannot read `{}`", toml_file.display()))?;
     let toml = with_spec_key(&toml, &chapter, &config)?;
 
+    crate::util::confine::Confinement::of_book(&md.root).check_writes([
+        spec_file.as_path(),
+        summary_file.as_path(),
+        toml_file.as_path(),
+    ])?;
     std::fs::write(&spec_file, spec_text)
         .with_context(|| format!("cannot write `{}`", spec_file.display()))?;
     std::fs::write(&summary_file, summary)

@@ -18,7 +18,7 @@ use lsp_types::{
 use super::{Server, external, text};
 use crate::pipeline::outline::Outline;
 use crate::read::chapter::Overlays;
-use crate::read::load::Preprocessors;
+use crate::read::load::{Commands, Preprocessors};
 use crate::report::diagnostic::Finding;
 use crate::util::vocab::Severity;
 
@@ -30,6 +30,9 @@ pub(super) struct Checked {
     /// The book's `src` folder, absolute.
     pub(super) src: PathBuf,
     pub(super) held: Vec<external::Held>,
+    /// What the editor is told of the book's commands that were not run (see
+    /// [`crate::read::load::refused`]).
+    pub(super) left_out: Option<String>,
 }
 
 impl Server {
@@ -82,6 +85,7 @@ impl Server {
             outline,
             src,
             held,
+            left_out,
         } = checked;
         self.outline = outline;
         let mut diagnostics: BTreeMap<Url, Vec<Diagnostic>> = BTreeMap::new();
@@ -127,7 +131,62 @@ impl Server {
                 diagnostics.insert(uri, last.clone());
             }
         }
+        if let Some(note) = left_out {
+            let (uri, diagnostic) = self.commands_left_out(root, &note);
+            diagnostics.entry(uri).or_default().push(diagnostic);
+        }
         diagnostics
+    }
+
+    /// The book's commands that were not run, as information on book.toml (at the first
+    /// `[preprocessor.NAME]` table that names one), and once in a message.
+    fn commands_left_out(&mut self, root: &Path, note: &str) -> (Url, Diagnostic) {
+        let toml = root.join("book.toml");
+        let text = self.text_of(&toml);
+        let line = text
+            .lines()
+            .position(|l| {
+                let l = l.trim_start();
+                l.starts_with("[preprocessor.")
+                    && !l.starts_with("[preprocessor.contract")
+                    && !l.starts_with("[preprocessor.links]")
+                    && !l.starts_with("[preprocessor.index]")
+            })
+            .unwrap_or(0);
+        let location = crate::read::sourcemap::Location {
+            path: toml.clone(),
+            line: line + 1,
+            column: 1,
+            width: text.lines().nth(line).map_or(0, |l| l.chars().count()),
+            line_text: text.lines().nth(line).unwrap_or("").to_owned(),
+            note: None,
+        };
+        let uri = self
+            .uris
+            .of(&toml)
+            .unwrap_or_else(|| Url::parse("file:///book.toml").expect("a valid URL"));
+        if self.told.as_deref() != Some(note) {
+            self.told = Some(note.to_owned());
+            let params = lsp_types::ShowMessageParams {
+                typ: lsp_types::MessageType::INFO,
+                message: format!("mdbook-contract: {note}"),
+            };
+            let message = Notification::new(
+                <lsp_types::notification::ShowMessage as lsp_types::notification::Notification>::METHOD
+                    .to_owned(),
+                params,
+            );
+            let _ = self.connection.sender.send(message.into());
+        }
+        let diagnostic = Diagnostic {
+            range: text::range(&location, self.encoding),
+            severity: Some(DiagnosticSeverity::INFORMATION),
+            code: Some(NumberOrString::String("commands-not-run".to_owned())),
+            source: Some(env!("CARGO_PKG_NAME").to_owned()),
+            message: note.to_owned(),
+            ..Diagnostic::default()
+        };
+        (uri, diagnostic)
     }
 
     /// Publishes each document's diagnostics that changed, and an empty list for each that
@@ -167,8 +226,21 @@ impl Server {
         let (ctx, links) =
             crate::read::load::load_for_editor(root, overlays, Preprocessors::MdbookOnly)?;
         let src = ctx.root.join(&ctx.config.book.src);
-        if crate::read::chapter::external_preprocessors(&ctx.config).is_empty() {
+        let external = crate::read::chapter::external_preprocessors(&ctx.config);
+        if external.is_empty() || self.commands == Commands::Refuse {
             self.externals.cancel();
+            // Opening is not running: without `--allow-commands`, the book as written.
+            let left_out = if self.commands == Commands::Refuse {
+                // Those the editor would run: the ones before this preprocessor.
+                let named: Vec<String> = crate::read::load::commands_of(&ctx.config)
+                    .into_iter()
+                    .filter(|(name, _)| external.contains(name))
+                    .map(|(name, command)| format!("`{name}` (`{command}`)"))
+                    .collect();
+                crate::read::load::refused(&named)
+            } else {
+                None
+            };
             let (report, outline) =
                 crate::pipeline::for_editor(&ctx, &links, Arc::clone(overlays), &self.kept)?;
             return Ok(Some(Checked {
@@ -176,6 +248,7 @@ impl Server {
                 outline,
                 src,
                 held: Vec::new(),
+                left_out,
             }));
         }
         if std::mem::take(&mut self.saved) {
@@ -201,6 +274,7 @@ impl Server {
             outline,
             src,
             held,
+            left_out: None,
         }))
     }
 

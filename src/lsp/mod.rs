@@ -54,7 +54,7 @@ use crate::read::chapter::Overlays;
 
 /// Runs the server on `connection` (the handshake included) until the client shuts it down
 /// or the connection ends.
-pub fn serve(connection: Connection) -> Result<()> {
+pub fn serve(connection: Connection, commands: crate::read::load::Commands) -> Result<()> {
     let Some((id, params)) = initialize(&connection)? else {
         return Ok(());
     };
@@ -106,6 +106,8 @@ pub fn serve(connection: Connection) -> Result<()> {
         dirty: true,
         saved: true,
         externals: external::Externals::default(),
+        commands,
+        told: None,
         shut_down: false,
         kept: Arc::default(),
         connection,
@@ -134,6 +136,10 @@ struct Server {
     saved: bool,
     /// The runs of the book's own preprocessors (see `external.rs`).
     externals: external::Externals,
+    /// Whether they run at all (`lsp --allow-commands`).
+    commands: crate::read::load::Commands,
+    /// What the editor was last told of the commands left out.
+    told: Option<String>,
     /// Whether the client sent `shutdown`: from then on only `exit` is taken.
     shut_down: bool,
     /// What a check leaves for the next (see `kept.rs`).

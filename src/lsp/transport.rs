@@ -288,9 +288,10 @@ pub(crate) fn connect(
 pub fn serve_stream(
     input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
+    commands: crate::read::load::Commands,
 ) -> anyhow::Result<()> {
     let (connection, threads) = connect(input, output);
-    let served = super::serve(connection);
+    let served = super::serve(connection, commands);
     let joined = threads.join();
     served.and(joined)
 }

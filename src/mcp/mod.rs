@@ -35,6 +35,7 @@ pub fn serve_stream(
     book_dir: &Path,
     input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
+    commands: crate::read::load::Commands,
 ) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -42,7 +43,7 @@ pub fn serve_stream(
         .context("the server's runtime cannot be started")?;
     let dir = crate::util::paths::lexical(&std::path::absolute(book_dir)?);
     runtime.block_on(async move {
-        let server = server::Server::new(dir);
+        let server = server::Server::new(dir, commands);
         let running = rmcp::service::serve_server(server, transport::lines(input, output))
             .await
             .context("the client did not start a session")?;
@@ -69,25 +70,33 @@ pub enum Host {
 /// What registers the server for the book at `book_dir` with the MCP client `host`: the
 /// command as the shell finds it when it is this program, else this program's path; the
 /// book's folder made absolute, since a client starts servers wherever it likes.
-pub fn config(book_dir: &Path, host: Host) -> Result<String> {
+pub fn config(
+    book_dir: &Path,
+    host: Host,
+    commands: crate::read::load::Commands,
+) -> Result<String> {
     let dir = crate::util::paths::lexical(&std::path::absolute(book_dir)?);
     let dir = dir.to_string_lossy().into_owned();
     let command = command_name();
-    let server = serde_json::json!({ "command": command, "args": ["mcp", dir] });
+    // `--allow-commands` only where the user asked for it.
+    let mut args = vec!["mcp".to_owned()];
+    if commands == crate::read::load::Commands::Run {
+        args.push("--allow-commands".to_owned());
+    }
+    args.push(dir.clone());
+    let server = serde_json::json!({ "command": command, "args": args });
     let mut out = match host {
         Host::Json => serde_json::to_string_pretty(
             &serde_json::json!({ "mcpServers": { "mdbook-contract": server } }),
         )?,
         Host::Vscode => serde_json::to_string_pretty(&serde_json::json!({
-            "servers": { "mdbook-contract": { "type": "stdio", "command": command, "args": ["mcp", dir] } }
+            "servers": { "mdbook-contract": { "type": "stdio", "command": command, "args": args } }
         }))?,
         Host::Codex => {
             let mut table = toml_edit::Table::new();
             table.insert("command", toml_edit::value(command.as_str()));
-            let mut args = toml_edit::Array::new();
-            args.push("mcp");
-            args.push(dir.as_str());
-            table.insert("args", toml_edit::value(args));
+            let list: toml_edit::Array = args.iter().map(String::as_str).collect();
+            table.insert("args", toml_edit::value(list));
             let mut servers = toml_edit::Table::new();
             servers.set_implicit(true);
             servers.insert("mdbook-contract", toml_edit::Item::Table(table));
@@ -96,9 +105,12 @@ pub fn config(book_dir: &Path, host: Host) -> Result<String> {
             document.to_string().trim_end().to_owned()
         }
         Host::Claude => format!(
-            "claude mcp add mdbook-contract -- {} mcp {}",
+            "claude mcp add mdbook-contract -- {} {}",
             shell_word(&command),
-            shell_word(&dir)
+            args.iter()
+                .map(|a| shell_word(a))
+                .collect::<Vec<_>>()
+                .join(" ")
         ),
     };
     out.push('\n');

@@ -31,6 +31,8 @@ const INSTRUCTIONS: &str = "The contract of an mdBook documented with mdbook-con
 pub(crate) struct Seen {
     last: Option<Arc<State>>,
     loaded: Option<Arc<State>>,
+    /// The note on the book's commands left out that this client was last told.
+    told: Option<String>,
 }
 
 /// One client's server: the book, and what this client last saw of it.
@@ -41,9 +43,9 @@ pub(crate) struct Server {
 }
 
 impl Server {
-    pub(crate) fn new(dir: PathBuf) -> Server {
+    pub(crate) fn new(dir: PathBuf, commands: crate::read::load::Commands) -> Server {
         Server {
-            watch: Arc::new(Mutex::new(Watch::new(dir.clone()))),
+            watch: Arc::new(Mutex::new(Watch::new(dir.clone(), commands))),
             seen: Arc::new(Mutex::new(Seen::default())),
             dir,
         }
@@ -126,7 +128,12 @@ fn answer(
     arguments: rmcp::model::JsonObject,
 ) -> CallToolResult {
     let state = lock(watch).current();
-    let changed = lock(seen).update(&state);
+    let mut changed = lock(seen).update(&state);
+    if let State::Loaded(loaded) = &*state
+        && let Some(note) = lock(seen).tell(loaded.left_out.as_deref())
+    {
+        changed.push(note);
+    }
     crate::util::guard::fault("mcp-tool");
     let outcome = match &*state {
         State::Failed(why) => Err(format!(
@@ -142,6 +149,16 @@ fn answer(
 }
 
 impl Seen {
+    /// The note on the commands left out, once per client and again only when it changes.
+    fn tell(&mut self, left_out: Option<&str>) -> Option<String> {
+        let note = left_out?;
+        if self.told.as_deref() == Some(note) {
+            return None;
+        }
+        self.told = Some(note.to_owned());
+        Some(format!("note: {note}"))
+    }
+
     /// What changed since the client's previous call, now that it sees `state`.
     fn update(&mut self, state: &Arc<State>) -> Vec<String> {
         let mut lines = match &self.last {

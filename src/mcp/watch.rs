@@ -24,6 +24,7 @@ use mdbook_preprocessor::book::Book;
 use crate::commands::brief::Brief;
 use crate::commands::export::{CoverageOut, Export};
 use crate::pipeline::ForAgent;
+use crate::read::load::{Commands, load_with};
 use crate::util::paths::slashed;
 
 /// A finding, as `check --format json` prints it.
@@ -123,6 +124,8 @@ pub(crate) struct Loaded {
     pub(crate) findings: Vec<FindingOut>,
     /// Each provider's brief, written when first asked for.
     briefs: Mutex<HashMap<String, Result<Brief, String>>>,
+    /// What the agent is told of the book's commands that were not run, if any.
+    pub(crate) left_out: Option<String>,
 }
 
 impl Loaded {
@@ -157,12 +160,18 @@ pub(crate) struct Fingerprint {
 /// The book at `dir`, loaded again when what it is read from changes.
 pub(crate) struct Watch {
     dir: PathBuf,
+    /// Whether the book's own commands run (`mcp --allow-commands`).
+    commands: Commands,
     last: Option<(Fingerprint, Arc<State>)>,
 }
 
 impl Watch {
-    pub(crate) fn new(dir: PathBuf) -> Watch {
-        Watch { dir, last: None }
+    pub(crate) fn new(dir: PathBuf, commands: Commands) -> Watch {
+        Watch {
+            dir,
+            commands,
+            last: None,
+        }
     }
 
     /// The book as it is on disk now, loaded again only if something changed.
@@ -174,15 +183,16 @@ impl Watch {
         {
             return Arc::clone(state);
         }
-        let state = Arc::new(load(&self.dir));
+        let state = Arc::new(load(&self.dir, self.commands));
         self.last = Some((now, Arc::clone(&state)));
         state
     }
 }
 
-/// Loads and checks the book at `dir`, as `check` does (its own preprocessors run).
-fn load(dir: &Path) -> State {
-    let loaded = crate::read::load::load(dir, "html").and_then(|(ctx, book)| {
+/// Loads and checks the book at `dir`, as `check` does, its own preprocessors run only as
+/// `commands` says.
+fn load(dir: &Path, commands: Commands) -> State {
+    let loaded = load_with(dir, "html", commands).and_then(|(ctx, book, left_out)| {
         let source_root = crate::read::config::Config::from_book_config(&ctx.config)
             .ok()
             .and_then(|c| c.source_root);
@@ -226,6 +236,7 @@ fn load(dir: &Path) -> State {
             paths,
             findings: typed,
             briefs: Mutex::new(HashMap::new()),
+            left_out: crate::read::load::refused(&left_out),
         })
     });
     match loaded {

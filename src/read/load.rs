@@ -22,10 +22,96 @@ use mdbook_renderer::{RenderContext, Renderer};
 use crate::read::chapter::Overlays;
 use crate::util::vocab::NAME;
 
-/// Loads the book at `dir` as mdBook would hand it to this preprocessor for `renderer`.
+/// Loads the book at `dir` as mdBook would hand it to this preprocessor for `renderer`, its
+/// own preprocessors run: what `check` and a build do, which the user runs on purpose.
 pub fn load(dir: &Path, renderer: &str) -> Result<(PreprocessorContext, Book)> {
     let md = MDBook::load(dir).with_context(|| cannot_load(dir))?;
     preprocess(md, renderer)
+}
+
+/// Whether a load may run the commands book.toml names (its preprocessors other than mdBook's
+/// own and this one). Opening a book is not running it: the language server, the MCP server
+/// and `diff` run them only when the user says so (`--allow-commands`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Commands {
+    /// Run them, as `mdbook build` would.
+    Run,
+    /// Stand in for each with one that passes the book on: the book as written.
+    Refuse,
+}
+
+impl Commands {
+    /// `Run` when the user allowed it.
+    pub fn allowed(allow: bool) -> Commands {
+        if allow {
+            Commands::Run
+        } else {
+            Commands::Refuse
+        }
+    }
+}
+
+/// Loads the book at `dir` for `renderer`, running its commands only as `commands` says;
+/// with what was left out (see [`refused`]).
+pub(crate) fn load_with(
+    dir: &Path,
+    renderer: &str,
+    commands: Commands,
+) -> Result<(PreprocessorContext, Book, Vec<String>)> {
+    let mut md = MDBook::load(dir).with_context(|| cannot_load(dir))?;
+    let left_out = match commands {
+        Commands::Run => Vec::new(),
+        Commands::Refuse => pass_on_commands(&mut md),
+    };
+    let (ctx, book) = preprocess(md, renderer)?;
+    Ok((ctx, book, left_out))
+}
+
+/// Stands in for every preprocessor of `md` that runs a command (any but mdBook's own and
+/// this one, before or after it), and says what each would have run: `` `NAME` (`COMMAND`) ``.
+fn pass_on_commands(md: &mut MDBook) -> Vec<String> {
+    let named = commands_of(&md.config);
+    for (name, _) in &named {
+        md.with_preprocessor(PassOn(name.clone()));
+    }
+    named
+        .into_iter()
+        .map(|(name, command)| format!("`{name}` (`{command}`)"))
+        .collect()
+}
+
+/// Each preprocessor of `config` that runs a command, with the command: its `command`, or
+/// `mdbook-NAME` as mdBook makes it.
+pub(crate) fn commands_of(config: &Config) -> Vec<(String, String)> {
+    let Ok(all) = config.preprocessors::<serde_json::Value>() else {
+        return Vec::new();
+    };
+    all.into_iter()
+        .filter(|(name, _)| !matches!(name.as_str(), "index" | "links" | NAME))
+        .map(|(name, table)| {
+            let command = table["command"]
+                .as_str()
+                .map_or_else(|| format!("mdbook-{name}"), str::to_owned);
+            (name, command)
+        })
+        .collect()
+}
+
+/// What a reader is told of the commands a load left out (`left_out` as [`load_with`] gives
+/// it), or `None` when it left none out.
+pub(crate) fn refused(left_out: &[String]) -> Option<String> {
+    if left_out.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "book.toml runs {} {}, not run here: the book is read as written (mdBook's `links` and this preprocessor only); start it with `--allow-commands` to run them, in a folder you trust",
+        if left_out.len() == 1 {
+            "the command"
+        } else {
+            "the commands"
+        },
+        left_out.join(", ")
+    ))
 }
 
 /// Why the book at `dir` cannot be loaded, naming book.toml when that is what cannot be read

@@ -74,6 +74,29 @@ impl Confinement {
         &self.shown
     }
 
+    /// Refuses, naming the first, any of `targets` that a write would put outside (through a
+    /// symlink, a dangling one included): checked before the first file is written, so a
+    /// refusal changes nothing.
+    pub(crate) fn check_writes<'p>(
+        &self,
+        targets: impl IntoIterator<Item = &'p Path>,
+    ) -> anyhow::Result<()> {
+        for target in targets {
+            if !self.holds(target) {
+                let leads = resolve(target).map_or_else(
+                    || "a loop of symlinks".to_owned(),
+                    |p| format!("`{}`", p.display()),
+                );
+                anyhow::bail!(
+                    "`{}` leads to {leads}, outside `{}` (the book's repository, or its folder outside one): nothing is written through a symlink that leads out",
+                    target.display(),
+                    self.shown.display()
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// Whether `path` (its symlinks followed, a dangling one to its target) is inside.
     pub(crate) fn holds(&self, path: &Path) -> bool {
         resolve(path).is_some_and(|p| {

@@ -303,6 +303,14 @@ pub(crate) fn write_tree(dir: &Path, rev: &str, dest: &Path) -> Result<()> {
             blobs.push((object.to_owned(), path.to_owned()));
         }
     }
+    // A crafted tree can name `..`, `.git` or an absolute path: refused before anything is
+    // written, as git itself refuses to check such a tree out.
+    if let Some((_, path)) = blobs.iter().find(|(_, path)| !is_safe_tree_path(path)) {
+        bail!(
+            "{what}: its tree names `{}`, which leads outside the folder it would be written to (a `..`, `.git` or absolute part); nothing is written",
+            crate::util::escape::plain(path)
+        );
+    }
     let mut child = Command::new("git")
         .args(["cat-file", "--batch"])
         .current_dir(if dir.as_os_str().is_empty() {
@@ -335,6 +343,19 @@ pub(crate) fn write_tree(dir: &Path, rev: &str, dest: &Path) -> Result<()> {
     let _ = child.wait();
     let _ = writer.join();
     written
+}
+
+/// Whether `path`, as a tree lists it, stays inside the folder it is written to: no empty,
+/// `.`, `..` or `.git` part, nothing absolute (and on Windows no drive or `\\`).
+fn is_safe_tree_path(path: &str) -> bool {
+    !path.starts_with('/')
+        && path.split('/').all(|part| {
+            !part.is_empty()
+                && part != "."
+                && part != ".."
+                && !part.eq_ignore_ascii_case(".git")
+                && !(cfg!(windows) && part.contains(['\\', ':']))
+        })
 }
 
 /// Reads one answer of `git cat-file --batch` from `answers` (a header line `OBJECT blob SIZE`,
@@ -373,6 +394,24 @@ fn write_blob(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tree_path_outside_its_folder_is_refused() {
+        for good in ["book.toml", "src/a.md", "a/b/.github/x", "..a/b", "a..b"] {
+            assert!(is_safe_tree_path(good), "{good}");
+        }
+        for bad in [
+            "../x",
+            "a/../../x",
+            "/etc/x",
+            ".git/config",
+            "a/.GIT/hooks/x",
+            "a//b",
+            "./a",
+        ] {
+            assert!(!is_safe_tree_path(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn hunks_give_the_new_side_lines() {

@@ -43,7 +43,9 @@ impl Client {
     /// A client that says `capabilities` to the server.
     fn start_with(root: &Path, capabilities: Value) -> Client {
         let (client, server) = Connection::memory();
-        let thread = std::thread::spawn(move || mdbook_contract::serve_language_server(server));
+        let thread = std::thread::spawn(move || {
+            mdbook_contract::serve_language_server(server, mdbook_contract::Commands::Run)
+        });
         let mut client = Client {
             connection: client,
             server: Some(thread),
@@ -681,7 +683,7 @@ fn a_broken_book_toml_is_a_diagnostic_and_the_server_recovers() {
 
 /// A client of the binary: `mdbook-contract lsp` as an editor starts it, frames written to its
 /// standard input and read from its standard output.
-struct StdioClient {
+pub(super) struct StdioClient {
     child: std::process::Child,
     input: std::process::ChildStdin,
     /// The server's messages, read from its output on a thread of their own (so that a
@@ -695,14 +697,26 @@ struct StdioClient {
 }
 
 impl StdioClient {
+    /// The server started with `--allow-commands`: the book's own preprocessors run.
     fn spawn() -> StdioClient {
         StdioClient::spawn_with(&[])
     }
 
     /// [`StdioClient::spawn`] with the extra environment variables `env`.
     fn spawn_with(env: &[(&str, &str)]) -> StdioClient {
+        StdioClient::spawn_args(&["lsp", "--allow-commands"], env)
+    }
+
+    /// The server as an editor starts it by default: `mdbook-contract lsp`, no command of the
+    /// book run.
+    pub(super) fn spawn_as_opened() -> StdioClient {
+        StdioClient::spawn_args(&["lsp"], &[])
+    }
+
+    /// `mdbook-contract ARGS` with the extra environment variables `env`.
+    fn spawn_args(args: &[&str], env: &[(&str, &str)]) -> StdioClient {
         let mut child = Command::new(super::common::binary())
-            .arg("lsp")
+            .args(args)
             .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -786,7 +800,7 @@ impl StdioClient {
     }
 
     /// Reads messages until the diagnostics of `uri` satisfy `done`.
-    fn wait(&mut self, uri: &str, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+    pub(super) fn wait(&mut self, uri: &str, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
         loop {
             if let Some(list) = self.diagnostics.get(uri)
                 && done(list)
@@ -797,7 +811,7 @@ impl StdioClient {
         }
     }
 
-    fn initialize(&mut self, root: &Path) -> Value {
+    pub(super) fn initialize(&mut self, root: &Path) -> Value {
         self.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": null, "rootUri": uri(root), "capabilities": {}}}));
         let answer = self.response();
         self.send(&json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
@@ -805,7 +819,7 @@ impl StdioClient {
     }
 
     /// Shuts the server down and waits for it: its exit status and what it wrote to stderr.
-    fn stop(mut self) -> (std::process::ExitStatus, String) {
+    pub(super) fn stop(mut self) -> (std::process::ExitStatus, String) {
         self.send(&json!({"jsonrpc": "2.0", "id": "bye", "method": "shutdown", "params": null}));
         let answer = self.response();
         assert_eq!(answer["id"], "bye", "{answer}");

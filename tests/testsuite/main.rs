@@ -35,6 +35,7 @@ mod protocol;
 mod regressions;
 mod rendering;
 mod results;
+mod untrusted;
 // Its fake preprocessor is a Python script run as `python3`.
 #[cfg(unix)]
 mod rewritten;

@@ -20,13 +20,23 @@ pub(crate) struct Session {
 }
 
 impl Session {
+    /// The server with `--allow-commands`: the book's own preprocessors run, as in a build.
     pub(crate) fn start(root: &Path) -> Session {
         Session::start_with(root, &[])
     }
 
     pub(crate) fn start_with(root: &Path, env: &[(&str, &str)]) -> Session {
+        Session::start_args(&["mcp", "--allow-commands"], root, env)
+    }
+
+    /// The server as an agent's configuration starts it by default: no command of the book run.
+    pub(crate) fn start_as_opened(root: &Path) -> Session {
+        Session::start_args(&["mcp"], root, &[])
+    }
+
+    fn start_args(args: &[&str], root: &Path, env: &[(&str, &str)]) -> Session {
         let mut child = Command::new(binary())
-            .arg("mcp")
+            .args(args)
             .arg(root)
             .envs(env.iter().copied())
             .stdin(Stdio::piped())

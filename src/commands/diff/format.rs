@@ -276,6 +276,7 @@ mod tests {
                 acts: Vec::new(),
             }],
             version: None,
+            left_out: None,
         };
         assert_eq!(
             render_diff(&diff, DiffFormat::Github),

@@ -26,6 +26,7 @@ use serde::Serialize;
 
 use crate::model::rules::Level as RuleLevel;
 use crate::pipeline::snapshot::{Place, Snapshot};
+use crate::read::load::{Commands, load_with};
 
 /// How much a change matters to those who rely on the contract, as semantic versioning says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -211,6 +212,10 @@ pub struct ContractDiff {
     /// When both sides state the contract's version (`version` in book.toml): the versions,
     /// the level of the bump, and whether it is smaller than the diff's level.
     pub version: Option<VersionCheck>,
+    /// What a reader is told of the commands book.toml names that were not run (each side read
+    /// as written), for standard error.
+    #[serde(skip)]
+    pub left_out: Option<String>,
 }
 
 /// The contract's version at both sides, held against the level of the diff.
@@ -314,19 +319,24 @@ pub fn diff(
     base: &str,
     head: Option<&str>,
     display_root: PathBuf,
+    commands: Commands,
 ) -> Result<ContractDiff> {
     let prefix = crate::util::git::prefix(book_dir)
         .with_context(|| format!("`{}` is not in a git repository", book_dir.display()))?;
-    let base_side = at_revision(book_dir, base, &prefix)?;
+    let mut left_out = Vec::new();
+    let base_side = at_revision(book_dir, base, &prefix, commands, &mut left_out)?;
     let head_side = match head {
-        Some(rev) => at_revision(book_dir, rev, &prefix)?,
+        Some(rev) => at_revision(book_dir, rev, &prefix, commands, &mut left_out)?,
         None => {
-            let (mut ctx, book) = crate::read::load::load(book_dir, "html")
+            let (mut ctx, book, refused) = load_with(book_dir, "html", commands)
                 .with_context(|| "the book in the working tree cannot be loaded".to_owned())?;
+            left_out.extend(refused);
             all_lines(&mut ctx);
             crate::pipeline::snapshot(&ctx, &book, display_root)?.0
         }
     };
+    left_out.sort();
+    left_out.dedup();
     let mut changes = compare(&base_side, &head_side);
     for change in &mut changes {
         if let Some(gone) = change.base.take() {
@@ -358,6 +368,7 @@ pub fn diff(
             head_side.version.as_ref(),
             level,
         ),
+        left_out: crate::read::load::refused(&left_out),
     })
 }
 
@@ -391,7 +402,13 @@ fn all_lines(ctx: &mut mdbook_preprocessor::PreprocessorContext) {
 }
 
 /// The snapshot of the book at revision `rev`, its paths shown as `REV:path`.
-fn at_revision(book_dir: &Path, rev: &str, prefix: &str) -> Result<Snapshot> {
+fn at_revision(
+    book_dir: &Path,
+    rev: &str,
+    prefix: &str,
+    commands: Commands,
+    left_out: &mut Vec<String>,
+) -> Result<Snapshot> {
     // A folder of its own, made with a name nobody can guess in advance, removed when dropped.
     let scratch = tempfile::Builder::new()
         .prefix("mdbook-contract-diff-")
@@ -399,8 +416,9 @@ fn at_revision(book_dir: &Path, rev: &str, prefix: &str) -> Result<Snapshot> {
         .context("a temporary folder for the revision cannot be made")?;
     crate::util::git::write_tree(book_dir, rev, scratch.path())?;
     let dir = scratch.path().join(prefix);
-    let (mut ctx, book) = crate::read::load::load(&dir, "html")
+    let (mut ctx, book, refused) = load_with(&dir, "html", commands)
         .with_context(|| format!("the book at `{rev}` cannot be loaded"))?;
+    left_out.extend(refused);
     all_lines(&mut ctx);
     let (mut snapshot, _) = crate::pipeline::snapshot(&ctx, &book, PathBuf::new())
         .with_context(|| format!("the book at `{rev}` cannot be read"))?;

@@ -74,6 +74,16 @@ pub fn init(dir: &Path, providers: &[String], noun: &str) -> Result<Initialized>
             dir.join(path).display()
         );
     }
+    let targets: Vec<PathBuf> = files
+        .iter()
+        .map(|(path, _)| dir.join(path))
+        .chain([
+            dir.join(super::install::CSS_FILE),
+            dir.join(super::install::JS_FILE),
+        ])
+        .collect();
+    crate::util::confine::Confinement::of_book(dir)
+        .check_writes(targets.iter().map(PathBuf::as_path))?;
     let mut written = Vec::new();
     for (path, text) in &files {
         let target = dir.join(path);
