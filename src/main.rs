@@ -269,7 +269,8 @@ enum Command {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum DiffOutput {
-    /// Grouped by level, each change with who must act.
+    /// Grouped by level, each change with who must act (`text` is the same).
+    #[value(alias = "text")]
     Human,
     /// Markdown, for a pull request comment or `$GITHUB_STEP_SUMMARY`.
     Markdown,
@@ -288,7 +289,8 @@ enum FailOn {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum StatusOutput {
-    /// A few lines per spec.
+    /// A few lines per spec (`text` is the same).
+    #[value(alias = "text")]
     Human,
     /// A JSON object: `specs` (one per spec) and `providers` (the coverage of each built one).
     Json,
@@ -296,7 +298,8 @@ enum StatusOutput {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum OutputFormat {
-    /// Snippets with the offending span underlined.
+    /// Snippets with the offending span underlined (`text` is the same).
+    #[value(alias = "text")]
     Human,
     /// One line per finding: `path:line:col: severity[check]: message`.
     Short,

@@ -50,6 +50,16 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                     ),
                 ),
                 Status::NotRun(_) if unread => continue,
+                // A `verify` above a constant or between tests is no test's: not run, and
+                // said so.
+                Status::NotRun(c) if cx.citations.get(c).is_some_and(|c| c.test.is_none()) => (
+                    "is cited by a `verify` that stands in no test",
+                    format!(
+                        "the citation at {} stands in no test (it is above no test function or case): move it to the line above the test that verifies the rule, for `{}`",
+                        test_at(c),
+                        provider.name
+                    ),
+                ),
                 Status::NotRun(c) => (
                     "is cited by a test that no result of the test run names (not run)",
                     format!(

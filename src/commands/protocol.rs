@@ -119,7 +119,9 @@ pub(crate) fn finish(
     report: &Report,
     stderr: &mut dyn Write,
 ) -> Result<()> {
-    if reports_for_renderer(ctx) && !report.findings.is_empty() {
+    // With a baseline, its count is said even when nothing new is found.
+    let something = !report.findings.is_empty() || !report.known.is_empty();
+    if reports_for_renderer(ctx) && something {
         let color = std::io::stderr().is_terminal()
             && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
         let _ = stderr.write_all(report.render_build(color).as_bytes());

@@ -58,6 +58,10 @@ where
         .output();
     let output = match output {
         Ok(output) => output,
+        // The folder git runs in is missing: the same error as a missing program.
+        Err(_) if !dir.is_dir() => {
+            bail!("{what}: the folder `{}` does not exist", dir.display())
+        }
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
             bail!("{what}: this needs the `git` command, which is not on the PATH")
         }

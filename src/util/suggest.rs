@@ -28,6 +28,7 @@ where
 {
     let limit = (word.chars().count() / 3).max(1);
     let mut nearest: Option<(usize, &'a str)> = None;
+    let mut prefixed: Option<(usize, &'a str)> = None;
     let mut sharing: Option<((usize, std::cmp::Reverse<usize>), &'a str)> = None;
     let words = words_of(word);
     let length = word.chars().count();
@@ -41,6 +42,19 @@ where
         // The distance is at least the difference of the lengths: most candidates are too far
         // for the first reading and share too little for the second, and are never measured
         // (an unknown rule among a few hundred).
+        // A renamed id that keeps most of the old one at its start (`charge.idempotent` and
+        // `charge.idempotency-key`) is what was meant, more than one that shares a word.
+        let prefix = common_prefix(word, candidate);
+        let extends = prefix < length || candidate[word.len()..].starts_with(['.', '-', '_', '/']);
+        if prefix * 4 >= length * 3
+            && prefix > first_segment(word)
+            && extends
+            && prefixed.is_none_or(|(p, c)| {
+                prefix > p || (prefix == p && (candidate.len(), candidate) < (c.len(), c))
+            })
+        {
+            prefixed = Some((prefix, candidate));
+        }
         if !shares && length.abs_diff(candidate.chars().count()) > limit {
             continue;
         }
@@ -57,7 +71,27 @@ where
             sharing = Some((score, candidate));
         }
     }
-    nearest.map(|(_, c)| c).or_else(|| sharing.map(|(_, c)| c))
+    // The whole word, extended (`create.idempotent` of `create.idempotent-by-name`), is
+    // nearer in meaning than any other name a few edits away.
+    prefixed
+        .filter(|&(p, _)| p == length)
+        .or(nearest)
+        .map(|(_, c)| c)
+        .or_else(|| prefixed.map(|(_, c)| c))
+        .or_else(|| sharing.map(|(_, c)| c))
+}
+
+/// How many characters `a` and `b` share at their start.
+fn common_prefix(a: &str, b: &str) -> usize {
+    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
+}
+
+/// How many characters the first segment of `name` (up to its first `.`, `-`, `_` or `/`) has,
+/// with that separator.
+fn first_segment(name: &str) -> usize {
+    name.chars()
+        .position(|c| matches!(c, '.' | '-' | '_' | '/'))
+        .map_or(name.chars().count(), |i| i + 1)
 }
 
 /// The words of a name that can tell two names apart: not a file's extension, which many
@@ -104,6 +138,29 @@ mod tests {
         assert_eq!(did_you_mean("quota-limits", anchors), None);
         assert_eq!(did_you_mean("publish", anchors), None);
         assert_eq!(did_you_mean("closing", anchors), Some("closing-table"));
+    }
+
+    #[test]
+    fn a_renamed_id_that_keeps_the_old_ones_start_is_meant() {
+        let rules = [
+            "charge.declined",
+            "charge.idempotency-key",
+            "refund.partial",
+        ];
+        assert_eq!(
+            did_you_mean("charge.idempotent", rules),
+            Some("charge.idempotency-key")
+        );
+        let rules = ["create.idempotent-by-name", "delete.idempotent"];
+        assert_eq!(
+            did_you_mean("create.idempotent", rules),
+            Some("create.idempotent-by-name")
+        );
+        // The word itself is no suggestion of a longer name that only shares its first part.
+        assert_eq!(
+            did_you_mean("create.idempotent", ["create.idempotently"]),
+            Some("create.idempotently")
+        );
     }
 
     #[test]

@@ -142,6 +142,19 @@ fn a_baseline_keeps_the_known_findings_and_fails_on_new_ones() {
     );
     let (built, _) = Fixture::build_at(&book);
     built.unwrap();
+    // A build through mdBook's protocol says the count in one line, though nothing is new.
+    let input = crate::common::protocol_input(&book);
+    let (code, _, stderr) = crate::common::run_binary(
+        std::process::Command::new(crate::common::binary()).current_dir(&book),
+        &input,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains(
+            "mdbook-contract: no findings; 265 known findings from contract-baseline.txt"
+        ),
+        "{stderr}"
+    );
     // JSON lists them, marked.
     let (_, _, all) = findings(&book, &[]);
     assert_eq!(all.len(), 265);

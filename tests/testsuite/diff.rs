@@ -847,3 +847,15 @@ fn a_rule_renamed_is_one_change_and_a_profile_is_no_caller() {
         "the code it names: `reconcileManaged`"
     );
 }
+
+#[test]
+fn a_book_folder_that_does_not_exist_is_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = crate::common::run_in(dir.path(), &["diff", "HEAD", "--book", "nope"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("the folder `nope` does not exist"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("PATH"), "{stderr}");
+}

@@ -235,3 +235,18 @@ fn a_clean_book_summary_says_so() {
     assert!(sarif_validator().is_valid(&log));
     assert_eq!(log["runs"][0]["results"].as_array().unwrap().len(), 1);
 }
+
+#[test]
+fn text_is_the_default_formats_other_name() {
+    let book = book_with_findings();
+    let (code, human) = run(book.root(), "human");
+    let (same, text) = run(book.root(), "text");
+    assert_eq!((same, &text), (code, &human));
+    for command in [
+        &["status", "--format", "text"][..],
+        &["diff", "HEAD", "--format", "text"][..],
+    ] {
+        let (_, _, stderr) = crate::common::run_in(book.root(), command);
+        assert!(!stderr.contains("invalid value"), "{command:?}: {stderr}");
+    }
+}

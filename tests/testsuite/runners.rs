@@ -112,6 +112,20 @@ fn go_full_runs_give_each_provider_its_own_subtest_and_a_citation_above_a_var_no
         status.contains("conformance/conformance_test.go:45: `r[verify consistency.read-after-write]` stands in no test"),
         "{status}"
     );
+    // `check` says the same, never "the test at".
+    let book = storage("go", "providers", "azure-blob", &["go-test-json.jsonl"]);
+    let (_, json, _) = run_in(book.root(), &["check", "--format", "json"]);
+    let findings: Vec<Value> = serde_json::from_str(&json).unwrap();
+    let about: Vec<&Value> = findings
+        .iter()
+        .filter(|f| f["message"].as_str().unwrap().contains("read-after-write"))
+        .collect();
+    assert!(!about.is_empty(), "{json}");
+    for finding in about {
+        let text = format!("{} {}", finding["message"], finding["help"]);
+        assert!(text.contains("stands in no test"), "{text}");
+        assert!(!text.contains("the test at"), "{text}");
+    }
 }
 
 #[test]

@@ -226,9 +226,35 @@ fn mark(case: &mut Case, tag: &BytesStart<'_>) {
     };
     // A failure outweighs a skip.
     case.outcome = case.outcome.max(outcome);
-    if let Some(message) = attribute(tag, "message").and_then(|m| first_line(&m)) {
+    if let Some(message) = bounded_attribute(tag, "message").and_then(|m| first_line(&m)) {
         case.message.get_or_insert(message);
     }
+}
+
+/// The start of the attribute `name` of `tag`, unescaped: at most [`super::KEPT`] bytes of
+/// it are read, so a message of any size costs a copy of its head only.
+fn bounded_attribute(tag: &BytesStart<'_>, name: &str) -> Option<String> {
+    let attribute = tag
+        .attributes()
+        .with_checks(false)
+        .flatten()
+        .find(|a| a.key.local_name().as_ref() == name)?;
+    let raw: &[u8] = attribute.value.as_bytes();
+    let mut head = &raw[..raw.len().min(super::KEPT)];
+    // An entity reference cut in two is left out.
+    if let Some(amp) = head.iter().rposition(|&b| b == b'&')
+        && !head[amp..].contains(&b';')
+    {
+        head = &head[..amp];
+    }
+    let text = match std::str::from_utf8(head) {
+        Ok(text) => text,
+        Err(error) => std::str::from_utf8(&head[..error.valid_up_to()]).unwrap_or_default(),
+    };
+    Some(
+        quick_xml::escape::unescape(text)
+            .map_or_else(|_| text.to_owned(), std::borrow::Cow::into_owned),
+    )
 }
 
 fn attribute(tag: &BytesStart<'_>, name: &str) -> Option<String> {
