@@ -5,6 +5,5 @@ from client import CallError
 class Backend:
     # r[impl call.errors]
     def call(self, request, timeout):
-        if request.get("fail"):
-            raise CallError("the call failed", retryable=True)
-        return {"ok": True}
+        # Broken on purpose: a failed call is answered as if it succeeded.
+        return {"ok": not request.get("fail")}
