@@ -38,11 +38,14 @@
         }
 
         /**
-         * The state a fragment names, or null when it is not ours (an anchor, or none).
+         * The state a fragment names, or null when it is not ours (an anchor, or none). A
+         * status or level that `known` does not list is left out, as if not written
+         * (`status=failing` filters nothing away).
          * @param {string} hash `location.hash`, with or without its `#`
+         * @param {{status?: readonly string[], level?: readonly string[]}} [known]
          * @returns {State | null}
          */
-        function parseState(hash) {
+        function parseState(hash, known) {
             const fragment = hash.startsWith('#') ? hash : '#' + hash;
             if (!fragment.startsWith(PREFIX)) {
                 return null;
@@ -53,6 +56,12 @@
                 const key = KEYS.find((k) => at > 0 && k === pair.slice(0, at));
                 if (key) {
                     state[key] = decode(pair.slice(at + 1));
+                }
+            }
+            for (const key of /** @type {const} */ (['status', 'level'])) {
+                const allowed = known && known[key];
+                if (allowed && !allowed.includes(state[key])) {
+                    state[key] = '';
                 }
             }
             return state;
@@ -342,7 +351,7 @@
 
         /** The fragment changed: ours applies, an empty one clears, an anchor leaves the filter. */
         function restore() {
-            const next = pure.parseState(location.hash);
+            const next = pure.parseState(location.hash, { status: STATUSES, level: LEVELS });
             if (next === null && location.hash.length > 1) {
                 return;
             }

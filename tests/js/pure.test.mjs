@@ -25,6 +25,14 @@ test('the fragment gives the state, and the state the fragment', () => {
   assert.deepEqual(plain(parseState('contract:status=failed&provider=gcs')), state({ provider: 'gcs', status: 'failed' }));
 });
 
+test('a status or level the page does not know is left out, as if not written', () => {
+  const known = { status: ['failed', 'passed'], level: ['MUST'] };
+  assert.deepEqual(plain(parseState('#contract:status=failing&level=MUST', known)), state({ level: 'MUST' }));
+  assert.deepEqual(plain(parseState('#contract:status=failed&level=must', known)), state({ status: 'failed' }));
+  // Without a list, every value is kept (the pure part knows no statuses).
+  assert.equal(parseState('#contract:status=failing').status, 'failing');
+});
+
 test('only non-default keys, in a fixed order; none is the empty string', () => {
   assert.equal(formatState(emptyState()), '');
   assert.equal(formatState(state({ level: 'MAY', q: 'put' })), '#contract:q=put&level=MAY');
