@@ -208,6 +208,22 @@ fn snapshot_of(analysis: &Analysis<'_>) -> Snapshot {
         &analysis.results,
     );
     snapshot.version = analysis.config.version.clone();
+    snapshot.cited = analysis
+        .citations
+        .iter()
+        .filter_map(|c| {
+            let id = c.cited.as_ref().ok()?.id.clone();
+            let at = crate::report::resolve::locate_code(&analysis.files, &analysis.config, c);
+            Some((
+                id,
+                snapshot::Place {
+                    path: at.path,
+                    line: at.line,
+                    column: at.column,
+                },
+            ))
+        })
+        .collect();
     snapshot
 }
 

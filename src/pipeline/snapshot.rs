@@ -183,6 +183,9 @@ pub(crate) struct Snapshot {
     pub specs: Vec<SpecSnap>,
     pub entries: Vec<EntrySnap>,
     pub pages: Vec<PageSnap>,
+    /// Every citation of a rule in the source tree (when read): the ID it cites and where, so
+    /// that a rename can list the citations to update.
+    pub cited: Vec<(String, Place)>,
 }
 
 impl Snapshot {
@@ -239,6 +242,9 @@ impl Snapshot {
         }
         for page in &mut self.pages {
             each(&mut page.place);
+        }
+        for (_, place) in &mut self.cited {
+            each(place);
         }
     }
 

@@ -859,3 +859,56 @@ fn a_book_folder_that_does_not_exist_is_said_so() {
     );
     assert!(!stderr.contains("PATH"), "{stderr}");
 }
+
+#[test]
+fn a_rule_renamed_and_loosened_is_one_rename_listing_the_citations_to_update() {
+    let dir = tempfile::tempdir().unwrap();
+    git(dir.path(), &["init", "-q", "-b", "main"]);
+    let mut files = base();
+    files[0].1.push_str("source-root = \"code\"\n");
+    files.push((
+        "code/get_test.go",
+        "package code\n\n// r[verify get.found]\nfunc TestGet(t *testing.T) {}\n".to_owned(),
+    ));
+    write(dir.path(), &files);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "base"]);
+    let contract = dir.path().join("src/contract.md");
+    let text = std::fs::read_to_string(&contract).unwrap().replace(
+        "r[get.found]\nGet MUST answer",
+        "r[get.found-running]\nGet SHOULD answer",
+    );
+    std::fs::write(&contract, text).unwrap();
+    let (code, stdout, stderr) = run_in(dir.path(), &["diff", "HEAD", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let json: Value = serde_json::from_str(&stdout).unwrap();
+    let kinds: Vec<&str> = json["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"rule-renamed"), "{json:#}");
+    assert!(kinds.contains(&"rule-loosened"), "{json:#}");
+    assert!(
+        !kinds.contains(&"rule-removed") && !kinds.contains(&"rule-added"),
+        "{kinds:?}"
+    );
+    let renamed = json["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["kind"] == "rule-renamed")
+        .unwrap();
+    assert_eq!(
+        renamed["acts"][0]["at"], "code/get_test.go:3:13",
+        "{renamed:#}"
+    );
+    assert_eq!(
+        renamed["acts"][0]["what"],
+        "cite `get.found-running` instead (the same rule: nothing else to do)"
+    );
+    // Counted in words: one change is "1 change".
+    let (_, human, _) = run_in(dir.path(), &["diff", "HEAD"]);
+    assert!(human.contains("mdbook-contract: 2 changes from"), "{human}");
+}

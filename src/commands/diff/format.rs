@@ -95,8 +95,8 @@ fn human(diff: &ContractDiff) -> String {
     }
     let _ = writeln!(
         out,
-        "mdbook-contract: {} changes from `{}` to {} ({}); the diff is {}",
-        diff.changes.len(),
+        "mdbook-contract: {} from `{}` to {} ({}); the diff is {}",
+        crate::util::counted(diff.changes.len(), "change"),
         diff.base,
         head(diff),
         counts(diff),

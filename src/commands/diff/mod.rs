@@ -102,7 +102,7 @@ catalogue! {
     RuleAddedNonBinding "rule-added-non-binding" Minor
         "a MAY, or a rule that binds no built provider yet",
     RuleRenamed "rule-renamed" Minor
-        "the same rule (text, level, version and `applies=`) under a new ID: code that cites the old ID cites the new one",
+        "the same rule (its words but for its keyword, its version and `applies=`) under a new ID: each citation of the old ID cites the new one (a new keyword is told as its own change)",
     RuleRemoved "rule-removed" Major
         "callers lose a guarantee the contract gave",
     RuleTightened "rule-tightened" Major

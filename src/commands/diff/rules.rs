@@ -8,7 +8,7 @@ use crate::model::rules::strength;
 use crate::pipeline::snapshot::{Place, RuleSnap, Snapshot};
 
 /// The rules of `base` gone from `head` that are one of `head`'s new rules under another ID:
-/// the same words, level, version and `applies=` (through the axes' and profiles' renames),
+/// the same words, version and `applies=` (through the axes' and profiles' renames),
 /// and no other rule of either side the same. Each pair: the old rule, the new.
 fn renamed<'s>(
     base: &'s Snapshot,
@@ -25,9 +25,9 @@ fn renamed<'s>(
         .iter()
         .filter(|r| base.rule(&r.id).is_none())
         .collect();
+    // The same words under a new ID: its level may change with it (told as its own change).
     let same = |old: &RuleSnap, new: &RuleSnap| {
-        words(&old.text) == words(&new.text)
-            && old.level == new.level
+        without_keywords(&old.text) == without_keywords(&new.text)
             && old.version == new.version
             && renames.applies(&old.applies) == new.applies
     };
@@ -40,6 +40,25 @@ fn renamed<'s>(
             unique.then_some((*old, *only))
         })
         .collect()
+}
+
+/// The words of a rule's text without its RFC 2119 keywords, which a level change rewrites.
+fn without_keywords(text: &str) -> String {
+    const KEYWORDS: &[&str] = &[
+        "MUST",
+        "SHOULD",
+        "MAY",
+        "SHALL",
+        "NOT",
+        "REQUIRED",
+        "RECOMMENDED",
+        "OPTIONAL",
+    ];
+    words(text)
+        .split(' ')
+        .filter(|w| !KEYWORDS.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The built providers of `s` that a rule applying to `applies` binds.
@@ -67,18 +86,9 @@ pub(super) fn rules(base: &Snapshot, head: &Snapshot, renames: &Renames, out: &m
                 format!("rule `{}` was renamed `{}`", old.id, new.id),
                 &new.place,
                 true,
-                vec![act(
-                    format!(
-                        "code that cites `r[... {}]`",
-                        marker::cited(&old.id, old.version)
-                    ),
-                    &new.place,
-                    format!(
-                        "cite `{}` instead (the same rule: nothing else to do)",
-                        marker::cited(&new.id, new.version)
-                    ),
-                )],
+                rename_acts(head, old, new),
             ));
+            level_changed(base, old, new, &bound(head, &new.applies), out);
             continue;
         }
         let acts = callers_act(&old.text, &old.place, base);
@@ -115,6 +125,32 @@ pub(super) fn rules(base: &Snapshot, head: &Snapshot, renames: &Renames, out: &m
         }
         out.extend(text_changed(old, new, &binds));
     }
+}
+
+/// What a rename asks: each citation of the old ID that HEAD's source tree still has, updated
+/// (the same rule: nothing else to do); without a source tree read, the code that cites it.
+fn rename_acts(head: &Snapshot, old: &RuleSnap, new: &RuleSnap) -> Vec<Act> {
+    let instead = format!(
+        "cite `{}` instead (the same rule: nothing else to do)",
+        marker::cited(&new.id, new.version)
+    );
+    let citing: Vec<Act> = head
+        .cited
+        .iter()
+        .filter(|(id, _)| *id == old.id)
+        .map(|(_, place)| act(format!("the citation at `{place}`"), place, instead.clone()))
+        .collect();
+    if !citing.is_empty() {
+        return citing;
+    }
+    vec![act(
+        format!(
+            "code that cites `r[... {}]`",
+            marker::cited(&old.id, old.version)
+        ),
+        &new.place,
+        instead,
+    )]
 }
 
 /// The citation that verifies `rule` at its version.
