@@ -199,7 +199,13 @@ fn section_ranges(
             .find(|(_, h)| title_key(&h.text) == key);
         let Some((i, heading)) = found else {
             let titles: Vec<&str> = index.headings.iter().map(|h| h.text.as_str()).collect();
-            let hint = suggest::hint(wanted, titles.iter().copied());
+            // Compared as the lookup compares them: numbering and case set aside.
+            let keys: Vec<String> = titles.iter().map(|t| title_key(t)).collect();
+            let hint = suggest::did_you_mean(&key, keys.iter().map(String::as_str))
+                .and_then(|k| keys.iter().position(|x| x == k))
+                .map_or_else(String::new, |i| {
+                    format!("; did you mean `{}`?", title_key_shown(titles[i]))
+                });
             bail!(
                 "`--section {wanted}`: `{old}` has no heading `{wanted}`{hint} (its headings: {})",
                 titles
@@ -220,17 +226,22 @@ fn section_ranges(
 
 /// A heading's text as `--section` matches it: section numbering (`9.`, `2.1`) and case aside,
 /// runs of whitespace as one space.
-fn title_key(title: &str) -> String {
+/// A heading's title as `--section` takes it: without its numbering (`1. Retries` is
+/// `Retries`).
+fn title_key_shown(title: &str) -> &str {
     let title = title.trim();
     let unnumbered = title
         .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
         .trim_start();
-    let title = if unnumbered.len() < title.len() && !unnumbered.is_empty() {
+    if unnumbered.len() < title.len() && !unnumbered.is_empty() {
         unnumbered
     } else {
         title
-    };
-    title
+    }
+}
+
+fn title_key(title: &str) -> String {
+    title_key_shown(title)
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")

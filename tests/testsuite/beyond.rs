@@ -307,6 +307,21 @@ fn carried_over_reports_each_item_whose_words_the_book_lacks() {
         out,
         "mdbook-contract: all 5 list items of \"9. Gaps and proposed features\" are carried over\n"
     );
+    // A near miss is suggested with the numbering set aside, as the lookup sets it aside.
+    let (code, _, err) = run(
+        root,
+        &[
+            "carried-over",
+            "main:docs/providers.md",
+            "--section",
+            "gaps and proposed featur",
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("did you mean `Gaps and proposed features`?"),
+        "{err}"
+    );
     // The contract loses `registry.Build`; the appendix keeps `ListByTag`.
     let contract = root.join("docs/provider-contract.md");
     let text = std::fs::read_to_string(&contract).unwrap();

@@ -73,3 +73,81 @@ fn new_spec_keeps_the_template_header_fills_its_type_and_says_so() {
         "{found:#?}"
     );
 }
+
+/// What the guide says of the tool, held against the tool: each test fails when the next
+/// change makes them disagree again.
+mod the_guide_says {
+    use super::findings;
+    use crate::common::{Fixture, contract_book};
+
+    fn book_with(extra: &[(&str, &str)], toml_extra: &str) -> Fixture {
+        let mut files = contract_book();
+        files.extend_from_slice(extra);
+        let toml = format!(
+            "[book]\ntitle = \"Guide\"\n\n[preprocessor.contract]\nafter = [\"links\"]\ncontract = [\"contract.md\"]\ntemplate = [\"template.md\"]\n{toml_extra}"
+        );
+        let mut all: Vec<(&str, &str)> = files;
+        all.push(("book.toml", &toml));
+        Fixture::new(&all)
+    }
+
+    #[test]
+    fn a_shortcode_in_a_heading_is_a_malformed_shortcode() {
+        let book = book_with(
+            &[(
+                "src/notes.md",
+                "# Notes\n\n## About {{#axis readiness}}\n\nText.\n",
+            )],
+            "",
+        );
+        let found = findings(&book);
+        assert!(
+            found
+                .iter()
+                .any(|(c, m)| c == "malformed-shortcode" && m.contains("heading")),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn invisible_character_reads_companions() {
+        let book = book_with(
+            &[("NOTES.md", "# Notes\n\nAn override \u{202e}here.\n")],
+            "companions = [\"NOTES.md\"]\n",
+        );
+        let found = findings(&book);
+        assert!(
+            found.iter().any(|(c, _)| c == "invisible-character"),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn links_ordered_after_is_said_only_for_a_book_with_a_directive() {
+        let plain = Fixture::new(&[
+            (
+                "book.toml",
+                "[book]\ntitle = \"A\"\n\n[preprocessor.contract]\n",
+            ),
+            ("src/a.md", "# A\n\nText.\n"),
+        ]);
+        assert!(
+            !findings(&plain)
+                .iter()
+                .any(|(c, _)| c == "leftover-directive")
+        );
+        let with = Fixture::new(&[
+            (
+                "book.toml",
+                "[book]\ntitle = \"A\"\n\n[preprocessor.contract]\n",
+            ),
+            ("src/a.md", "# A\n\n{{#include b.txt}}\n"),
+            ("src/b.txt", "Included.\n"),
+        ]);
+        assert!(
+            findings(&with)
+                .iter()
+                .any(|(c, _)| c == "leftover-directive")
+        );
+    }
+}

@@ -494,6 +494,8 @@ fn run_measured(dir: &Path, args: &[&str]) -> (i32, String, u64) {
 #[test]
 fn a_100_mb_failure_message_costs_a_bounded_page_output_and_memory() {
     let book = storage("pytest", "providers", "azure_blob", &["pytest-junit.xml"]);
+    // What the program itself takes (a debug binary's pages count in its resident memory).
+    let (_, _, base) = run_measured(book.root(), &["check"]);
     let mut report = String::from(
         "<?xml version=\"1.0\"?>\n<testsuites><testsuite name=\"pytest\"><testcase classname=\"conformance.test_conformance\" name=\"test_put_atomic[gcs]\"><failure message=\"",
     );
@@ -504,7 +506,15 @@ fn a_100_mb_failure_message_costs_a_bounded_page_output_and_memory() {
     assert_eq!(code, 1, "{}", &out[..out.len().min(2000)]);
     assert!(out.contains("(cut: "), "said as cut");
     assert!(out.len() < 1 << 20, "{} bytes printed", out.len());
-    assert!(peak < 500 << 20, "{} MB of memory", peak >> 20);
+    // The report costs a copy of itself, not one per place it is shown (massif: a heap peak of
+    // 105 MB, the file as read).
+    let cost = peak.saturating_sub(base);
+    assert!(
+        cost < 300 << 20 && peak < 1 << 30,
+        "{} MB of memory over {} MB",
+        cost >> 20,
+        base >> 20
+    );
     // The page that shows it.
     let toml = book.root().join("book.toml");
     let text = std::fs::read_to_string(&toml).unwrap().replace(

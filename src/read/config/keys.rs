@@ -206,8 +206,13 @@ impl Config {
             "shared-layer" => self.set_shared_layer(&at, value, problems),
             "symbol-files" => {
                 if let Some(patterns) = strings(&at, value, problems) {
+                    let written = patterns.len();
                     let patterns = globs(&at, patterns, problems, |p| Some(p.to_owned()));
-                    self.symbol_files = Some(self.keep(key, patterns));
+                    // A list whose every item is left out is as if not written: the default,
+                    // not "no file".
+                    if written == 0 || !patterns.is_empty() {
+                        self.symbol_files = Some(self.keep(key, patterns));
+                    }
                 }
             }
             "test-results" => {

@@ -446,6 +446,21 @@ mod tests {
     }
 
     #[test]
+    fn a_list_of_only_bad_globs_is_as_if_not_written() {
+        let bad = Config::from_value(&json!({ "symbol-files": ["[bad"] })).unwrap();
+        assert_eq!(bad.symbol_files, None, "the default, not no file");
+        assert_eq!(bad.problems.len(), 1);
+        let some = Config::from_value(&json!({ "symbol-files": ["[bad", "*.go"] })).unwrap();
+        assert_eq!(some.symbol_files, Some(vec!["*.go".to_owned()]));
+        let none = Config::from_value(&json!({ "symbol-files": [] })).unwrap();
+        assert_eq!(
+            none.symbol_files,
+            Some(Vec::new()),
+            "written empty: no file"
+        );
+    }
+
+    #[test]
     fn severities_per_check_and_chapter() {
         let config = Config::from_value(&json!({
             "checks": {"unknown-claim": "error"},
