@@ -97,6 +97,35 @@ pub(crate) fn commands_of(config: &Config) -> Vec<(String, String)> {
         .collect()
 }
 
+/// A `[preprocessor.NAME]` table of `config` without a `command` whose name is nearly this
+/// preprocessor's (`contracts`): said with its line of book.toml under `root` and the name
+/// meant, since mdBook takes it for another preprocessor (and this one's keys go unread).
+fn misspelt_table(root: &Path, config: &Config) -> String {
+    let Ok(all) = config.preprocessors::<serde_json::Value>() else {
+        return String::new();
+    };
+    let Some(name) = all.iter().find_map(|(name, table)| {
+        let near = name != NAME
+            && table.get("command").is_none()
+            && crate::util::suggest::did_you_mean(name, [NAME]).is_some();
+        near.then_some(name)
+    }) else {
+        return String::new();
+    };
+    let header = format!("[preprocessor.{name}");
+    let line = crate::util::text::read_to_string(&root.join("book.toml"))
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .position(|l| l.trim_start().starts_with(&header))
+                .map(|i| format!("book.toml:{}:1: ", i + 1))
+        })
+        .unwrap_or_default();
+    format!(
+        " ({line}`[preprocessor.{name}]` names no preprocessor of this book; did you mean `[preprocessor.{NAME}]`?)"
+    )
+}
+
 /// What a reader is told of the commands a load left out (`left_out` as [`load_with`] gives
 /// it), or `None` when it left none out.
 pub(crate) fn refused(left_out: &[String]) -> Option<String> {
@@ -240,7 +269,8 @@ fn preprocess(mut md: MDBook, renderer: &str) -> Result<(PreprocessorContext, Bo
         // other one did.
         (None, Ok((book, _))) => Ok((ctx, book)),
         (None, Err(error)) => Err(error.context(format!(
-            "a preprocessor that mdBook runs before `{NAME}` failed"
+            "a preprocessor that mdBook runs before `{NAME}` failed{}",
+            misspelt_table(&ctx.root, &ctx.config)
         ))),
     }
 }

@@ -96,7 +96,7 @@ impl<'a> Renderer<'a> {
             }
             events.push(Event::Code(CowStr::from(file.shown.clone())));
             if let Some(at) = &file.timestamp {
-                events.push(Event::Text(CowStr::from(format!(" ({at})"))));
+                events.push(Event::Text(CowStr::from(format!(" ({})", with_zone(at)))));
             }
         }
         if files.is_empty() {
@@ -110,9 +110,38 @@ impl<'a> Renderer<'a> {
     }
 }
 
+/// A report's time stamp as shown: with a word when it names no time zone (Jest and the JUnit
+/// Platform write local time), since it cannot be compared with another then.
+fn with_zone(at: &str) -> String {
+    let time = at.get(19..).unwrap_or("");
+    let zoned = time.ends_with(['Z', 'z']) || time.contains(['+', '-']);
+    if zoned || at.len() < 19 {
+        at.to_owned()
+    } else {
+        format!("{at}, no time zone given")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_time_stamp_without_a_zone_says_so() {
+        assert_eq!(with_zone("2026-12-06T11:38:23Z"), "2026-12-06T11:38:23Z");
+        assert_eq!(
+            with_zone("2026-12-06T11:38:23.5+01:00"),
+            "2026-12-06T11:38:23.5+01:00"
+        );
+        assert_eq!(
+            with_zone("2026-12-06T11:38:23"),
+            "2026-12-06T11:38:23, no time zone given"
+        );
+        assert_eq!(
+            with_zone("2026-12-06T11:38:23.123"),
+            "2026-12-06T11:38:23.123, no time zone given"
+        );
+    }
 
     #[test]
     fn a_citation_is_linked_at_its_path_in_the_repository_encoded() {

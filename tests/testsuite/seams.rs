@@ -151,3 +151,22 @@ mod the_guide_says {
         );
     }
 }
+
+#[test]
+fn a_misspelt_table_of_this_preprocessor_is_told_at_its_line() {
+    let book = Fixture::new(&[
+        (
+            "book.toml",
+            "[book]\ntitle = \"A\"\n\n[preprocessor.contracts]\nafter = [\"links\"]\n",
+        ),
+        ("src/a.md", "# A\n\nText.\n"),
+    ]);
+    let (code, _, stderr) = run_in(book.root(), &["check"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains(
+            "book.toml:4:1: `[preprocessor.contracts]` names no preprocessor of this book; did you mean `[preprocessor.contract]`?"
+        ),
+        "{stderr}"
+    );
+}
