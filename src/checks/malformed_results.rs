@@ -14,7 +14,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 0..0,
                 problem.message.clone(),
             )
-            .help("point `test-results` at the files the test run writes (`gotestsum --junitfile`, `go test -json`, `cargo nextest run` with JUnit, `pytest --junitxml`), relative to the folder of book.toml"),
+            .help("point `test-results` at the files the test run writes, relative to the folder of book.toml: `go test -json` or `gotestsum --junitfile`, `cargo nextest run` with JUnit, `pytest --junitxml`, Vitest's `junit` reporter (`--outputFile.junit`), Jest with `jest-junit`, Maven Surefire's `target/surefire-reports/*.xml` (the guide's runner page has every runner)"),
         );
     }
 }

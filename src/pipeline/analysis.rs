@@ -134,7 +134,9 @@ impl<'b> Analysis<'b> {
         let drafts = checks::run_all(&cx);
         let (mut report, pages) =
             resolve(&chapters, &companions, &citations, &files, &config, drafts);
-        crate::report::baseline::apply(&mut report, &config, &files);
+        // Without every report read, what the results would have said is not known.
+        let unread = !results.problems.is_empty();
+        crate::report::baseline::apply(&mut report, &config, &files, unread);
         let pages = without_known(pages, &report.known);
         Ok(Analysis {
             chapters,

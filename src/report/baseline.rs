@@ -128,7 +128,10 @@ fn read(path: &Path, files: &BookFiles) -> Result<Vec<Recorded>, String> {
 
 /// Applies the baseline `config` names (if any) to `report`: see the module docs. A baseline
 /// that cannot be read is one finding at its key in book.toml, and `report` is left as it is.
-pub(crate) fn apply(report: &mut Report, config: &Config, files: &BookFiles) {
+/// With `results_unread` (a report of `test-results` was not read), a recorded finding of a
+/// check that the results decide is not called outdated: its failure may be in that report,
+/// and writing the baseline again would drop it.
+pub(crate) fn apply(report: &mut Report, config: &Config, files: &BookFiles, results_unread: bool) {
     let Some(name) = &config.baseline else {
         return;
     };
@@ -165,7 +168,21 @@ pub(crate) fn apply(report: &mut Report, config: &Config, files: &BookFiles) {
     }
     let severity = config.severity(Check::OutdatedBaseline, None);
     if severity != Severity::Off {
-        for (entry, _) in recorded.iter().zip(&used).filter(|(_, used)| !**used) {
+        let decided_by_results = |entry: &Recorded| {
+            results_unread
+                && [
+                    Check::FailingRule,
+                    Check::UnverifiedRule,
+                    Check::StaleResults,
+                ]
+                .iter()
+                .any(|c| c.name() == entry.key.check)
+        };
+        for (entry, _) in recorded
+            .iter()
+            .zip(&used)
+            .filter(|(entry, used)| !**used && !decided_by_results(entry))
+        {
             report
                 .findings
                 .push(outdated(entry, &shown, name, severity));

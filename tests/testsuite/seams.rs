@@ -170,3 +170,62 @@ fn a_misspelt_table_of_this_preprocessor_is_told_at_its_line() {
         "{stderr}"
     );
 }
+
+#[test]
+fn results_that_match_nothing_suggest_the_path_from_book_toml_and_keep_the_baselines_failures() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    crate::common::git(root, &["init", "-q"]);
+    std::fs::create_dir_all(root.join("results")).unwrap();
+    std::fs::write(
+        root.join("results/junit.xml"),
+        "<testsuites><testsuite name=\"s\"><testcase classname=\"c\" name=\"t\"/></testsuite></testsuites>\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("docs/src")).unwrap();
+    std::fs::write(
+        root.join("docs/book.toml"),
+        "[book]\ntitle = \"D\"\n\n[preprocessor.contract]\nafter = [\"links\"]\ncontract = [\"contract.md\"]\nsource-root = \"..\"\ntest-results = [\"results/*.xml\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("docs/src/SUMMARY.md"),
+        "# S\n\n- [C](contract.md)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("docs/src/contract.md"),
+        "# C\n\n## Put\n\nr[put.atomic]\nA put MUST be atomic.\n",
+    )
+    .unwrap();
+    let book = root.join("docs");
+    let (_, short, _) = run_in(&book, &["check", "--format", "short"]);
+    assert!(
+        short.contains("`../results/*.xml` would match 1 file from there"),
+        "{short}"
+    );
+    // A failure the baseline records is not called outdated while a report is not read.
+    let storage =
+        crate::runners::storage("pytest", "providers", "azure_blob", &["pytest-junit.xml"]);
+    run_in(storage.root(), &["check", "--write-baseline", "known.txt"]);
+    let toml = storage.root().join("book.toml");
+    let text = std::fs::read_to_string(&toml)
+        .unwrap()
+        .replace("results/pytest-junit.xml", "results/nothing-*.xml")
+        .replace(
+            "[preprocessor.contract.checks]",
+            "baseline = \"known.txt\"\n\n[preprocessor.contract.checks]",
+        );
+    std::fs::write(&toml, text).unwrap();
+    let found = findings(&storage);
+    assert!(
+        found.iter().any(|(c, _)| c == "malformed-results"),
+        "{found:?}"
+    );
+    assert!(
+        !found
+            .iter()
+            .any(|(c, m)| c == "outdated-baseline" && m.contains("failing-rule")),
+        "{found:?}"
+    );
+}

@@ -167,7 +167,8 @@ impl Results {
                 results.problems.push(Problem {
                     item,
                     message: format!(
-                        "`test-results` names `{pattern}`, which {what} (relative to the folder of book.toml): no test result is read from it"
+                        "`test-results` names `{pattern}`, which {what} (relative to the folder of book.toml): no test result is read from it{}",
+                        from_above(root, pattern, confinement)
                     ),
                 });
             }
@@ -238,6 +239,37 @@ impl Results {
         self.cases.extend(read.cases);
         Ok(())
     }
+}
+
+/// Where `pattern` finds files when read from a folder above `root` (inside `confinement`),
+/// as the pattern to write from `root`: a book in `docs/` given `results/*.xml` of the
+/// repository's top means `../results/*.xml`.
+fn from_above(
+    root: &Path,
+    pattern: &str,
+    confinement: &crate::util::confine::Confinement,
+) -> String {
+    if Path::new(pattern).is_absolute() {
+        return String::new();
+    }
+    let Ok(root) = std::path::absolute(root) else {
+        return String::new();
+    };
+    let mut up = String::new();
+    for folder in root.ancestors().skip(1) {
+        up.push_str("../");
+        if !confinement.holds(folder) {
+            break;
+        }
+        let found = expand(folder, pattern).len();
+        if found > 0 {
+            return format!(
+                "; `{up}{pattern}` would match {} from there",
+                crate::util::counted(found, "file")
+            );
+        }
+    }
+    String::new()
 }
 
 /// What a reader made of a file.
