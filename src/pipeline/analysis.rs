@@ -95,7 +95,7 @@ impl<'b> Analysis<'b> {
             },
             units,
         };
-        let (source, citations, results) = read_tree_and_results(
+        let (source, found, results) = read_tree_and_results(
             ctx,
             &files,
             &mut config,
@@ -103,6 +103,7 @@ impl<'b> Analysis<'b> {
             &wanted,
             !rules.rules.is_empty(),
         );
+        let (citations, unclosed) = code::split(found);
         if let Some(source) = &source {
             check_provider_places(&mut config, source);
         }
@@ -124,6 +125,7 @@ impl<'b> Analysis<'b> {
             rules: &rules,
             coverage: &coverage,
             citations: &citations,
+            unclosed: &unclosed,
             config: &config,
             files: &files,
             source: source.as_ref(),
@@ -226,9 +228,9 @@ fn check_chapter_keys(config: &mut Config, keys: &[String]) {
     }
 }
 
-/// The source tree's index and the citations of rules in it (none without `source-root`; a
-/// tree that cannot be read is a problem of book.toml), and the test results (read only for a
-/// tree whose tests they can be of).
+/// The source tree's index, the citations of rules in it and the ignore regions never closed
+/// (none without `source-root`; a tree that cannot be read is a problem of book.toml), and the
+/// test results (read only for a tree whose tests they can be of).
 fn read_tree_and_results(
     ctx: &PreprocessorContext,
     files: &BookFiles,
@@ -236,7 +238,7 @@ fn read_tree_and_results(
     shared: &Roots,
     wanted: &Wanted<'_>,
     has_rules: bool,
-) -> (Option<SourceIndex>, Vec<CodeCitation>, Results) {
+) -> (Option<SourceIndex>, Vec<code::Found>, Results) {
     // The source tree and the test results are read at once: a large report (JUnit of a
     // whole suite, tens of megabytes) costs no more than the slower of the two.
     let wants_results =
@@ -422,7 +424,7 @@ fn index_source(
     shared: &Roots,
     wanted: &Wanted<'_>,
     root: &str,
-) -> Result<(SourceIndex, Vec<CodeCitation>), Box<Problem>> {
+) -> Result<(SourceIndex, Vec<code::Found>), Box<Problem>> {
     let at = KeyPath::key("source-root");
     let path = ctx.root.join(root);
     let folder = files.display_root_folder();

@@ -65,6 +65,22 @@ pub(crate) struct TestSite {
     pub line: usize,
 }
 
+/// A place in a file of the source tree that a finding is about, other than a citation (an
+/// ignore region never closed, a syntax error).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Spot {
+    /// The file, relative to `source-root`, `/`-separated.
+    pub path: String,
+    /// From 1.
+    pub line: usize,
+    /// In characters, from 1.
+    pub column: usize,
+    /// In characters.
+    pub width: usize,
+    /// The text of its line, for snippets.
+    pub line_text: String,
+}
+
 /// Syntax errors the parser recovered from: how many, and where the first is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct SyntaxErrors {

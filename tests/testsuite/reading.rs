@@ -1,0 +1,99 @@
+//! Reading other people's code: tracey's ignore directives, placeholders in prose, the book's
+//! own files, syntax errors, the walk; through the binary on a small Rust tree.
+
+use crate::common::{Fixture, json_positions, run_in};
+
+const TOML: &str = r#"[book]
+title = "Reading"
+
+[preprocessor.contract]
+after = ["links"]
+contract = ["contract.md"]
+source-root = "repo"
+"#;
+
+const CONTRACT: &str = "# Contract
+
+The keywords MUST and MAY are used as in RFC 2119.
+
+r[auth.login]
+Login MUST work, because `login` is public.
+
+r[auth.logout]
+Logout MUST work, because `login` ends.
+";
+
+const PROVIDERS: &str = "# Providers\n\n## `web` {.provider}\n\nIt runs.\n";
+
+/// A book whose source tree is `repo/` with `files` in it.
+fn book(files: &[(&str, &str)]) -> Fixture {
+    let mut all = vec![
+        ("book.toml", TOML),
+        ("src/contract.md", CONTRACT),
+        ("src/providers.md", PROVIDERS),
+    ];
+    all.extend_from_slice(files);
+    Fixture::new(&all)
+}
+
+fn check_json(fixture: &Fixture) -> String {
+    run_in(fixture.root(), &["check", "--format", "json"]).1
+}
+
+#[test]
+fn an_ignore_directive_in_a_string_or_in_prose_is_no_directive() {
+    let code = r#"/// Logs in; a region opens with `// @tracey:ignore-start`.
+/// Write @tracey:ignore-next-line above a citation to skip it.
+// r[impl auth.login]
+pub fn login() {}
+
+pub fn helper() {
+    let s = "// @tracey:ignore-start";
+    let _ = s;
+}
+
+// r[impl auth.logout]
+pub fn logout() {}
+
+// @tracey:ignore-start
+// r[impl auth.example]
+const END: &str = r"// @tracey:ignore-end";
+// r[impl auth.another-example]
+// @tracey:ignore-end
+
+#[test]
+// r[verify auth.login]
+fn test_login() {}
+"#;
+    let fixture = book(&[("repo/auth.rs", code)]);
+    let (code, status, _) = run_in(fixture.root(), &["status"]);
+    assert_eq!(code, 0);
+    assert!(
+        status.contains("`web`, 1 of 2 rules verified, 1 implemented only, 0 uncovered"),
+        "{status}"
+    );
+    let json = check_json(&fixture);
+    assert!(json_positions(&json, "unknown-rule").is_empty(), "{json}");
+    assert!(
+        json_positions(&json, "unclosed-ignore").is_empty(),
+        "{json}"
+    );
+}
+
+#[test]
+fn an_ignore_region_never_closed_is_a_warning_at_its_opening() {
+    let code = "// r[impl auth.login]\npub fn login() {}\n\n  // @tracey:ignore-start\n// r[impl auth.logout]\npub fn logout() {}\n";
+    let fixture = book(&[("repo/auth.rs", code)]);
+    let (_, human, _) = run_in(fixture.root(), &["check"]);
+    assert!(
+        human.contains("warning[unclosed-ignore]: `@tracey:ignore-start` opens a region no `@tracey:ignore-end` closes: every citation to the end of the file is ignored"),
+        "{human}"
+    );
+    let stdout = check_json(&fixture);
+    assert_eq!(
+        json_positions(&stdout, "unclosed-ignore"),
+        ["repo/auth.rs:4:6"]
+    );
+    let closed = book(&[("repo/auth.rs", &format!("{code}// @tracey:ignore-end\n"))]);
+    assert!(json_positions(&check_json(&closed), "unclosed-ignore").is_empty());
+}
