@@ -97,3 +97,26 @@ fn an_ignore_region_never_closed_is_a_warning_at_its_opening() {
     let closed = book(&[("repo/auth.rs", &format!("{code}// @tracey:ignore-end\n"))]);
     assert!(json_positions(&check_json(&closed), "unclosed-ignore").is_empty());
 }
+
+#[test]
+fn a_placeholder_is_prose_and_only_a_known_rule_maps_a_unit() {
+    let code = "/// The raw source, without its r[...] marker, or r[1.2].\npub fn raw() {}\n\n// r[impl auth.nothing] is on line 5\npub fn other() {}\n\n// r[impl auth.login]\npub fn login() {}\n";
+    let fixture = book(&[("repo/auth.rs", code)]);
+    let stdout = check_json(&fixture);
+    assert_eq!(
+        json_positions(&stdout, "unknown-rule"),
+        ["repo/auth.rs:4:11"],
+        "{stdout}"
+    );
+    let (code, status, _) = run_in(fixture.root(), &["status", "--unmapped"]);
+    assert_eq!(code, 0);
+    assert!(
+        status.contains("1 of 3 code units mapped (33%)"),
+        "{status}"
+    );
+    assert!(
+        status.contains("auth.rs:2") && status.contains("auth.rs:5"),
+        "{status}"
+    );
+    assert!(!status.contains("auth.rs:8"), "{status}");
+}

@@ -9,7 +9,8 @@
 //! offsets into citations with the line and column of the ID. A citation is one only in a
 //! comment (line, block or doc comment, as the file's syntax tree says; in a file read as text,
 //! by `read::code::fallback`'s line rule), never in a string, and not inside backticks there
-//! (an example in a doc comment, as tracey reads it).
+//! (an example in a doc comment, as tracey reads it). An ID starts with a letter: `r[...]` and
+//! `r[1.2]` in a sentence are placeholders, no citation.
 
 use super::marker::{Versioned, parse_versioned};
 use crate::read::code::{Parsed, Spot, TestSite, fallback};
@@ -151,6 +152,11 @@ pub(crate) fn read(
         let written = String::from_utf8_lossy(&data[id_start..inside + close])
             .trim()
             .to_owned();
+        // An ID starts with a letter, as the guide's syntax says: `r[...]`, `r[N]` and other
+        // placeholders in a sentence are prose, not a citation to report.
+        if !written.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            continue;
+        }
         let column = String::from_utf8_lossy(&data[line_start..id_start])
             .chars()
             .count()
@@ -370,7 +376,7 @@ mod tests {
 
     #[test]
     fn not_in_code_strings_words_or_backticks() {
-        let text = "s := \"r[verify a.b]\"\nattr[impl a.b]\n// r[verify a.b\n/// Write `r[impl a.b]` in a test.\n";
+        let text = "s := \"r[verify a.b]\"\nattr[impl a.b]\n// r[verify a.b\n/// Write `r[impl a.b]` in a test.\n/// without its r[...] marker, r[1.2] or r[impl _x.y]\n";
         assert!(citations(text).is_empty());
     }
 
