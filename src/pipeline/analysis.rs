@@ -340,20 +340,38 @@ struct Wanted<'w> {
     units: bool,
 }
 
-/// The paths under the source tree at `source_root` that the book builds or serves (its build
-/// folder, `output.html.additional-js` and `additional-css`, relative to book.toml), as paths
-/// under `source_root`: they are not source.
-fn book_paths_under(ctx: &PreprocessorContext, source_root: &std::path::Path) -> Vec<String> {
-    let mut own = vec![ctx.config.build.build_dir.clone()];
+/// The paths under the source tree at `source_root` that are the book's own, as paths under
+/// `source_root`: they are not source. Its `src`, its build folder, `output.html.additional-js`
+/// and `additional-css`, the page script and stylesheet `install` writes
+/// (`commands::install::{JS_FILE, CSS_FILE}`), the baseline and book.toml, each relative to
+/// book.toml. Both sides are made absolute first: run from inside the book (`.`) with
+/// `source-root = ".."`, a relative build folder `book` is not under `..` lexically, and the
+/// built pages were read as source.
+fn book_paths_under(
+    ctx: &PreprocessorContext,
+    config: &Config,
+    source_root: &std::path::Path,
+) -> Vec<String> {
+    let mut own = vec![
+        ctx.config.book.src.clone(),
+        ctx.config.build.build_dir.clone(),
+        "mdbook-contract.js".into(),
+        "mdbook-contract.css".into(),
+        "book.toml".into(),
+    ];
+    own.extend(config.baseline.iter().map(std::path::PathBuf::from));
     for key in ["output.html.additional-js", "output.html.additional-css"] {
         if let Ok(Some(files)) = ctx.config.get::<Vec<std::path::PathBuf>>(key) {
             own.extend(files);
         }
     }
-    let base = crate::util::paths::lexical(source_root);
+    let absolute = |path: &std::path::Path| {
+        crate::util::paths::lexical(&std::path::absolute(path).unwrap_or_else(|_| path.into()))
+    };
+    let base = absolute(source_root);
     own.iter()
         .filter_map(|p| {
-            let path = crate::util::paths::lexical(&ctx.root.join(p));
+            let path = absolute(&ctx.root.join(p));
             let under = path.strip_prefix(&base).ok()?;
             let parts = crate::util::paths::components(under);
             (!parts.is_empty()).then(|| parts.join("/"))
@@ -458,7 +476,7 @@ fn index_source(
                 patterns: &patterns,
                 read: &read,
             });
-            let of_the_book = book_paths_under(ctx, &path);
+            let of_the_book = book_paths_under(ctx, config, &path);
             let options = Options {
                 symbol_files: config.symbol_files.as_deref(),
                 of_the_book: &of_the_book,

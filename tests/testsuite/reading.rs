@@ -120,3 +120,63 @@ fn a_placeholder_is_prose_and_only_a_known_rule_maps_a_unit() {
     );
     assert!(!status.contains("auth.rs:8"), "{status}");
 }
+
+/// A repository with its book in `docs/` and `source-root = ".."`; the book folder holds
+/// files that cite rules and are not source: its built pages, the page script, a file in `src`.
+fn book_in_docs() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = TOML.replace("source-root = \"repo\"", "source-root = \"..\"");
+    let files = [
+        ("docs/book.toml", toml.as_str()),
+        (
+            "docs/src/SUMMARY.md",
+            "# Summary\n\n- [Contract](contract.md)\n- [Providers](providers.md)\n",
+        ),
+        ("docs/src/contract.md", CONTRACT),
+        ("docs/src/providers.md", PROVIDERS),
+        (
+            "docs/src/example.rs",
+            "// r[verify auth.login]\nfn example() {}\n",
+        ),
+        (
+            "docs/book/contract.html",
+            "<pre><code>// r[verify auth.logout]\n</code></pre>\n",
+        ),
+        (
+            "docs/mdbook-contract.js",
+            "// r[verify auth.logout]\nfunction shown() {}\n",
+        ),
+        ("docs/mdbook-contract.css", "/* r[verify auth.logout] */\n"),
+        ("code/auth.rs", "// r[impl auth.login]\npub fn login() {}\n"),
+    ];
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn the_books_own_files_are_never_source_from_any_folder() {
+    let dir = book_in_docs();
+    let expected = ["docs/src/providers.md:3:1", "docs/src/providers.md:3:1"];
+    let (_, stdout, _) = run_in(dir.path(), &["check", "docs", "--format", "json"]);
+    assert_eq!(
+        json_positions(&stdout, "unverified-rule"),
+        expected,
+        "{stdout}"
+    );
+    let (_, stdout, _) = run_in(&dir.path().join("docs"), &["check", "--format", "json"]);
+    assert_eq!(
+        json_positions(&stdout, "unverified-rule"),
+        ["src/providers.md:3:1", "src/providers.md:3:1"],
+        "{stdout}"
+    );
+    let (_, status, _) = run_in(dir.path(), &["status", "docs", "--unmapped"]);
+    assert!(
+        status.contains("1 files read, 1 citations of rules found"),
+        "{status}"
+    );
+    assert!(!status.contains("shown"), "{status}");
+}

@@ -70,8 +70,8 @@ pub(crate) enum NotSource {
     Vendored,
     /// `*.min.js`, or a line longer than [`LONGEST_LINE`]: written by a tool.
     Minified,
-    /// What the book builds or serves: its build folder, its `additional-js` and
-    /// `additional-css`.
+    /// The book's own: its `src`, its build folder, its `additional-js` and `additional-css`,
+    /// the page script and stylesheet `install` writes, the baseline, book.toml.
     OfTheBook,
 }
 
@@ -81,7 +81,7 @@ impl NotSource {
             NotSource::Vendored => "vendored (under vendor/ or node_modules/)",
             NotSource::Minified => "minified (*.min.js, *.min.css, or a line over 4,000 bytes)",
             NotSource::OfTheBook => {
-                "the book's own (its build folder, additional-js, additional-css)"
+                "the book's own (its src and build folder, book.toml, baseline, scripts and stylesheets)"
             }
         }
     }
