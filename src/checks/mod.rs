@@ -55,6 +55,7 @@ mod spec_drift;
 mod spec_mismatch;
 mod stale_results;
 mod stale_rule;
+mod syntax_error;
 mod unanswered_entry;
 mod unclosed_ignore;
 mod unknown_axis;
@@ -337,6 +338,7 @@ fn run(check: Check, cx: &Context<'_>, out: &mut Vec<Draft>) {
         Check::UnknownRule => unknown_rule::run(cx, out),
         Check::StaleRule => stale_rule::run(cx, out),
         Check::UnclosedIgnore => unclosed_ignore::run(cx, out),
+        Check::SyntaxError => syntax_error::run(cx, out),
         Check::UnverifiedRule => unverified_rule::run(cx, out),
         Check::MissingRule => missing_rule::run(cx, out),
         Check::FailingRule => failing_rule::run(cx, out),

@@ -180,3 +180,32 @@ fn the_books_own_files_are_never_source_from_any_folder() {
     );
     assert!(!status.contains("shown"), "{status}");
 }
+
+#[test]
+fn a_syntax_error_where_something_is_read_is_a_warning_at_the_first_error() {
+    let broken = "// r[impl auth.login]\nexport function login() {}\n\nexport function broken( {\n  return 1;\n}\n";
+    let clean = "// r[impl auth.logout]\nexport function logout() {}\n";
+    // Parsed for the `r[` in its string, with nothing read from it.
+    let nothing_read = "const s = \"r[impl auth.login]\";\nexport function other( {\n";
+    let fixture = book(&[
+        ("repo/auth.ts", broken),
+        ("repo/logout.ts", clean),
+        ("repo/other.ts", nothing_read),
+    ]);
+    let (_, human, _) = run_in(fixture.root(), &["check"]);
+    assert!(
+        human.contains("warning[syntax-error]: 2 syntax errors in this file, the first here, which the parser read past"),
+        "{human}"
+    );
+    let stdout = check_json(&fixture);
+    assert_eq!(
+        json_positions(&stdout, "syntax-error"),
+        ["repo/auth.ts:4:1"],
+        "{stdout}"
+    );
+    let (_, status, _) = run_in(fixture.root(), &["status"]);
+    assert!(
+        status.contains("other.ts"),
+        "status still counts every file: {status}"
+    );
+}

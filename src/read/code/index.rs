@@ -23,7 +23,7 @@ use anyhow::{Context as _, Result, bail};
 use globset::{GlobSet, GlobSetBuilder};
 
 use super::roots::{Roots, expand_braces, glob, is_glob};
-use super::{Lang, Parsed, SyntaxErrors, Unit, for_path, is_test_file};
+use super::{Lang, Parsed, Spot, SyntaxErrors, Unit, for_path, is_test_file};
 
 /// Which files and folders exist, and which of the wanted words occur in which part of the tree.
 #[derive(Debug)]
@@ -58,6 +58,9 @@ pub(crate) struct Reading {
     pub(crate) not_source: BTreeMap<NotSource, usize>,
     /// Files parsed with syntax errors the parser recovered from.
     pub(crate) syntax_errors: Vec<(String, SyntaxErrors)>,
+    /// Of those, the files where the extra patterns made something (a citation) or a wanted
+    /// word was found in code: the first error, and how many there are.
+    pub(crate) errors_where_read: Vec<(Spot, usize)>,
     /// Files of a language with a grammar, read as text for their size (over
     /// [`super::LARGEST_PARSED`]).
     pub(crate) too_large: Vec<String>,
@@ -317,6 +320,7 @@ impl Reading {
             *self.not_source.entry(k).or_default() += n;
         }
         self.syntax_errors.extend(other.syntax_errors);
+        self.errors_where_read.extend(other.errors_where_read);
         self.too_large.extend(other.too_large);
     }
 }
@@ -403,7 +407,7 @@ struct FileRead<T> {
     /// How it was read: as code of a language, as text, or not at all (not source).
     as_code: Option<&'static str>,
     not_source: Option<NotSource>,
-    errors: Option<SyntaxErrors>,
+    errors: Option<(SyntaxErrors, Spot)>,
     units: Option<FileUnits>,
     /// Its language has a grammar, but it is too large to parse: read as text.
     too_large: bool,
@@ -501,10 +505,13 @@ fn search<T: Send>(
                 }
             }
         }
-        if let Some(errors) = read.errors {
+        if let Some((errors, first)) = read.errors {
             out.reading
                 .syntax_errors
                 .push((file.relative.clone(), errors));
+            if !read.ids.is_empty() || !read.made.is_empty() {
+                out.reading.errors_where_read.push((first, errors.count));
+            }
         }
         for id in read.ids {
             out.found.insert(words[id].clone());
@@ -610,7 +617,7 @@ fn read_file<T>(
         read: true,
         as_code,
         not_source: None,
-        errors: parsed.as_ref().and_then(Parsed::errors),
+        errors: errors_of(&file.relative, &data, parsed.as_ref()),
         units,
         too_large: lang.is_some() && data.len() > super::LARGEST_PARSED,
     }
@@ -683,7 +690,7 @@ fn confirm_words<T>(files: &[Scanned], reads: &mut [FileRead<T>]) {
 fn words_in_code(
     file: &Scanned,
     hits: &[(Range<usize>, usize)],
-) -> (Vec<usize>, Option<SyntaxErrors>) {
+) -> (Vec<usize>, Option<(SyntaxErrors, Spot)>) {
     let Ok(data) = std::fs::read(&file.path) else {
         return (Vec::new(), None);
     };
@@ -695,8 +702,28 @@ fn words_in_code(
         .collect();
     (
         names_among(&hits, parsed.as_ref()),
-        parsed.as_ref().and_then(Parsed::errors),
+        errors_of(&file.relative, &data, parsed.as_ref()),
     )
+}
+
+/// The syntax errors of a parsed file, with the place of the first.
+fn errors_of(path: &str, data: &[u8], parsed: Option<&Parsed<'_>>) -> Option<(SyntaxErrors, Spot)> {
+    let errors = parsed?.errors()?;
+    let text = data
+        .split(|&b| b == b'\n')
+        .nth(errors.first_line - 1)
+        .unwrap_or_default();
+    let before = &text[..errors.first_byte.min(text.len())];
+    let spot = Spot {
+        path: path.to_owned(),
+        line: errors.first_line,
+        column: String::from_utf8_lossy(before).chars().count() + 1,
+        width: 1,
+        line_text: String::from_utf8_lossy(text)
+            .trim_end_matches('\r')
+            .to_owned(),
+    };
+    Some((errors, spot))
 }
 
 /// The words of `hits` that are names of the code (each asked until one of its places is;

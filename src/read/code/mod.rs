@@ -87,6 +87,8 @@ pub(crate) struct SyntaxErrors {
     pub count: usize,
     /// The line of the first, from 1.
     pub first_line: usize,
+    /// The byte of its line where the first starts, from 0.
+    pub first_byte: usize,
 }
 
 /// A file read as code: its syntax tree, asked what stands at a place.
@@ -203,7 +205,7 @@ impl<'t> Parsed<'t> {
         units
     }
 
-    /// The syntax errors the parser recovered from, if any: how many, and the first's line.
+    /// The syntax errors the parser recovered from, if any: how many, and where the first is.
     pub(crate) fn errors(&self) -> Option<SyntaxErrors> {
         let root = self.tree.root_node();
         if !root.has_error() {
@@ -214,13 +216,16 @@ impl<'t> Parsed<'t> {
         let mut stack = vec![root];
         while let Some(node) = stack.pop() {
             if node.is_error() || node.is_missing() {
-                let line = node.start_position().row + 1;
+                let at = node.start_position();
                 let errors = out.get_or_insert(SyntaxErrors {
                     count: 0,
-                    first_line: line,
+                    first_line: at.row + 1,
+                    first_byte: at.column,
                 });
                 errors.count += 1;
-                errors.first_line = errors.first_line.min(line);
+                if (at.row + 1, at.column) < (errors.first_line, errors.first_byte) {
+                    (errors.first_line, errors.first_byte) = (at.row + 1, at.column);
+                }
             }
             let mut cursor = node.walk();
             stack.extend(node.children(&mut cursor).filter(|c| c.has_error()));
