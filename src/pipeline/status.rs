@@ -57,6 +57,9 @@ pub struct OpenEntry {
 pub struct Status {
     /// Each filled spec, in the book's order.
     pub specs: Vec<SpecState>,
+    /// How many rules the contract has: for each provider, `bound`, `optional`, `not_bound`
+    /// and `undecided` add up to it.
+    pub rules: usize,
     /// Each built provider's coverage of the rules, in the book's order (none when the
     /// contract has no rules).
     pub providers: Vec<ProviderCoverage>,
@@ -128,8 +131,15 @@ pub struct ProviderCoverage {
     pub path: PathBuf,
     /// The line of its heading.
     pub line: usize,
-    /// The rules that bind it.
+    /// The rules that bind it and oblige it (MUST, SHOULD, or no keyword): what its coverage
+    /// counts. With `optional`, `not_bound` and `undecided`, every rule of the contract.
     pub bound: usize,
+    /// The MAY rules that bind it: they permit and oblige nothing, and are not counted.
+    pub optional: usize,
+    /// The rules whose `applies=` names a profile it does not claim.
+    pub not_bound: usize,
+    /// The rules whose `applies=` names a profile of an axis it has not stated yet.
+    pub undecided: usize,
     /// Of those, the ones a `verify` counting for it cites.
     pub verified: usize,
     /// The ones only an `impl` cites.
@@ -204,6 +214,7 @@ pub(super) fn status_of(analysis: &Analysis<'_>) -> Status {
     };
     Status {
         specs: states,
+        rules: rules.rules.len(),
         providers,
         source,
         results,
@@ -346,6 +357,9 @@ fn provider_coverage(analysis: &Analysis<'_>, column: usize, p: usize) -> Provid
         path: at.path,
         line: at.line,
         bound,
+        optional: coverage.count(column, |s| matches!(s, CellStatus::Optional)),
+        not_bound: coverage.count(column, |s| matches!(s, CellStatus::NotBound)),
+        undecided: coverage.count(column, |s| matches!(s, CellStatus::Undecided)),
         verified,
         implemented: coverage.implemented_only(column),
         failed: coverage.count(column, |s| matches!(s, CellStatus::Failed(..))),

@@ -25,13 +25,17 @@ Logout MUST work, because `login` ends.
 
 const PROVIDERS: &str = "# Providers\n\n## `web` {.provider}\n\nIt runs.\n";
 
-/// A book whose source tree is `repo/` with `files` in it.
+/// A book whose source tree is `repo/` with `files` in it (a chapter among them replaces the
+/// default one).
 fn book(files: &[(&str, &str)]) -> Fixture {
-    let mut all = vec![
+    let mut all: Vec<(&str, &str)> = [
         ("book.toml", TOML),
         ("src/contract.md", CONTRACT),
         ("src/providers.md", PROVIDERS),
-    ];
+    ]
+    .into_iter()
+    .filter(|(path, _)| !files.iter().any(|(p, _)| p == path))
+    .collect();
     all.extend_from_slice(files);
     Fixture::new(&all)
 }
@@ -207,5 +211,30 @@ fn a_syntax_error_where_something_is_read_is_a_warning_at_the_first_error() {
     assert!(
         status.contains("other.ts"),
         "status still counts every file: {status}"
+    );
+}
+
+#[test]
+fn status_adds_up_to_the_contracts_rules_with_the_optional_ones_apart() {
+    let contract = format!("{CONTRACT}\nr[auth.remember]\nA login MAY be remembered.\n");
+    let code = "// r[impl auth.login]\npub fn login() {}\n\n// r[verify auth.logout]\nfn test_logout() {}\n";
+    let fixture = book(&[("repo/auth.rs", code), ("src/contract.md", &contract)]);
+    let (_, status, _) = run_in(fixture.root(), &["status"]);
+    assert!(
+        status.contains("`web`, 1 of 2 rules verified, 1 implemented only, 0 uncovered, and 1 optional (MAY) not counted, of the contract's 3 rules\n"),
+        "{status}"
+    );
+    let (_, json, _) = run_in(fixture.root(), &["status", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["rules"], 3);
+    let web = &json["providers"][0];
+    assert_eq!(
+        (
+            &web["bound"],
+            &web["optional"],
+            &web["not_bound"],
+            &web["undecided"]
+        ),
+        (&2.into(), &1.into(), &0.into(), &0.into())
     );
 }
