@@ -274,6 +274,18 @@ fn reading(out: &mut String, source: &crate::SourceRead) {
             source.too_large.join(", ")
         );
     }
+    for at in &source.unreadable {
+        let path = if at.path.is_empty() {
+            "(the walk)"
+        } else {
+            &at.path
+        };
+        let _ = writeln!(
+            out,
+            "  {path}: could not be read, so its citations and symbols are not known: {}",
+            at.why
+        );
+    }
     for at in &source.syntax_errors {
         let _ = writeln!(
             out,

@@ -386,7 +386,9 @@ fn check_provider_places(config: &mut Config, source: &SourceIndex) {
     let mut dangling = Vec::new();
     for (name, paths) in &config.provider_paths {
         for (i, path) in paths.iter().enumerate() {
-            if !source.path_exists(path) {
+            // A glob that does not compile is already a `malformed-config` problem at its item.
+            let invalid = is_glob(path) && crate::read::code::glob(path).is_err();
+            if !invalid && !source.path_exists(path) {
                 dangling.push((name.clone(), i, path.clone()));
             }
         }

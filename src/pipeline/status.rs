@@ -100,12 +100,25 @@ pub struct SourceRead {
     pub not_source: BTreeMap<String, usize>,
     /// Files whose syntax the parser could not fully read: read as far as it recovered.
     pub syntax_errors: Vec<SyntaxErrorsAt>,
+    /// Files and folders that could not be read or walked, each once.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<Unreadable>,
     /// Files of a language with a grammar read as text for their size (over 4 MiB), relative
     /// to `source-root`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub too_large: Vec<String>,
     /// The globs of the files cited symbols are looked up in.
     pub symbol_files: Vec<String>,
+}
+
+/// A file or folder of the source tree that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Unreadable {
+    /// Relative to `source-root` (empty when the walk did not say).
+    pub path: String,
+    /// Why, as the system says it.
+    pub why: String,
 }
 
 /// A file parsed with syntax errors.
@@ -251,6 +264,14 @@ fn source_read(root: &str, index: &crate::read::code::SourceIndex, citations: us
             })
             .collect(),
         too_large: reading.too_large.clone(),
+        unreadable: reading
+            .unreadable
+            .iter()
+            .map(|(path, why)| Unreadable {
+                path: path.clone(),
+                why: why.clone(),
+            })
+            .collect(),
         symbol_files: index.symbol_globs.clone(),
     }
 }

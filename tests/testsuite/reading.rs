@@ -238,3 +238,155 @@ fn status_adds_up_to_the_contracts_rules_with_the_optional_ones_apart() {
         (&2.into(), &1.into(), &0.into(), &0.into())
     );
 }
+
+#[test]
+fn a_shared_layer_glob_of_any_language_keeps_its_folder_shared() {
+    let toml = format!("{TOML}shared-layer = [\"lib/*.py\"]\n");
+    let contract = format!(
+        "{CONTRACT}\n## Axes\n\n### `store` {{.axis}}\n\nWhere is state kept?\n\n| Profile | Meaning | Tolerated by |\n|---|---|---|\n| `memory` | in memory | tests |\n"
+    );
+    let providers = "# Providers\n\n## `web` {.provider}\n\nStore: {{#profile store memory web/app.py}}.\n\n## `api` {.provider}\n\nStore: {{#profile store memory lib/shared.py}}.\n";
+    let fixture = book(&[
+        ("book.toml", &toml),
+        ("src/contract.md", &contract),
+        ("src/providers.md", providers),
+        ("repo/web/app.py", "def app():\n    pass\n"),
+        ("repo/lib/shared.py", "def shared():\n    pass\n"),
+        (
+            "repo/lib/test_shared.py",
+            "# r[verify auth.login]\ndef test_login():\n    pass\n",
+        ),
+    ]);
+    let (_, status, _) = run_in(fixture.root(), &["status"]);
+    for provider in ["web", "api"] {
+        assert!(
+            status.contains(&format!("`{provider}`, 1 of 2 rules verified")),
+            "the shared test counts for `{provider}`: {status}"
+        );
+    }
+}
+
+#[test]
+fn stale_results_see_a_changed_test_file_with_a_non_ascii_name() {
+    let book = Fixture::copy_of(
+        "broker",
+        &[("book.toml", &|t: &str| {
+            format!("{t}test-results = [\"results/adapters.json\"]\n")
+        })],
+    );
+    let root = book.root();
+    let nats = root.join("code/adapters/nats");
+    std::fs::rename(nats.join("nats_test.go"), nats.join("nats_café_test.go")).unwrap();
+    crate::common::git(root, &["init", "-q"]);
+    crate::common::git(root, &["add", "-A"]);
+    let output = std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args([
+            "-c",
+            "commit.gpgsign=false",
+            "commit",
+            "-qm",
+            "before the run",
+        ])
+        .env("GIT_AUTHOR_DATE", "2026-12-05T09:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2026-12-05T09:00:00Z")
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stale = || {
+        let stdout = run_in(root, &["check", "--format", "json"]).1;
+        let findings: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        findings
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["check"] == "stale-results")
+            .map(|f| f["message"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(stale(), Vec::<String>::new(), "as committed before the run");
+    let test = nats.join("nats_café_test.go");
+    let text = std::fs::read_to_string(&test).unwrap();
+    std::fs::write(&test, format!("{text}\n// a change\n")).unwrap();
+    let said = stale();
+    assert!(
+        said.iter()
+            .any(|m| m.contains("adapters/nats/nats_café_test.go")),
+        "{said:?}"
+    );
+}
+
+#[test]
+fn an_invalid_glob_of_provider_paths_is_a_finding_at_its_item() {
+    let toml =
+        format!("{TOML}\n[preprocessor.contract.provider-paths]\nweb = [\"web\", \"web/{{a\"]\n");
+    let fixture = book(&[
+        ("book.toml", &toml),
+        ("repo/web/app.rs", "pub fn app() {}\n"),
+    ]);
+    let stdout = check_json(&fixture);
+    assert_eq!(
+        json_positions(&stdout, "malformed-config"),
+        ["book.toml:10:15"],
+        "{stdout}"
+    );
+    assert!(
+        json_positions(&stdout, "dangling-path").is_empty(),
+        "{stdout}"
+    );
+    let valid = book(&[
+        ("book.toml", &toml.replace("web/{a", "web/*.rs")),
+        ("repo/web/app.rs", "pub fn app() {}\n"),
+    ]);
+    let stdout = check_json(&valid);
+    assert!(
+        json_positions(&stdout, "malformed-config").is_empty(),
+        "{stdout}"
+    );
+}
+
+/// Runs the binary in `dir` as a user who cannot read what mode 000 closes (as root, through
+/// `setpriv` as `nobody`; root reads everything).
+#[cfg(unix)]
+fn run_unprivileged(dir: &std::path::Path, args: &[&str]) -> String {
+    let root = std::process::Command::new("id").arg("-u").output().unwrap();
+    let mut command = if String::from_utf8_lossy(&root.stdout).trim() == "0" {
+        let mut c = std::process::Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(crate::common::binary());
+        c
+    } else {
+        std::process::Command::new(crate::common::binary())
+    };
+    let output = command.args(args).current_dir(dir).output().unwrap();
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_or_folder_that_cannot_be_read_is_said_in_status() {
+    use std::os::unix::fs::PermissionsExt;
+    let fixture = book(&[
+        ("repo/auth.rs", "// r[impl auth.login]\npub fn login() {}\n"),
+        ("repo/locked.rs", "// r[verify auth.login]\nfn t() {}\n"),
+        ("repo/secret/t.rs", "// r[verify auth.logout]\nfn u() {}\n"),
+    ]);
+    let root = fixture.root();
+    let mode = |path: &str, mode: u32| {
+        std::fs::set_permissions(root.join(path), std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+    mode(".", 0o755);
+    let status = run_unprivileged(root, &["status"]);
+    assert!(!status.contains("could not be read"), "{status}");
+    mode("repo/locked.rs", 0o000);
+    mode("repo/secret", 0o000);
+    let status = run_unprivileged(root, &["status"]);
+    mode("repo/secret", 0o755);
+    for line in [
+        "  secret: could not be read, so its citations and symbols are not known: permission denied\n",
+        "  locked.rs: could not be read, so its citations and symbols are not known: permission denied\n",
+    ] {
+        assert!(status.contains(line), "{status}");
+    }
+}

@@ -64,6 +64,39 @@ pub(crate) struct Reading {
     /// Files of a language with a grammar, read as text for their size (over
     /// [`super::LARGEST_PARSED`]).
     pub(crate) too_large: Vec<String>,
+    /// Files and folders that could not be read or walked: the path (relative to the root,
+    /// empty when the walk does not say) and why.
+    pub(crate) unreadable: Vec<(String, String)>,
+}
+
+/// Why a file could not be read, in the system's words without its path or number
+/// (`permission denied`).
+fn io_why(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::Other => error.to_string(),
+        kind => std::io::Error::from(kind).to_string(),
+    }
+}
+
+/// A walk error as a path under `root` and why.
+fn walk_error(root: &Path, error: &ignore::Error) -> (String, String) {
+    let mut error = error;
+    let mut path = String::new();
+    loop {
+        match error {
+            ignore::Error::WithPath { path: at, err } => {
+                let at = at.strip_prefix(root).unwrap_or(at);
+                path = at.to_string_lossy().replace('\\', "/");
+                error = err;
+            }
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                error = err;
+            }
+            // The path is said apart: the system's words alone (`permission denied`).
+            ignore::Error::Io(io) => return (path, io_why(io)),
+            _ => return (path, error.to_string()),
+        }
+    }
 }
 
 /// Why a file is not source.
@@ -150,22 +183,26 @@ impl SourceIndex {
         let mut paths = Vec::new();
         let mut to_scan: Vec<Scanned> = Vec::new();
         let mut reading = Reading::default();
+        // `.git` is git's, never source: pruned, not walked entry by entry.
         let walker = ignore::WalkBuilder::new(root)
             .hidden(false)
             .require_git(false)
             .sort_by_file_path(Path::cmp)
+            .filter_entry(|entry| entry.depth() == 0 || entry.file_name() != ".git")
             .build();
         for entry in walker {
-            let Ok(entry) = entry else { continue };
+            let entry = match entry {
+                Ok(entry) => entry,
+                // Said in `status`: a folder that cannot be listed reads as one without code.
+                Err(error) => {
+                    reading.unreadable.push(walk_error(root, &error));
+                    continue;
+                }
+            };
             let Ok(relative) = entry.path().strip_prefix(root) else {
                 continue;
             };
-            if relative.as_os_str().is_empty()
-                || relative
-                    .components()
-                    .next()
-                    .is_some_and(|c| c.as_os_str() == ".git")
-            {
+            if relative.as_os_str().is_empty() {
                 continue;
             }
             let relative = relative.to_string_lossy().replace('\\', "/");
@@ -322,6 +359,7 @@ impl Reading {
         self.syntax_errors.extend(other.syntax_errors);
         self.errors_where_read.extend(other.errors_where_read);
         self.too_large.extend(other.too_large);
+        self.unreadable.extend(other.unreadable);
     }
 }
 
@@ -411,6 +449,8 @@ struct FileRead<T> {
     units: Option<FileUnits>,
     /// Its language has a grammar, but it is too large to parse: read as text.
     too_large: bool,
+    /// Why it could not be read, if it could not.
+    unreadable: Option<String>,
 }
 
 impl<T> Default for FileRead<T> {
@@ -425,6 +465,7 @@ impl<T> Default for FileRead<T> {
             errors: None,
             units: None,
             too_large: false,
+            unreadable: None,
         }
     }
 }
@@ -490,6 +531,9 @@ fn search<T: Send>(
     confirm_words(files, &mut per_file);
     for (file, read) in files.iter().zip(per_file) {
         out.files_read += usize::from(read.read);
+        if let Some(why) = read.unreadable {
+            out.reading.unreadable.push((file.relative.clone(), why));
+        }
         if let Some(why) = read.not_source {
             *out.reading.not_source.entry(why).or_default() += 1;
         } else if read.too_large {
@@ -545,9 +589,15 @@ fn read_file<T>(
     if !file.symbols && file.size > LARGEST_SOURCE {
         return FileRead::default();
     }
-    // Unreadable files are skipped: they cannot hold a symbol we could show.
-    let Ok(data) = std::fs::read(&file.path) else {
-        return FileRead::default();
+    // An unreadable file is said in `status`: it may hold citations.
+    let data = match std::fs::read(&file.path) {
+        Ok(data) => data,
+        Err(error) => {
+            return FileRead {
+                unreadable: Some(io_why(&error)),
+                ..FileRead::default()
+            };
+        }
     };
     // A file with a NUL byte in its first 8 KB is binary, as git decides it.
     if !file.symbols && memchr::memchr(0, &data[..data.len().min(8000)]).is_some() {
@@ -620,6 +670,7 @@ fn read_file<T>(
         errors: errors_of(&file.relative, &data, parsed.as_ref()),
         units,
         too_large: lang.is_some() && data.len() > super::LARGEST_PARSED,
+        unreadable: None,
     }
 }
 
