@@ -390,3 +390,26 @@ fn a_file_or_folder_that_cannot_be_read_is_said_in_status() {
         assert!(status.contains(line), "{status}");
     }
 }
+
+#[test]
+fn unmapped_counts_top_level_declarations_only() {
+    let rust = "pub fn outer() {\n    fn inner() {}\n    inner();\n}\n\npub struct Store;\n\nimpl Store {\n    pub fn put(&self) {}\n}\n";
+    let ts = "export function handler() {\n  const helper = () => 1;\n  return helper();\n}\n\nexport const top = () => 2;\n";
+    let fixture = book(&[("repo/store.rs", rust), ("repo/handler.ts", ts)]);
+    let (code, status, _) = run_in(fixture.root(), &["status", "--unmapped"]);
+    assert_eq!(code, 0);
+    assert!(status.contains("0 of 5 code units mapped (0%)"), "{status}");
+    for unit in [
+        "function outer",
+        "type Store",
+        "method Store.put",
+        "function handler",
+        "function top",
+    ] {
+        assert!(status.contains(unit), "{unit}: {status}");
+    }
+    assert!(
+        !status.contains("inner") && !status.contains("helper"),
+        "{status}"
+    );
+}

@@ -48,6 +48,9 @@ pub(crate) struct Unit {
     pub scope: Vec<String>,
     /// Whether it is a test: a test function by its language's conventions, or a test case.
     pub test: bool,
+    /// Whether it stands in a function or a test case: a helper declared inside one is part
+    /// of it, not a unit of its own for `--unmapped`.
+    pub nested: bool,
     /// Its bytes, with the comments, attributes and decorators that stand directly above it.
     pub range: Range<usize>,
     /// Where the unit itself starts (after its comments).
@@ -198,10 +201,15 @@ impl<'t> Parsed<'t> {
         walk::units(&self.syntax, &self.tree)
     }
 
-    /// The code units (not scopes) of [`Parsed::units`].
+    /// The code units of [`Parsed::units`]: declarations at the top of a file or in a type or
+    /// scope (not scopes, not a function declared inside a function); a test case stays one
+    /// wherever it is declared.
     pub(crate) fn code_units(&self) -> Vec<Unit> {
         let mut units = self.units();
-        units.retain(|u| !matches!(u.kind, UnitKind::Scope | UnitKind::Members));
+        units.retain(|u| {
+            !matches!(u.kind, UnitKind::Scope | UnitKind::Members)
+                && (u.kind == UnitKind::Case || !u.nested)
+        });
         units
     }
 
