@@ -413,3 +413,19 @@ fn unmapped_counts_top_level_declarations_only() {
         "{status}"
     );
 }
+
+#[test]
+fn a_playwright_describe_groups_and_is_no_test_unit() {
+    let spec = "import { test } from \"@playwright/test\";\n\ntest.describe(\"group\", () => {\n  test(\"case one\", async () => {});\n});\n\ntest.describe.parallel(\"more\", () => {\n  test(\"case two\", async () => {});\n});\n";
+    let fixture = book(&[("repo/a.spec.ts", spec)]);
+    let (_, status, _) = run_in(fixture.root(), &["status", "--unmapped"]);
+    assert!(status.contains("0 of 2 test units mapped (0%)"), "{status}");
+    assert!(
+        status.contains("a.spec.ts:4: test case one (test code)"),
+        "{status}"
+    );
+    assert!(
+        !status.contains("test group") && !status.contains("test more"),
+        "{status}"
+    );
+}
