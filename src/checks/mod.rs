@@ -19,7 +19,7 @@ use crate::model::spec::Specs;
 use crate::model::{Model, UNKNOWN_PROFILE};
 use crate::read::chapter::{BookFiles, Chapter};
 use crate::read::citation::{Citation, classify, is_prose};
-use crate::read::code::{Roots, SourceIndex};
+use crate::read::code::{Roots, SourceIndex, Spot};
 use crate::read::companion::Companion;
 use crate::read::config::{Config, KeyPath};
 use crate::read::markdown::ChapterIndex;
@@ -55,7 +55,9 @@ mod spec_drift;
 mod spec_mismatch;
 mod stale_results;
 mod stale_rule;
+mod syntax_error;
 mod unanswered_entry;
+mod unclosed_ignore;
 mod unknown_axis;
 mod unknown_claim;
 mod unknown_profile;
@@ -78,6 +80,8 @@ pub(crate) struct Context<'a> {
     pub coverage: &'a Coverage,
     /// The citations of rules in the source tree (none without it).
     pub citations: &'a [CodeCitation],
+    /// The ignore regions of the source tree opened and never closed.
+    pub unclosed: &'a [Spot],
     /// The configuration.
     pub config: &'a Config,
     /// Where the book's files are.
@@ -207,6 +211,8 @@ pub(crate) enum Place {
     /// At a citation of a rule in the source tree (its index into the source index's
     /// citations).
     Code(usize),
+    /// At another place of a file of the source tree.
+    Source(Box<Spot>),
 }
 
 /// A finding before it is located and given its severity.
@@ -331,6 +337,8 @@ fn run(check: Check, cx: &Context<'_>, out: &mut Vec<Draft>) {
         Check::MalformedRule => malformed_rule::run(cx, out),
         Check::UnknownRule => unknown_rule::run(cx, out),
         Check::StaleRule => stale_rule::run(cx, out),
+        Check::UnclosedIgnore => unclosed_ignore::run(cx, out),
+        Check::SyntaxError => syntax_error::run(cx, out),
         Check::UnverifiedRule => unverified_rule::run(cx, out),
         Check::MissingRule => missing_rule::run(cx, out),
         Check::FailingRule => failing_rule::run(cx, out),

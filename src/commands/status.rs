@@ -58,7 +58,7 @@ fn human(status: &Status) -> String {
         }
     }
     for provider in &status.providers {
-        provider_line(&mut out, provider, status.results.is_some());
+        provider_line(&mut out, provider, status.results.is_some(), status.rules);
     }
     sources(&mut out, status);
     if let Some(unmapped) = &status.unmapped {
@@ -109,8 +109,8 @@ fn unmapped_units(out: &mut String, unmapped: &crate::Unmapped) {
 
 /// A built provider's coverage: by outcome when test results were read, by citation when only
 /// the source tree was, and as unknown without either.
-fn provider_line(out: &mut String, provider: &ProviderCoverage, results: bool) {
-    provider_counts(out, provider, results);
+fn provider_line(out: &mut String, provider: &ProviderCoverage, results: bool, rules: usize) {
+    provider_counts(out, provider, results, rules);
     if results && !provider.reports.is_empty() {
         let _ = writeln!(
             out,
@@ -125,12 +125,14 @@ fn provider_line(out: &mut String, provider: &ProviderCoverage, results: bool) {
     }
 }
 
-/// A built provider's counts.
-fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool) {
+/// A built provider's counts, with the rules not counted for it, so that the line adds up to
+/// the contract's rules.
+fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool, rules: usize) {
+    let rest = not_counted(provider, rules);
     let _ = if provider.known && results {
         writeln!(
             out,
-            "{}:{}: `{}`, {} of {} rules passed, {} failed, {} skipped, {} not run, {} implemented only, {} uncovered",
+            "{}:{}: `{}`, {} of {} rules passed, {} failed, {} skipped, {} not run, {} implemented only, {} uncovered{rest}",
             provider.path.display(),
             provider.line,
             provider.provider,
@@ -150,7 +152,7 @@ fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool)
     } else if provider.known {
         writeln!(
             out,
-            "{}:{}: `{}`, {} of {} rules verified, {} implemented only, {} uncovered",
+            "{}:{}: `{}`, {} of {} rules verified, {} implemented only, {} uncovered{rest}",
             provider.path.display(),
             provider.line,
             provider.provider,
@@ -169,6 +171,27 @@ fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool)
             provider.bound
         )
     };
+}
+
+/// The rules of the contract a provider's counts leave out, when there are any: `, and 19
+/// optional (MAY) not counted, of the contract's 317 rules`.
+fn not_counted(provider: &ProviderCoverage, rules: usize) -> String {
+    let parts: Vec<String> = [
+        (provider.optional, "optional (MAY)"),
+        (provider.not_bound, "not binding it (`applies=`)"),
+        (provider.undecided, "undecided (its profile not stated)"),
+    ]
+    .into_iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{n} {what}"))
+    .collect();
+    if parts.is_empty() {
+        return String::new();
+    }
+    format!(
+        ", and {} not counted, of the contract's {rules} rules",
+        parts.join(" and ")
+    )
 }
 
 /// Which test results were read (or that none were), and what the source tree held.
@@ -249,6 +272,18 @@ fn reading(out: &mut String, source: &crate::SourceRead) {
             "  read as text, too large to parse (over {} MiB): {}",
             crate::read::code::LARGEST_PARSED >> 20,
             source.too_large.join(", ")
+        );
+    }
+    for at in &source.unreadable {
+        let path = if at.path.is_empty() {
+            "(the walk)"
+        } else {
+            &at.path
+        };
+        let _ = writeln!(
+            out,
+            "  {path}: could not be read, so its citations and symbols are not known: {}",
+            at.why
         );
     }
     for at in &source.syntax_errors {

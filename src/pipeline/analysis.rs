@@ -95,7 +95,7 @@ impl<'b> Analysis<'b> {
             },
             units,
         };
-        let (source, citations, results) = read_tree_and_results(
+        let (source, found, results) = read_tree_and_results(
             ctx,
             &files,
             &mut config,
@@ -103,6 +103,7 @@ impl<'b> Analysis<'b> {
             &wanted,
             !rules.rules.is_empty(),
         );
+        let (citations, unclosed) = code::split(found);
         if let Some(source) = &source {
             check_provider_places(&mut config, source);
         }
@@ -124,6 +125,7 @@ impl<'b> Analysis<'b> {
             rules: &rules,
             coverage: &coverage,
             citations: &citations,
+            unclosed: &unclosed,
             config: &config,
             files: &files,
             source: source.as_ref(),
@@ -228,9 +230,9 @@ fn check_chapter_keys(config: &mut Config, keys: &[String]) {
     }
 }
 
-/// The source tree's index and the citations of rules in it (none without `source-root`; a
-/// tree that cannot be read is a problem of book.toml), and the test results (read only for a
-/// tree whose tests they can be of).
+/// The source tree's index, the citations of rules in it and the ignore regions never closed
+/// (none without `source-root`; a tree that cannot be read is a problem of book.toml), and the
+/// test results (read only for a tree whose tests they can be of).
 fn read_tree_and_results(
     ctx: &PreprocessorContext,
     files: &BookFiles,
@@ -238,7 +240,7 @@ fn read_tree_and_results(
     shared: &Roots,
     wanted: &Wanted<'_>,
     has_rules: bool,
-) -> (Option<SourceIndex>, Vec<CodeCitation>, Results) {
+) -> (Option<SourceIndex>, Vec<code::Found>, Results) {
     // The source tree and the test results are read at once: a large report (JUnit of a
     // whole suite, tens of megabytes) costs no more than the slower of the two.
     let wants_results =
@@ -340,20 +342,38 @@ struct Wanted<'w> {
     units: bool,
 }
 
-/// The paths under the source tree at `source_root` that the book builds or serves (its build
-/// folder, `output.html.additional-js` and `additional-css`, relative to book.toml), as paths
-/// under `source_root`: they are not source.
-fn book_paths_under(ctx: &PreprocessorContext, source_root: &std::path::Path) -> Vec<String> {
-    let mut own = vec![ctx.config.build.build_dir.clone()];
+/// The paths under the source tree at `source_root` that are the book's own, as paths under
+/// `source_root`: they are not source. Its `src`, its build folder, `output.html.additional-js`
+/// and `additional-css`, the page script and stylesheet `install` writes
+/// (`commands::install::{JS_FILE, CSS_FILE}`), the baseline and book.toml, each relative to
+/// book.toml. Both sides are made absolute first: run from inside the book (`.`) with
+/// `source-root = ".."`, a relative build folder `book` is not under `..` lexically, and the
+/// built pages were read as source.
+fn book_paths_under(
+    ctx: &PreprocessorContext,
+    config: &Config,
+    source_root: &std::path::Path,
+) -> Vec<String> {
+    let mut own = vec![
+        ctx.config.book.src.clone(),
+        ctx.config.build.build_dir.clone(),
+        "mdbook-contract.js".into(),
+        "mdbook-contract.css".into(),
+        "book.toml".into(),
+    ];
+    own.extend(config.baseline.iter().map(std::path::PathBuf::from));
     for key in ["output.html.additional-js", "output.html.additional-css"] {
         if let Ok(Some(files)) = ctx.config.get::<Vec<std::path::PathBuf>>(key) {
             own.extend(files);
         }
     }
-    let base = crate::util::paths::lexical(source_root);
+    let absolute = |path: &std::path::Path| {
+        crate::util::paths::lexical(&std::path::absolute(path).unwrap_or_else(|_| path.into()))
+    };
+    let base = absolute(source_root);
     own.iter()
         .filter_map(|p| {
-            let path = crate::util::paths::lexical(&ctx.root.join(p));
+            let path = absolute(&ctx.root.join(p));
             let under = path.strip_prefix(&base).ok()?;
             let parts = crate::util::paths::components(under);
             (!parts.is_empty()).then(|| parts.join("/"))
@@ -368,7 +388,9 @@ fn check_provider_places(config: &mut Config, source: &SourceIndex) {
     let mut dangling = Vec::new();
     for (name, paths) in &config.provider_paths {
         for (i, path) in paths.iter().enumerate() {
-            if !source.path_exists(path) {
+            // A glob that does not compile is already a `malformed-config` problem at its item.
+            let invalid = is_glob(path) && crate::read::code::glob(path).is_err();
+            if !invalid && !source.path_exists(path) {
                 dangling.push((name.clone(), i, path.clone()));
             }
         }
@@ -424,7 +446,7 @@ fn index_source(
     shared: &Roots,
     wanted: &Wanted<'_>,
     root: &str,
-) -> Result<(SourceIndex, Vec<CodeCitation>), Box<Problem>> {
+) -> Result<(SourceIndex, Vec<code::Found>), Box<Problem>> {
     let at = KeyPath::key("source-root");
     let path = ctx.root.join(root);
     let folder = files.display_root_folder();
@@ -458,7 +480,7 @@ fn index_source(
                 patterns: &patterns,
                 read: &read,
             });
-            let of_the_book = book_paths_under(ctx, &path);
+            let of_the_book = book_paths_under(ctx, config, &path);
             let options = Options {
                 symbol_files: config.symbol_files.as_deref(),
                 of_the_book: &of_the_book,

@@ -57,6 +57,9 @@ pub struct OpenEntry {
 pub struct Status {
     /// Each filled spec, in the book's order.
     pub specs: Vec<SpecState>,
+    /// How many rules the contract has: for each provider, `bound`, `optional`, `not_bound`
+    /// and `undecided` add up to it.
+    pub rules: usize,
     /// Each built provider's coverage of the rules, in the book's order (none when the
     /// contract has no rules).
     pub providers: Vec<ProviderCoverage>,
@@ -97,12 +100,25 @@ pub struct SourceRead {
     pub not_source: BTreeMap<String, usize>,
     /// Files whose syntax the parser could not fully read: read as far as it recovered.
     pub syntax_errors: Vec<SyntaxErrorsAt>,
+    /// Files and folders that could not be read or walked, each once.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<Unreadable>,
     /// Files of a language with a grammar read as text for their size (over 4 MiB), relative
     /// to `source-root`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub too_large: Vec<String>,
     /// The globs of the files cited symbols are looked up in.
     pub symbol_files: Vec<String>,
+}
+
+/// A file or folder of the source tree that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Unreadable {
+    /// Relative to `source-root` (empty when the walk did not say).
+    pub path: String,
+    /// Why, as the system says it.
+    pub why: String,
 }
 
 /// A file parsed with syntax errors.
@@ -128,8 +144,15 @@ pub struct ProviderCoverage {
     pub path: PathBuf,
     /// The line of its heading.
     pub line: usize,
-    /// The rules that bind it.
+    /// The rules that bind it and oblige it (MUST, SHOULD, or no keyword): what its coverage
+    /// counts. With `optional`, `not_bound` and `undecided`, every rule of the contract.
     pub bound: usize,
+    /// The MAY rules that bind it: they permit and oblige nothing, and are not counted.
+    pub optional: usize,
+    /// The rules whose `applies=` names a profile it does not claim.
+    pub not_bound: usize,
+    /// The rules whose `applies=` names a profile of an axis it has not stated yet.
+    pub undecided: usize,
     /// Of those, the ones a `verify` counting for it cites.
     pub verified: usize,
     /// The ones only an `impl` cites.
@@ -204,6 +227,7 @@ pub(super) fn status_of(analysis: &Analysis<'_>) -> Status {
     };
     Status {
         specs: states,
+        rules: rules.rules.len(),
         providers,
         source,
         results,
@@ -240,6 +264,14 @@ fn source_read(root: &str, index: &crate::read::code::SourceIndex, citations: us
             })
             .collect(),
         too_large: reading.too_large.clone(),
+        unreadable: reading
+            .unreadable
+            .iter()
+            .map(|(path, why)| Unreadable {
+                path: path.clone(),
+                why: why.clone(),
+            })
+            .collect(),
         symbol_files: index.symbol_globs.clone(),
     }
 }
@@ -346,6 +378,9 @@ fn provider_coverage(analysis: &Analysis<'_>, column: usize, p: usize) -> Provid
         path: at.path,
         line: at.line,
         bound,
+        optional: coverage.count(column, |s| matches!(s, CellStatus::Optional)),
+        not_bound: coverage.count(column, |s| matches!(s, CellStatus::NotBound)),
+        undecided: coverage.count(column, |s| matches!(s, CellStatus::Undecided)),
         verified,
         implemented: coverage.implemented_only(column),
         failed: coverage.count(column, |s| matches!(s, CellStatus::Failed(..))),

@@ -5,7 +5,7 @@
 //! The units come from the syntax tree of every file with a grammar (`read::code`), read only
 //! when asked (`status --unmapped`, `export`); a unit belongs to the providers whose places
 //! hold its file, as a citation in it would count ([`crate::model::rules::coverage`]), and to
-//! the shared code when none does. Tests are counted apart from the code they test: a test
+//! the shared code when none does. Only a citation of a rule of the contract maps a unit. Tests are counted apart from the code they test: a test
 //! unit, or any unit of a test file.
 
 use std::collections::BTreeMap;
@@ -60,9 +60,15 @@ pub struct UnmappedUnit {
 pub(super) fn unmapped_of(analysis: &Analysis<'_>) -> Option<Unmapped> {
     let source = analysis.source.as_ref()?;
     let model = &analysis.model;
-    // Where citations stand, by file: their lines.
+    // Where citations of the contract's rules stand, by file: their lines. A citation of no
+    // rule gives no unit a reason.
     let mut cited: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for citation in &analysis.citations {
+    let known = |c: &&crate::model::rules::code::CodeCitation| {
+        c.cited
+            .as_ref()
+            .is_ok_and(|v| analysis.rules.get(&v.id).is_some())
+    };
+    for citation in analysis.citations.iter().filter(known) {
         cited.entry(&citation.path).or_default().push(citation.line);
     }
     let mut owners: BTreeMap<Option<usize>, UnmappedOwner> = BTreeMap::new();

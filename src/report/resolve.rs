@@ -13,6 +13,7 @@
 use crate::checks::{Draft, Place};
 use crate::model::rules::code::CodeCitation;
 use crate::read::chapter::{BookFiles, Chapter};
+use crate::read::code::Spot;
 use crate::read::companion::Companion;
 use crate::read::config::{Config, KeyPart, KeyPath};
 use crate::read::markdown::LineIndex;
@@ -42,7 +43,7 @@ pub(crate) fn resolve(
         // A finding about book.toml or a companion is shown on the first page.
         let page = match draft.place {
             Place::Chapter(number) => number,
-            Place::Config(_) | Place::Companion(_) | Place::Code(_) => 0,
+            Place::Config(_) | Place::Companion(_) | Place::Code(_) | Place::Source(_) => 0,
         };
         let placed = match &draft.place {
             Place::Chapter(number) => in_chapter(&chapters[*number], files, config, &draft),
@@ -60,6 +61,10 @@ pub(crate) fn resolve(
                     _ => None,
                 }
             }
+            Place::Source(spot) => match config.severity(draft.check, None) {
+                Severity::Off => None,
+                severity => Some((severity, locate_spot(files, config, spot))),
+            },
         };
         let Some((severity, location)) = placed else {
             continue;
@@ -94,6 +99,8 @@ fn in_reading_order(
         Place::Chapter(n) => 1 + n,
         Place::Companion(n) => 1 + chapters + n,
         Place::Code(n) => 1 + chapters + companions + n,
+        // After every citation, in the order found (the walk's, per check).
+        Place::Source(_) => usize::MAX,
     };
     // A finding about book.toml is located once, and sorted in the order they are written there.
     let mut drafts: Vec<(Draft, Option<Location>)> = drafts
@@ -216,6 +223,20 @@ pub(crate) fn locate_code(files: &BookFiles, config: &Config, citation: &CodeCit
         column: citation.column,
         width: citation.written.chars().count().max(1),
         line_text: citation.line_text.clone(),
+        note: None,
+    }
+}
+
+/// Where a place of the source tree other than a citation is, as [`locate_code`] shows it.
+fn locate_spot(files: &BookFiles, config: &Config, spot: &Spot) -> Location {
+    let root = config.source_root.as_deref().unwrap_or(".");
+    let path = files.root().join(root).join(&spot.path);
+    Location {
+        path: files.display(&path),
+        line: spot.line,
+        column: spot.column,
+        width: spot.width.max(1),
+        line_text: spot.line_text.clone(),
         note: None,
     }
 }

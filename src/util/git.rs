@@ -111,6 +111,7 @@ pub(crate) fn changed_since_time(dir: &Path, files: &[&str], since: i64) -> Opti
         dir,
         [
             "log",
+            "-z",
             "--no-renames",
             "--format=",
             "--name-only",
@@ -128,6 +129,7 @@ pub(crate) fn changed_since_time(dir: &Path, files: &[&str], since: i64) -> Opti
         [
             "status",
             "--porcelain",
+            "-z",
             "--no-renames",
             "--untracked-files=all",
             "--",
@@ -140,15 +142,19 @@ pub(crate) fn changed_since_time(dir: &Path, files: &[&str], since: i64) -> Opti
     .ok()?;
     let prefix = prefix(dir).ok()?;
     let prefix = prefix.as_str();
+    // With `-z`, paths come as they are, NUL-separated: without it git quotes a name that is
+    // not ASCII (`"caf\303\251_test.go"`), which then matched no file.
     let mut out: Vec<String> = committed
-        .lines()
-        .filter(|l| !l.is_empty())
+        .split('\0')
+        .map(|p| p.trim_matches('\n'))
+        .filter(|p| !p.is_empty())
         .map(str::to_owned)
         .collect();
-    for line in edited.lines() {
+    for entry in edited.split('\0') {
         // `XY path`, the path from the repository's top.
-        let Some(path) = line.get(3..) else { continue };
-        let path = path.trim_matches('"');
+        let Some(path) = entry.get(3..).filter(|p| !p.is_empty()) else {
+            continue;
+        };
         let relative = path.strip_prefix(prefix).unwrap_or(path);
         let written = std::fs::metadata(dir.join(relative))
             .and_then(|m| m.modified())

@@ -139,6 +139,10 @@ checks! {
         "a citation `r[impl ID]` or `r[verify ID]` in code, or a `{{#rule ID}}`, naming no rule",
     StaleRule "stale-rule" Warning
         "a citation in code of an older version of a rule than the book's (`r[verify ID]` of a rule now `r[ID+2]`)",
+    UnclosedIgnore "unclosed-ignore" Warning
+        "a `@tracey:ignore-start` in a comment of the source tree that no `@tracey:ignore-end` closes: every citation after it in its file is ignored",
+    SyntaxError "syntax-error" Warning
+        "a file of the source tree with a syntax error the parser recovered from, when it holds a citation of a rule or a cited symbol, at the first error",
     UnverifiedRule "unverified-rule" Warning
         "a built provider bound by a rule that no `r[verify ID]` in its tests (or the shared ones) cites, when `source-root` is set",
     FailingRule "failing-rule" Error

@@ -21,6 +21,7 @@ fn every_check_is_documented_and_fires_in_a_test() {
         "tests/testsuite/broker.rs",
         "tests/testsuite/adoption.rs",
         "tests/testsuite/results.rs",
+        "tests/testsuite/reading.rs",
     ]
     .iter()
     .map(|p| read(p))

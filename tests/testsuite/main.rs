@@ -32,6 +32,7 @@ mod plan_verification;
 mod portable;
 mod prose_checks;
 mod protocol;
+mod reading;
 mod regressions;
 mod rendering;
 mod results;

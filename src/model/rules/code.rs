@@ -9,10 +9,11 @@
 //! offsets into citations with the line and column of the ID. A citation is one only in a
 //! comment (line, block or doc comment, as the file's syntax tree says; in a file read as text,
 //! by `read::code::fallback`'s line rule), never in a string, and not inside backticks there
-//! (an example in a doc comment, as tracey reads it).
+//! (an example in a doc comment, as tracey reads it). An ID starts with a letter: `r[...]` and
+//! `r[1.2]` in a sentence are placeholders, no citation.
 
 use super::marker::{Versioned, parse_versioned};
-use crate::read::code::{Parsed, TestSite, fallback};
+use crate::read::code::{Parsed, Spot, TestSite, fallback};
 
 /// What a citation says the code does for the rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -58,6 +59,27 @@ pub(crate) struct CodeCitation {
     pub test: Option<TestSite>,
 }
 
+/// What a file's matches are: a citation, or the opening of an ignore region never closed
+/// (`unclosed-ignore`).
+#[derive(Debug, Clone)]
+pub(crate) enum Found {
+    Citation(CodeCitation),
+    Unclosed(Spot),
+}
+
+/// The citations of `found`, and the ignore regions never closed, each in the order found.
+pub(crate) fn split(found: Vec<Found>) -> (Vec<CodeCitation>, Vec<Spot>) {
+    let mut citations = Vec::new();
+    let mut unclosed = Vec::new();
+    for f in found {
+        match f {
+            Found::Citation(c) => citations.push(c),
+            Found::Unclosed(spot) => unclosed.push(spot),
+        }
+    }
+    (citations, unclosed)
+}
+
 /// The patterns the source index searches for: `PREFIX[` for each prefix of the contract's
 /// markers.
 pub(crate) fn patterns(prefixes: &[String]) -> Vec<String> {
@@ -72,7 +94,7 @@ pub(crate) fn read_matches(
     data: &[u8],
     hits: &mut [(usize, usize)],
     parsed: Option<&Parsed<'_>>,
-) -> Vec<CodeCitation> {
+) -> Vec<Found> {
     let mut found: Vec<(usize, usize)> = hits
         .iter()
         .map(|&(at, p)| (at, prefixes[p].len() + 1))
@@ -87,21 +109,21 @@ pub(crate) fn read(
     data: &[u8],
     found: &mut [(usize, usize)],
     parsed: Option<&Parsed<'_>>,
-) -> Vec<CodeCitation> {
+) -> Vec<Found> {
     found.sort_unstable();
     let mut out = Vec::new();
     let mut text: Option<String> = None;
     let mut line = 1;
     let mut line_start = 0;
     let mut scanned = 0;
-    let ignored = ignored_lines(data);
+    let ignored = ignored_lines(path, data, parsed);
     for &(at, opener) in found.iter() {
         for newline in memchr::memchr_iter(b'\n', &data[scanned..at]) {
             line += 1;
             line_start = scanned + newline + 1;
         }
         scanned = at;
-        if ignored.iter().any(|r| r.contains(&line)) {
+        if ignored.lines.iter().any(|r| r.contains(&line)) {
             continue;
         }
         if at > 0 && is_word_byte(data[at - 1]) {
@@ -130,6 +152,11 @@ pub(crate) fn read(
         let written = String::from_utf8_lossy(&data[id_start..inside + close])
             .trim()
             .to_owned();
+        // An ID starts with a letter, as the guide's syntax says: `r[...]`, `r[N]` and other
+        // placeholders in a sentence are prose, not a citation to report.
+        if !written.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            continue;
+        }
         let column = String::from_utf8_lossy(&data[line_start..id_start])
             .chars()
             .count()
@@ -153,7 +180,7 @@ pub(crate) fn read(
                 }
             })
             .flatten();
-        out.push(CodeCitation {
+        out.push(Found::Citation(CodeCitation {
             path: path.to_owned(),
             line,
             column,
@@ -163,37 +190,99 @@ pub(crate) fn read(
             line_text,
             cited,
             test,
-        });
+        }));
+    }
+    out.extend(ignored.unclosed.map(Found::Unclosed));
+    out
+}
+
+/// What tracey's directives take out of reading in a file: the lines (from 1) after each
+/// `@tracey:ignore-next-line`, every line from `@tracey:ignore-start` to `@tracey:ignore-end`
+/// (to the end of the file when it is not closed), and the opening of a region never closed.
+#[derive(Default)]
+struct Ignored {
+    lines: Vec<std::ops::Range<usize>>,
+    unclosed: Option<Spot>,
+}
+
+/// The directives, each with whether it opens (`Some(true)`), closes (`Some(false)`) or takes
+/// out the next line (`None`).
+const DIRECTIVES: [(&[u8], Option<bool>); 3] = [
+    (b"@tracey:ignore-next-line", None),
+    (b"@tracey:ignore-start", Some(true)),
+    (b"@tracey:ignore-end", Some(false)),
+];
+
+/// Reads tracey's directives in `data`, the file at `path`. A directive counts only where a
+/// comment holds it alone, as a citation counts only in a comment: in a comment (as the tree,
+/// or the line rule without one, says), with nothing before it on its line but the comment's
+/// opener and nothing after it but a closer. A string that holds one (`"// @tracey:ignore-start"`)
+/// and a sentence that quotes one are not directives.
+fn ignored_lines(path: &str, data: &[u8], parsed: Option<&Parsed<'_>>) -> Ignored {
+    let mut out = Ignored::default();
+    if memchr::memmem::find(data, b"@tracey:ignore-").is_none() {
+        return out;
+    }
+    let mut open: Option<(usize, Spot)> = None;
+    let mut line_start = 0;
+    for (i, text) in data.split(|&b| b == b'\n').enumerate() {
+        let line = i + 1;
+        let start = line_start;
+        line_start += text.len() + 1;
+        let Some((directive, at)) = directive_in(text, start, parsed) else {
+            continue;
+        };
+        match directive {
+            None => out.lines.push(line + 1..line + 2),
+            Some(true) if open.is_none() => {
+                let column = String::from_utf8_lossy(&text[..at]).chars().count() + 1;
+                let spot = Spot {
+                    path: path.to_owned(),
+                    line,
+                    column,
+                    width: "@tracey:ignore-start".len(),
+                    line_text: String::from_utf8_lossy(text)
+                        .trim_end_matches('\r')
+                        .to_owned(),
+                };
+                open = Some((line, spot));
+            }
+            Some(true) => {}
+            Some(false) => {
+                if let Some((from, _)) = open.take() {
+                    out.lines.push(from..line + 1);
+                }
+            }
+        }
+    }
+    if let Some((from, spot)) = open {
+        out.lines.push(from..usize::MAX);
+        out.unclosed = Some(spot);
     }
     out
 }
 
-/// The lines (from 1) that tracey's directives take out of reading: the line after
-/// `@tracey:ignore-next-line`, and every line from `@tracey:ignore-start` to
-/// `@tracey:ignore-end` (to the end of the file when it is not closed).
-fn ignored_lines(data: &[u8]) -> Vec<std::ops::Range<usize>> {
-    if memchr::memmem::find(data, b"@tracey:ignore").is_none() {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    let mut open: Option<usize> = None;
-    for (i, text) in data.split(|&b| b == b'\n').enumerate() {
-        let line = i + 1;
-        let has = |directive: &[u8]| memchr::memmem::find(text, directive).is_some();
-        if has(b"@tracey:ignore-next-line") {
-            out.push(line + 1..line + 2);
-        } else if has(b"@tracey:ignore-start") {
-            open.get_or_insert(line);
-        } else if has(b"@tracey:ignore-end")
-            && let Some(start) = open.take()
-        {
-            out.push(start..line + 1);
-        }
-    }
-    if let Some(start) = open {
-        out.push(start..usize::MAX);
-    }
-    out
+/// The directive a comment on the line `text` (starting at byte `start` of the file) holds
+/// alone, with its offset in the line.
+fn directive_in(
+    text: &[u8],
+    start: usize,
+    parsed: Option<&Parsed<'_>>,
+) -> Option<(Option<bool>, usize)> {
+    let at = memchr::memmem::find(text, b"@tracey:ignore-")?;
+    let (word, directive) = DIRECTIVES
+        .iter()
+        .find(|(word, _)| text[at..].starts_with(word))?;
+    let before = &text[..at];
+    let after = &text[at + word.len()..];
+    let opener = |b: &u8| b.is_ascii_whitespace() || b"/*#-;!<%".contains(b);
+    let closer = |b: &u8| b.is_ascii_whitespace() || b"*/->".contains(b);
+    let alone = before.iter().all(opener) && after.iter().all(closer);
+    let commented = match parsed {
+        Some(parsed) => parsed.in_comment(start + at),
+        None => fallback::in_comment(before),
+    };
+    (alone && commented).then_some((*directive, at))
 }
 
 /// The verb of a citation whose text between the brackets is `inside`, and where its ID
@@ -234,6 +323,12 @@ mod tests {
             }
         }
         read_matches(&prefixes, "x_test.go", text.as_bytes(), &mut found, None)
+            .into_iter()
+            .filter_map(|f| match f {
+                Found::Citation(c) => Some(c),
+                Found::Unclosed(_) => None,
+            })
+            .collect()
     }
 
     fn citations(text: &str) -> Vec<CodeCitation> {
@@ -281,7 +376,7 @@ mod tests {
 
     #[test]
     fn not_in_code_strings_words_or_backticks() {
-        let text = "s := \"r[verify a.b]\"\nattr[impl a.b]\n// r[verify a.b\n/// Write `r[impl a.b]` in a test.\n";
+        let text = "s := \"r[verify a.b]\"\nattr[impl a.b]\n// r[verify a.b\n/// Write `r[impl a.b]` in a test.\n/// without its r[...] marker, r[1.2] or r[impl _x.y]\n";
         assert!(citations(text).is_empty());
     }
 

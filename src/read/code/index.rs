@@ -23,7 +23,7 @@ use anyhow::{Context as _, Result, bail};
 use globset::{GlobSet, GlobSetBuilder};
 
 use super::roots::{Roots, expand_braces, glob, is_glob};
-use super::{Lang, Parsed, SyntaxErrors, Unit, for_path, is_test_file};
+use super::{Lang, Parsed, Spot, SyntaxErrors, Unit, for_path, is_test_file};
 
 /// Which files and folders exist, and which of the wanted words occur in which part of the tree.
 #[derive(Debug)]
@@ -58,9 +58,45 @@ pub(crate) struct Reading {
     pub(crate) not_source: BTreeMap<NotSource, usize>,
     /// Files parsed with syntax errors the parser recovered from.
     pub(crate) syntax_errors: Vec<(String, SyntaxErrors)>,
+    /// Of those, the files where the extra patterns made something (a citation) or a wanted
+    /// word was found in code: the first error, and how many there are.
+    pub(crate) errors_where_read: Vec<(Spot, usize)>,
     /// Files of a language with a grammar, read as text for their size (over
     /// [`super::LARGEST_PARSED`]).
     pub(crate) too_large: Vec<String>,
+    /// Files and folders that could not be read or walked: the path (relative to the root,
+    /// empty when the walk does not say) and why.
+    pub(crate) unreadable: Vec<(String, String)>,
+}
+
+/// Why a file could not be read, in the system's words without its path or number
+/// (`permission denied`).
+fn io_why(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::Other => error.to_string(),
+        kind => std::io::Error::from(kind).to_string(),
+    }
+}
+
+/// A walk error as a path under `root` and why.
+fn walk_error(root: &Path, error: &ignore::Error) -> (String, String) {
+    let mut error = error;
+    let mut path = String::new();
+    loop {
+        match error {
+            ignore::Error::WithPath { path: at, err } => {
+                let at = at.strip_prefix(root).unwrap_or(at);
+                path = at.to_string_lossy().replace('\\', "/");
+                error = err;
+            }
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                error = err;
+            }
+            // The path is said apart: the system's words alone (`permission denied`).
+            ignore::Error::Io(io) => return (path, io_why(io)),
+            _ => return (path, error.to_string()),
+        }
+    }
 }
 
 /// Why a file is not source.
@@ -70,8 +106,8 @@ pub(crate) enum NotSource {
     Vendored,
     /// `*.min.js`, or a line longer than [`LONGEST_LINE`]: written by a tool.
     Minified,
-    /// What the book builds or serves: its build folder, its `additional-js` and
-    /// `additional-css`.
+    /// The book's own: its `src`, its build folder, its `additional-js` and `additional-css`,
+    /// the page script and stylesheet `install` writes, the baseline, book.toml.
     OfTheBook,
 }
 
@@ -81,7 +117,7 @@ impl NotSource {
             NotSource::Vendored => "vendored (under vendor/ or node_modules/)",
             NotSource::Minified => "minified (*.min.js, *.min.css, or a line over 4,000 bytes)",
             NotSource::OfTheBook => {
-                "the book's own (its build folder, additional-js, additional-css)"
+                "the book's own (its src and build folder, book.toml, baseline, scripts and stylesheets)"
             }
         }
     }
@@ -147,22 +183,26 @@ impl SourceIndex {
         let mut paths = Vec::new();
         let mut to_scan: Vec<Scanned> = Vec::new();
         let mut reading = Reading::default();
+        // `.git` is git's, never source: pruned, not walked entry by entry.
         let walker = ignore::WalkBuilder::new(root)
             .hidden(false)
             .require_git(false)
             .sort_by_file_path(Path::cmp)
+            .filter_entry(|entry| entry.depth() == 0 || entry.file_name() != ".git")
             .build();
         for entry in walker {
-            let Ok(entry) = entry else { continue };
+            let entry = match entry {
+                Ok(entry) => entry,
+                // Said in `status`: a folder that cannot be listed reads as one without code.
+                Err(error) => {
+                    reading.unreadable.push(walk_error(root, &error));
+                    continue;
+                }
+            };
             let Ok(relative) = entry.path().strip_prefix(root) else {
                 continue;
             };
-            if relative.as_os_str().is_empty()
-                || relative
-                    .components()
-                    .next()
-                    .is_some_and(|c| c.as_os_str() == ".git")
-            {
+            if relative.as_os_str().is_empty() {
                 continue;
             }
             let relative = relative.to_string_lossy().replace('\\', "/");
@@ -317,7 +357,9 @@ impl Reading {
             *self.not_source.entry(k).or_default() += n;
         }
         self.syntax_errors.extend(other.syntax_errors);
+        self.errors_where_read.extend(other.errors_where_read);
         self.too_large.extend(other.too_large);
+        self.unreadable.extend(other.unreadable);
     }
 }
 
@@ -403,10 +445,12 @@ struct FileRead<T> {
     /// How it was read: as code of a language, as text, or not at all (not source).
     as_code: Option<&'static str>,
     not_source: Option<NotSource>,
-    errors: Option<SyntaxErrors>,
+    errors: Option<(SyntaxErrors, Spot)>,
     units: Option<FileUnits>,
     /// Its language has a grammar, but it is too large to parse: read as text.
     too_large: bool,
+    /// Why it could not be read, if it could not.
+    unreadable: Option<String>,
 }
 
 impl<T> Default for FileRead<T> {
@@ -421,6 +465,7 @@ impl<T> Default for FileRead<T> {
             errors: None,
             units: None,
             too_large: false,
+            unreadable: None,
         }
     }
 }
@@ -486,6 +531,9 @@ fn search<T: Send>(
     confirm_words(files, &mut per_file);
     for (file, read) in files.iter().zip(per_file) {
         out.files_read += usize::from(read.read);
+        if let Some(why) = read.unreadable {
+            out.reading.unreadable.push((file.relative.clone(), why));
+        }
         if let Some(why) = read.not_source {
             *out.reading.not_source.entry(why).or_default() += 1;
         } else if read.too_large {
@@ -501,10 +549,13 @@ fn search<T: Send>(
                 }
             }
         }
-        if let Some(errors) = read.errors {
+        if let Some((errors, first)) = read.errors {
             out.reading
                 .syntax_errors
                 .push((file.relative.clone(), errors));
+            if !read.ids.is_empty() || !read.made.is_empty() {
+                out.reading.errors_where_read.push((first, errors.count));
+            }
         }
         for id in read.ids {
             out.found.insert(words[id].clone());
@@ -538,9 +589,15 @@ fn read_file<T>(
     if !file.symbols && file.size > LARGEST_SOURCE {
         return FileRead::default();
     }
-    // Unreadable files are skipped: they cannot hold a symbol we could show.
-    let Ok(data) = std::fs::read(&file.path) else {
-        return FileRead::default();
+    // An unreadable file is said in `status`: it may hold citations.
+    let data = match std::fs::read(&file.path) {
+        Ok(data) => data,
+        Err(error) => {
+            return FileRead {
+                unreadable: Some(io_why(&error)),
+                ..FileRead::default()
+            };
+        }
     };
     // A file with a NUL byte in its first 8 KB is binary, as git decides it.
     if !file.symbols && memchr::memchr(0, &data[..data.len().min(8000)]).is_some() {
@@ -610,9 +667,10 @@ fn read_file<T>(
         read: true,
         as_code,
         not_source: None,
-        errors: parsed.as_ref().and_then(Parsed::errors),
+        errors: errors_of(&file.relative, &data, parsed.as_ref()),
         units,
         too_large: lang.is_some() && data.len() > super::LARGEST_PARSED,
+        unreadable: None,
     }
 }
 
@@ -683,7 +741,7 @@ fn confirm_words<T>(files: &[Scanned], reads: &mut [FileRead<T>]) {
 fn words_in_code(
     file: &Scanned,
     hits: &[(Range<usize>, usize)],
-) -> (Vec<usize>, Option<SyntaxErrors>) {
+) -> (Vec<usize>, Option<(SyntaxErrors, Spot)>) {
     let Ok(data) = std::fs::read(&file.path) else {
         return (Vec::new(), None);
     };
@@ -695,8 +753,28 @@ fn words_in_code(
         .collect();
     (
         names_among(&hits, parsed.as_ref()),
-        parsed.as_ref().and_then(Parsed::errors),
+        errors_of(&file.relative, &data, parsed.as_ref()),
     )
+}
+
+/// The syntax errors of a parsed file, with the place of the first.
+fn errors_of(path: &str, data: &[u8], parsed: Option<&Parsed<'_>>) -> Option<(SyntaxErrors, Spot)> {
+    let errors = parsed?.errors()?;
+    let text = data
+        .split(|&b| b == b'\n')
+        .nth(errors.first_line - 1)
+        .unwrap_or_default();
+    let before = &text[..errors.first_byte.min(text.len())];
+    let spot = Spot {
+        path: path.to_owned(),
+        line: errors.first_line,
+        column: String::from_utf8_lossy(before).chars().count() + 1,
+        width: 1,
+        line_text: String::from_utf8_lossy(text)
+            .trim_end_matches('\r')
+            .to_owned(),
+    };
+    Some((errors, spot))
 }
 
 /// The words of `hits` that are names of the code (each asked until one of its places is;

@@ -48,6 +48,9 @@ pub(crate) struct Unit {
     pub scope: Vec<String>,
     /// Whether it is a test: a test function by its language's conventions, or a test case.
     pub test: bool,
+    /// Whether it stands in a function or a test case: a helper declared inside one is part
+    /// of it, not a unit of its own for `--unmapped`.
+    pub nested: bool,
     /// Its bytes, with the comments, attributes and decorators that stand directly above it.
     pub range: Range<usize>,
     /// Where the unit itself starts (after its comments).
@@ -65,12 +68,30 @@ pub(crate) struct TestSite {
     pub line: usize,
 }
 
+/// A place in a file of the source tree that a finding is about, other than a citation (an
+/// ignore region never closed, a syntax error).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Spot {
+    /// The file, relative to `source-root`, `/`-separated.
+    pub path: String,
+    /// From 1.
+    pub line: usize,
+    /// In characters, from 1.
+    pub column: usize,
+    /// In characters.
+    pub width: usize,
+    /// The text of its line, for snippets.
+    pub line_text: String,
+}
+
 /// Syntax errors the parser recovered from: how many, and where the first is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct SyntaxErrors {
     pub count: usize,
     /// The line of the first, from 1.
     pub first_line: usize,
+    /// The byte of its line where the first starts, from 0.
+    pub first_byte: usize,
 }
 
 /// A file read as code: its syntax tree, asked what stands at a place.
@@ -180,14 +201,19 @@ impl<'t> Parsed<'t> {
         walk::units(&self.syntax, &self.tree)
     }
 
-    /// The code units (not scopes) of [`Parsed::units`].
+    /// The code units of [`Parsed::units`]: declarations at the top of a file or in a type or
+    /// scope (not scopes, not a function declared inside a function); a test case stays one
+    /// wherever it is declared.
     pub(crate) fn code_units(&self) -> Vec<Unit> {
         let mut units = self.units();
-        units.retain(|u| !matches!(u.kind, UnitKind::Scope | UnitKind::Members));
+        units.retain(|u| {
+            !matches!(u.kind, UnitKind::Scope | UnitKind::Members)
+                && (u.kind == UnitKind::Case || !u.nested)
+        });
         units
     }
 
-    /// The syntax errors the parser recovered from, if any: how many, and the first's line.
+    /// The syntax errors the parser recovered from, if any: how many, and where the first is.
     pub(crate) fn errors(&self) -> Option<SyntaxErrors> {
         let root = self.tree.root_node();
         if !root.has_error() {
@@ -198,13 +224,16 @@ impl<'t> Parsed<'t> {
         let mut stack = vec![root];
         while let Some(node) = stack.pop() {
             if node.is_error() || node.is_missing() {
-                let line = node.start_position().row + 1;
+                let at = node.start_position();
                 let errors = out.get_or_insert(SyntaxErrors {
                     count: 0,
-                    first_line: line,
+                    first_line: at.row + 1,
+                    first_byte: at.column,
                 });
                 errors.count += 1;
-                errors.first_line = errors.first_line.min(line);
+                if (at.row + 1, at.column) < (errors.first_line, errors.first_byte) {
+                    (errors.first_line, errors.first_byte) = (at.row + 1, at.column);
+                }
             }
             let mut cursor = node.walk();
             stack.extend(node.children(&mut cursor).filter(|c| c.has_error()));

@@ -9,6 +9,9 @@ use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 pub(crate) struct Roots {
     prefixes: Vec<String>,
     globs: GlobSet,
+    /// The folder part of each glob (`lib` of `lib/*.py`, `a/*` of `a/*/x.rs`), whatever the
+    /// language of the files it matches.
+    folders: GlobSet,
     empty: bool,
 }
 
@@ -22,12 +25,15 @@ impl Roots {
     pub(crate) fn new(roots: &[String]) -> Result<Roots> {
         let mut prefixes = Vec::new();
         let mut globs = GlobSetBuilder::new();
+        let mut folders = GlobSetBuilder::new();
         for root in roots {
             let root = root.trim_start_matches("./").trim_end_matches('/');
             if is_glob(root) {
-                globs.add(glob(root).with_context(|| {
-                    format!("`shared-layer` holds `{root}`, which is not a glob")
-                })?);
+                let not_a_glob = || format!("`shared-layer` holds `{root}`, which is not a glob");
+                globs.add(glob(root).with_context(not_a_glob)?);
+                if let Some((folder, _)) = root.rsplit_once('/') {
+                    folders.add(glob(folder).with_context(not_a_glob)?);
+                }
             } else {
                 prefixes.push(root.to_owned());
             }
@@ -35,6 +41,7 @@ impl Roots {
         Ok(Roots {
             prefixes,
             globs: globs.build()?,
+            folders: folders.build()?,
             empty: roots.is_empty(),
         })
     }
@@ -57,11 +64,9 @@ impl Roots {
     }
 
     /// A folder that holds files a glob root matches (`internal/provider` for
-    /// `internal/provider/*.go`) counts as under the roots too.
+    /// `internal/provider/*.go`, `lib` for `lib/*.py`) counts as under the roots too.
     fn prefix_of_glob(&self, path: &str) -> bool {
-        !path.is_empty()
-            && self.globs.is_match(format!("{path}/x.go"))
-            && !path.contains(['*', '{'])
+        !path.is_empty() && self.folders.is_match(path) && !path.contains(['*', '{'])
     }
 }
 
@@ -96,5 +101,8 @@ mod tests {
         assert!(!roots.contains("internal/provider/kvm/kvm.go"));
         assert!(roots.contains("internal/gc/gc.go"));
         assert!(!roots.contains("internal/gcx"));
+        let python = Roots::new(&["lib/*.py".into()]).unwrap();
+        assert!(python.contains("lib") && python.contains("lib/a.py"));
+        assert!(!python.contains("lib/a.go") && !python.contains("libs"));
     }
 }

@@ -250,15 +250,27 @@ impl<'t> Syntax<'t> {
             return None;
         }
         let mut callee = node.child_by_field_name(calls.callee)?;
+        // A group named on the chain (`describe` of Playwright's `test.describe.parallel`)
+        // makes the call a group, whatever name the chain starts with.
+        let mut group = false;
         // The name the chain starts with: `test` of `test.skip.each(...)`.
         while let Some(inner) = callee
             .child_by_field_name("object")
             .or_else(|| callee.child_by_field_name(calls.callee))
         {
+            let property = callee.child_by_field_name("property");
+            group |= property.is_some_and(|p| {
+                let name = self.text_of(p);
+                calls
+                    .names
+                    .iter()
+                    .any(|(n, k)| *n == name && *k == UnitKind::Scope)
+            });
             callee = inner;
         }
         let name = self.text_of(callee);
         let (_, kind) = calls.names.iter().find(|(n, _)| *n == name)?;
+        let kind = if group { &UnitKind::Scope } else { kind };
         let arguments = node.child_by_field_name(calls.arguments)?;
         let first = arguments.named_child(0)?;
         let title = self.text_of(first);

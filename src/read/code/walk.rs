@@ -35,6 +35,9 @@ pub(super) fn units(syntax: &Syntax<'_>, tree: &Tree) -> Vec<Unit> {
                 kind: declared.kind,
                 method,
                 test: syntax.is_test(&declared, above),
+                nested: enclosing
+                    .iter()
+                    .any(|u| matches!(u.kind, UnitKind::Function | UnitKind::Case)),
                 scope: enclosing.iter().map(|u| u.name.clone()).collect(),
                 name: declared.name,
                 range: above..node.end_byte(),

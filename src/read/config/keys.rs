@@ -452,6 +452,11 @@ impl Config {
         };
         for (provider, folders) in providers {
             if let Some(folders) = strings(&at.child(provider), folders, problems) {
+                // A glob that does not compile is a problem at its item; it is kept, so that the
+                // items after it keep their index, and names nothing.
+                let _ = globs(&at.child(provider), folders.clone(), problems, |path| {
+                    crate::read::code::is_glob(path).then(|| path.to_owned())
+                });
                 self.provider_paths.insert(
                     provider.clone(),
                     folders
