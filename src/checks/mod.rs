@@ -62,6 +62,7 @@ mod unknown_axis;
 mod unknown_claim;
 mod unknown_profile;
 mod unknown_rule;
+mod unreadable_source;
 mod unverified_rule;
 
 /// What a check sees.
@@ -339,6 +340,7 @@ fn run(check: Check, cx: &Context<'_>, out: &mut Vec<Draft>) {
         Check::StaleRule => stale_rule::run(cx, out),
         Check::UnclosedIgnore => unclosed_ignore::run(cx, out),
         Check::SyntaxError => syntax_error::run(cx, out),
+        Check::UnreadableSource => unreadable_source::run(cx, out),
         Check::UnverifiedRule => unverified_rule::run(cx, out),
         Check::MissingRule => missing_rule::run(cx, out),
         Check::FailingRule => failing_rule::run(cx, out),

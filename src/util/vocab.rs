@@ -143,6 +143,8 @@ checks! {
         "a `@tracey:ignore-start` in a comment of the source tree that no `@tracey:ignore-end` closes: every citation after it in its file is ignored",
     SyntaxError "syntax-error" Warning
         "a file of the source tree with a syntax error the parser recovered from, when it holds a citation of a rule or a cited symbol, at the first error",
+    UnreadableSource "unreadable-source" Warning
+        "a file or folder under `source-root` that could not be read or walked: its citations and symbols are not known",
     UnverifiedRule "unverified-rule" Warning
         "a built provider bound by a rule that no `r[verify ID]` in its tests (or the shared ones) cites, when `source-root` is set",
     FailingRule "failing-rule" Error

@@ -365,7 +365,7 @@ fn run_unprivileged(dir: &std::path::Path, args: &[&str]) -> String {
 
 #[cfg(unix)]
 #[test]
-fn a_file_or_folder_that_cannot_be_read_is_said_in_status() {
+fn a_file_or_folder_that_cannot_be_read_is_said_in_status_and_by_check() {
     use std::os::unix::fs::PermissionsExt;
     let fixture = book(&[
         ("repo/auth.rs", "// r[impl auth.login]\npub fn login() {}\n"),
@@ -379,10 +379,25 @@ fn a_file_or_folder_that_cannot_be_read_is_said_in_status() {
     mode(".", 0o755);
     let status = run_unprivileged(root, &["status"]);
     assert!(!status.contains("could not be read"), "{status}");
+    let readable = run_unprivileged(root, &["check", "--format", "json"]);
+    assert!(
+        json_positions(&readable, "unreadable-source").is_empty(),
+        "{readable}"
+    );
     mode("repo/locked.rs", 0o000);
     mode("repo/secret", 0o000);
     let status = run_unprivileged(root, &["status"]);
+    let stdout = run_unprivileged(root, &["check", "--format", "json"]);
     mode("repo/secret", 0o755);
+    assert_eq!(
+        json_positions(&stdout, "unreadable-source"),
+        ["book.toml:7:15", "book.toml:7:15"],
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("`locked.rs` under `source-root` could not be read (permission denied): its citations and symbols are not known"),
+        "{stdout}"
+    );
     for line in [
         "  secret: could not be read, so its citations and symbols are not known: permission denied\n",
         "  locked.rs: could not be read, so its citations and symbols are not known: permission denied\n",
