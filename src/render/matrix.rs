@@ -110,6 +110,11 @@ fn attr(text: &str) -> std::borrow::Cow<'_, str> {
     crate::util::escape::html(text)
 }
 
+/// A group's title as a reader compares two: without code marks, case or surrounding space.
+fn plain_title(title: &str) -> String {
+    title.replace('`', "").trim().to_lowercase()
+}
+
 impl<'a> Renderer<'a> {
     /// The matrix: what its results are of, or why nothing is known, above the HTML block of
     /// the summary and the table.
@@ -236,7 +241,15 @@ impl<'a> Renderer<'a> {
                 Some(h) => (h.text.clone(), format!("{}#{}", rule.chapter, h.id)),
                 None => (String::new(), rule.chapter.to_string()),
             };
-            match groups.iter_mut().find(|(k, _)| k.1 == key.1) {
+            // A section and the axis under it named alike ("Refunds", `refunds`) are one
+            // group, named once.
+            let same = |k: &(String, String)| {
+                k.1 == key.1
+                    || (!key.0.is_empty()
+                        && k.1.split('#').next() == key.1.split('#').next()
+                        && plain_title(&k.0) == plain_title(&key.0))
+            };
+            match groups.iter_mut().find(|(k, _)| same(k)) {
                 Some((_, rows)) => rows.push(i),
                 None => groups.push((key, vec![i])),
             }

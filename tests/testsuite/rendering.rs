@@ -134,3 +134,26 @@ fn no_page_of_this_book_shows_a_shortcode_as_written() {
     }
     assert!(pages >= 6, "{pages} pages");
 }
+
+#[test]
+fn a_section_and_the_axis_under_it_named_alike_are_one_group_of_the_rule_matrix() {
+    let contract = "# Contract\n\n## Refunds\n\nr[refund.partial]\nA partial refund MUST leave the rest refundable.\n\n### `refunds` {.axis}\n\nHow are refunds made?\n\n| Profile | Meaning |\n|---|---|\n| `sync` | at once |\n| `async` | later |\n\nr[refund.idempotent]\nA refund MUST be idempotent.\n\n## Charges\n\nr[charge.once]\nA charge MUST happen once.\n";
+    let appendix =
+        "# Existing\n\n{{#rule-matrix}}\n\n## `stripe` {.provider}\n\n{{#profile refunds sync}}\n";
+    let book = Fixture::new(&[
+        (
+            "book.toml",
+            "[book]\ntitle = \"P\"\n\n[preprocessor.contract]\nafter = [\"links\"]\ncontract = [\"contract.md\"]\n\n[preprocessor.contract.checks]\nmust-cite = \"off\"\n",
+        ),
+        ("src/contract.md", contract),
+        ("src/appendix.md", appendix),
+    ]);
+    let chapters = book.preprocess();
+    let page = &chapters.iter().find(|(p, _)| p == "appendix.md").unwrap().1;
+    let titles: Vec<&str> = Regex::new(r#"<span class="contract-group-title">([^<]*)</span>"#)
+        .unwrap()
+        .captures_iter(page)
+        .map(|c| c.get(1).unwrap().as_str())
+        .collect();
+    assert_eq!(titles, ["Refunds", "Charges"], "{page}");
+}
