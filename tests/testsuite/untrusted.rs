@@ -68,11 +68,36 @@ fn attribute(text: &str) -> String {
 /// `autofocus` attribute, a `javascript:` or remote link or image, an `<img>`, a heading with
 /// the data's id. Attributes are read as a browser reads them (quoted values are values).
 fn markup_from_data(html: &str) -> Vec<String> {
+    let mut bad = Vec::new();
+    for (name, attributes) in tags_of_main(html) {
+        let heading_of_data = name.len() == 2
+            && name.starts_with('h')
+            && attributes
+                .iter()
+                .any(|(k, v)| k == "id" && ["x", "y", "z"].contains(&v.as_str()));
+        let handler = attributes
+            .iter()
+            .any(|(k, _)| k.starts_with("on") || k == "autofocus");
+        let link = attributes.iter().any(|(k, v)| {
+            (k == "href" || k == "src")
+                && (v.trim_start().to_ascii_lowercase().starts_with("javascript:")
+                    || v.contains("example.com"))
+        });
+        if name == "img" || heading_of_data || handler || link {
+            bad.push(format!("<{name} {attributes:?}>"));
+        }
+    }
+    bad
+}
+
+/// Every element of the `<main>` of `html` (all of it without one), as its lower-case name and
+/// attributes, read as a browser reads them (quoted values are values).
+fn tags_of_main(html: &str) -> Vec<(String, Vec<(String, String)>)> {
     let main = html
         .split_once("<main>")
         .and_then(|(_, rest)| rest.split_once("</main>"))
         .map_or(html, |(main, _)| main);
-    let mut bad = Vec::new();
+    let mut out = Vec::new();
     let mut rest = main;
     while let Some(open) = rest.find('<') {
         rest = &rest[open + 1..];
@@ -85,28 +110,9 @@ fn markup_from_data(html: &str) -> Vec<String> {
         }
         let (attributes, after) = attributes(&rest[name.len()..]);
         rest = after;
-        let name = name.to_ascii_lowercase();
-        let heading_of_data = name.len() == 2
-            && name.starts_with('h')
-            && attributes
-                .iter()
-                .any(|(k, v)| k == "id" && ["x", "y", "z"].contains(&v.as_str()));
-        let handler = attributes
-            .iter()
-            .any(|(k, _)| k.starts_with("on") || k == "autofocus");
-        let link = attributes.iter().any(|(k, v)| {
-            (k == "href" || k == "src")
-                && (v
-                    .trim_start()
-                    .to_ascii_lowercase()
-                    .starts_with("javascript:")
-                    || v.contains("example.com"))
-        });
-        if name == "img" || heading_of_data || handler || link {
-            bad.push(format!("<{name} {attributes:?}>"));
-        }
+        out.push((name.to_ascii_lowercase(), attributes));
     }
-    bad
+    out
 }
 
 /// The attributes of a tag whose name was read, as `(name, value)`, and the text after it.
@@ -626,27 +632,12 @@ fn every_action_of_the_workflows_is_pinned_to_a_commit() {
 
 /// Every element and attribute name in the `<main>` of the page `html`.
 fn vocabulary(html: &str) -> std::collections::BTreeSet<String> {
-    let main = html
-        .split_once("<main>")
-        .and_then(|(_, rest)| rest.split_once("</main>"))
-        .map_or(html, |(main, _)| main);
     let mut out = std::collections::BTreeSet::new();
-    let mut rest = main;
-    while let Some(open) = rest.find('<') {
-        rest = &rest[open + 1..];
-        let name: String = rest
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .collect();
-        if name.is_empty() {
-            continue;
-        }
-        let (attributes, after) = attributes(&rest[name.len()..]);
-        rest = after;
-        out.insert(name.to_ascii_lowercase());
+    for (name, attributes) in tags_of_main(html) {
         for (key, _) in attributes {
-            out.insert(format!("{}[{key}]", name.to_ascii_lowercase()));
+            out.insert(format!("{name}[{key}]"));
         }
+        out.insert(name);
     }
     out
 }
