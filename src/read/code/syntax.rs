@@ -262,6 +262,11 @@ impl<'t> Syntax<'t> {
         let arguments = node.child_by_field_name(calls.arguments)?;
         let first = arguments.named_child(0)?;
         let title = self.text_of(first);
+        // A title that is a variable (`it(store, ...)` in a loop) takes whatever it held: a
+        // placeholder, as `${store}` in a template.
+        if first.kind() == "identifier" {
+            return Some((*kind, format!("${{{title}}}")));
+        }
         let title = title
             .strip_prefix(['"', '\'', '`'])
             .and_then(|t| t.strip_suffix(['"', '\'', '`']))

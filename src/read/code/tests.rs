@@ -160,6 +160,9 @@ fn the_test_around_a_citation_or_below_its_comment() {
             None
         ]
     );
+    // A title held in a variable takes any text, as a placeholder.
+    let looped = "describe('putAtomic', () => {\n  for (const store of STORES) {\n    // r[verify a.b]\n    test(store, () => {});\n  }\n});\n";
+    assert_eq!(tests("a.test.js", looped), [Some("${store}".to_owned())]);
     let java = "class ConformanceTest {\n  // r[verify a.b]\n  @ParameterizedTest\n  @ValueSource(strings = {\"s3\"})\n  void putAtomic(String p) {}\n  // r[verify a.c]\n  void helper() {}\n}\n";
     assert_eq!(
         tests("ConformanceTest.java", java),

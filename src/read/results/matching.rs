@@ -150,10 +150,16 @@ impl<'r> Matcher<'r> {
             if !self.attempts.counts[i] {
                 continue;
             }
+            // The title alone, or after what the report puts its groups in: the classname
+            // (jest-junit, jasmine-reporters) or the suite (Node's runner).
             let titled = pattern.matches(&case.name).is_some()
                 || pattern
                     .matches(&format!("{} {}", case.classname, case.name))
-                    .is_some();
+                    .is_some()
+                || case
+                    .suite
+                    .as_deref()
+                    .is_some_and(|s| pattern.matches(&format!("{s} {}", case.name)).is_some());
             if !titled {
                 continue;
             }

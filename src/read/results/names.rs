@@ -161,13 +161,21 @@ impl TitlePattern {
     pub(crate) fn new(scope: &[String], title: &str) -> Option<TitlePattern> {
         let mut parts: Vec<String> = scope.iter().map(|s| template(s)).collect();
         parts.push(template(title));
-        let pattern = format!(r"^\s*{}\s*$", parts.join(r"(?:\s+>\s+|\s+)"));
+        // Runners join a group's title to its tests' with a space (Jest), ` > ` (Vitest),
+        // ` › ` (Playwright) or `.` (jasmine-reporters' classname).
+        // Playwright puts the project first: `[storage] title`.
+        let pattern = format!(
+            r"^\s*(?:\[[^\]]*\]\s+)?{}\s*$",
+            parts.join(r"(?:\s*[>›]\s*|\s+|\.)")
+        );
+        // The text between placeholders, never a placeholder's own letters: `%s put` and
+        // `on ${store} is atomic` keep ` put` and ` is atomic`.
         let fixed = scope
             .iter()
             .map(String::as_str)
             .chain(std::iter::once(title))
-            .flat_map(|t| t.split(['%', '$']))
-            .max_by_key(|f| f.len())
+            .flat_map(|t| PLACEHOLDER.split(t))
+            .max_by_key(|f| f.trim().len())
             .unwrap_or("")
             .trim()
             .to_owned();
@@ -197,7 +205,9 @@ impl TitlePattern {
     /// named in its name.
     pub(crate) fn provider(&self, name: &str, providers: &[String]) -> Named {
         let values = self.matches(name).unwrap_or_default();
-        if let Some(p) = one_of(values.iter().copied(), providers) {
+        // Vitest prints a `$name` value quoted: `on 's3' sees`.
+        let unquoted = values.iter().map(|v| v.trim_matches(['\'', '"', '`']));
+        if let Some(p) = one_of(unquoted, providers) {
             return Named::Provider(p);
         }
         one_of(tokens(name), providers).map_or(Named::None, Named::Provider)
@@ -206,10 +216,11 @@ impl TitlePattern {
 
 /// A title from the source as a regular expression: its placeholders (`%s`, `%d`, `%i`, `%p`,
 /// `%#`, `$name`, `${name}`) any text.
+static PLACEHOLDER: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+    Regex::new(r"%[sdifjoOp#]|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_.]*").expect("a valid regex")
+});
+
 fn template(title: &str) -> String {
-    static PLACEHOLDER: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-        Regex::new(r"%[sdifjoOp#]|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_.]*").expect("a valid regex")
-    });
     let mut out = String::new();
     let mut last = 0;
     for m in PLACEHOLDER.find_iter(title) {
@@ -314,6 +325,47 @@ mod tests {
             "provider s3 > get of a missing key",
         ] {
             assert_eq!(grouped.provider(name, &p), Named::Provider(0), "{name}");
+        }
+        // Text on both sides of a placeholder, and a placeholder first.
+        for (title, name, value) in [
+            (
+                "a put on %s is atomic for every key",
+                "a put on gcs is atomic for every key",
+                1,
+            ),
+            (
+                "put on ${store} is atomic",
+                "put on azure-blob is atomic",
+                2,
+            ),
+            ("%s put is atomic", "s3 put is atomic", 0),
+            ("$provider works", "gcs works", 1),
+            (
+                "read after write on $store sees",
+                "read after write on 's3' sees",
+                0,
+            ),
+        ] {
+            let pattern = TitlePattern::new(&[], title).unwrap();
+            assert_eq!(
+                pattern.provider(name, &p),
+                Named::Provider(value),
+                "{title}"
+            );
+        }
+        assert!(
+            TitlePattern::new(&[], "%s put is atomic")
+                .unwrap()
+                .matches("s3 get")
+                .is_none()
+        );
+        // Playwright's ` › ` and jasmine-reporters' `.` between a group and its test.
+        let nested = TitlePattern::new(&["read after write".to_owned()], "on ${s} sees").unwrap();
+        for name in [
+            "read after write › on gcs sees",
+            "read after write.on gcs sees",
+        ] {
+            assert_eq!(nested.provider(name, &p), Named::Provider(1), "{name}");
         }
         let plain = TitlePattern::new(&[], "getMissing").unwrap();
         assert_eq!(plain.provider(" getMissing", &p), Named::None);
