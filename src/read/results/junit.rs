@@ -199,11 +199,13 @@ fn finish(open: Open) -> Case {
     if says_nothing && let Some(line) = first_line(&open.body) {
         case.message = Some(line);
     }
-    case.display = open
+    if let Some(display) = open
         .out
         .lines()
         .find_map(|l| l.trim().strip_prefix("display-name:"))
-        .map(|d| d.trim().to_owned());
+    {
+        case.display = Some(display.trim().to_owned());
+    }
     case
 }
 
@@ -225,6 +227,8 @@ fn case(tag: &BytesStart<'_>, report: usize) -> Case {
             "name" => &mut case.name,
             "classname" => &mut case.classname,
             "file" => case.file.get_or_insert_with(String::new),
+            // GoogleTest: a `TEST_P` case is named by index, its value beside it.
+            "value_param" => case.display.get_or_insert_with(String::new),
             _ => continue,
         };
         if let Ok(value) = attribute.normalized_value(quick_xml::XmlVersion::default()) {

@@ -35,7 +35,7 @@ const CASE_WORK: usize = 64;
 use std::path::Path;
 use std::sync::Mutex;
 
-use super::names::{Named, TitlePattern, base, named};
+use super::names::{Named, TitlePattern, base, named, named_in};
 use super::{Case, Outcome, Results};
 
 /// The test a citation stands in, as the matcher looks it up.
@@ -103,6 +103,11 @@ impl<'r> Matcher<'r> {
         self.named.get(case).copied().unwrap_or(Named::None)
     }
 
+    /// The providers cases are compared with.
+    pub(crate) fn providers(&self) -> &[String] {
+        &self.providers
+    }
+
     /// The index of `provider` among the providers cases are compared with.
     pub(crate) fn provider_index(&self, provider: &str) -> Option<usize> {
         self.providers.iter().position(|p| p == provider)
@@ -111,8 +116,8 @@ impl<'r> Matcher<'r> {
     /// The cases of the test `site`, its file under `source_root`; `others` are the other
     /// tests that cite rules (a case that names no file may be any of them).
     pub(crate) fn cases(&self, source_root: &Path, site: &Site<'_>, others: &[Site<'_>]) -> Found {
-        if is_javascript(site.path) {
-            return self.javascript(site, others);
+        if by_title(site.path) {
+            return self.by_title(site, others);
         }
         let Some(candidates) = self.by_function.get(site.name) else {
             return Found::default();
@@ -140,8 +145,9 @@ impl<'r> Matcher<'r> {
         }
     }
 
-    /// The cases of a JavaScript or TypeScript test, by its titles.
-    fn javascript(&self, site: &Site<'_>, others: &[Site<'_>]) -> Found {
+    /// The cases of a test named by its title (JavaScript, TypeScript, C++'s test macros),
+    /// inside its groups' titles.
+    fn by_title(&self, site: &Site<'_>, others: &[Site<'_>]) -> Found {
         let Some(pattern) = TitlePattern::new(site.scope, site.name) else {
             return Found::default();
         };
@@ -166,35 +172,78 @@ impl<'r> Matcher<'r> {
             match file_of(case) {
                 Some(file) if same_file(&file, site.path) => found.cases.push(i),
                 Some(_) => {}
-                None => {
-                    found.cases.push(i);
-                    found.unplaced |= others.iter().any(|o| {
-                        o.path != site.path
-                            && is_javascript(o.path)
-                            && o.name == site.name
-                            && o.scope == site.scope
-                    });
-                }
+                None => match self.unfiled(case, site, others) {
+                    Some(true) => found.cases.push(i),
+                    Some(false) => {}
+                    None => {
+                        found.cases.push(i);
+                        found.unplaced |= others.iter().any(|o| same_test(o, site));
+                    }
+                },
             }
         }
         found
     }
 
-    /// The provider a case of the JavaScript test `site` ran for.
-    pub(crate) fn javascript_named(&self, site: &Site<'_>, case: usize) -> Named {
+    /// Whether a case whose report names no file is of the test `site`, as its classname
+    /// says: one that names a provider (not the title again, as Jest's and Mocha's do; Catch2's
+    /// binary `s3_provider_test`) is of a file whose path names it; one whose first part is
+    /// the stem of one file alone among the tests of that title (`conformance_test.global`) is
+    /// of that file. `None`: the classname does not say.
+    fn unfiled(&self, case: &Case, site: &Site<'_>, others: &[Site<'_>]) -> Option<bool> {
+        let classname = case.classname.trim();
+        if classname.is_empty() || case.name.contains(classname) {
+            return None;
+        }
+        if let Some(named) = named_in(classname, &self.providers) {
+            return Some(named_in(site.path, &self.providers) == Some(named));
+        }
+        let first = classname.split('.').next().unwrap_or(classname);
+        let stem = |path: &str| {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            name.split('.').next().unwrap_or(name).to_owned()
+        };
+        let sharing = others
+            .iter()
+            .filter(|o| same_test(o, site) && o.path != site.path && stem(o.path) == first)
+            .count();
+        match (stem(site.path) == first, sharing) {
+            (true, 0) => Some(true),
+            (false, 1..) => Some(false),
+            _ => None,
+        }
+    }
+
+    /// The provider a case of the test `site`, named by its title, ran for.
+    pub(crate) fn title_named(&self, site: &Site<'_>, case: usize) -> Named {
+        let case = &self.results.cases[case];
         match TitlePattern::new(site.scope, site.name) {
-            Some(pattern) => pattern.provider(&self.results.cases[case].name, &self.providers),
+            Some(pattern) => match pattern.provider(&case.name, &self.providers) {
+                // GoogleTest keeps a parameter's value beside the index it names a case by;
+                // Catch2 names a case's binary (`s3_provider_test.global`) in its classname.
+                Named::None => [case.display.as_deref(), Some(case.classname.as_str())]
+                    .into_iter()
+                    .flatten()
+                    .find_map(|d| named_in(d, &self.providers))
+                    .map_or(Named::None, Named::Provider),
+                named => named,
+            },
             None => Named::None,
         }
     }
 }
 
-pub(crate) fn is_javascript(path: &str) -> bool {
-    let extension = path.rsplit_once('.').map_or("", |(_, e)| e);
-    matches!(
-        extension,
-        "js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx"
-    )
+/// Whether `other` is another file's test of the same titles as `site`.
+fn same_test(other: &Site<'_>, site: &Site<'_>) -> bool {
+    other.path != site.path
+        && by_title(other.path)
+        && other.name == site.name
+        && other.scope == site.scope
+}
+
+/// Whether the tests of the file at `path` are named by their titles (its language's row).
+pub(crate) fn by_title(path: &str) -> bool {
+    crate::read::code::languages::for_path(path).is_some_and(|l| l.by_title)
 }
 
 /// The file a case is of, when its report says: its `file`, or a classname that is a path.
@@ -203,7 +252,7 @@ fn file_of(case: &Case) -> Option<String> {
         return Some(file.clone());
     }
     let classname = case.classname.trim();
-    (classname.contains('/') && is_javascript(classname)).then(|| classname.to_owned())
+    (classname.contains('/') && by_title(classname)).then(|| classname.to_owned())
 }
 
 fn same_file(file: &str, path: &str) -> bool {

@@ -163,9 +163,11 @@ impl TitlePattern {
         parts.push(template(title));
         // Runners join a group's title to its tests' with a space (Jest), ` > ` (Vitest),
         // ` › ` (Playwright) or `.` (jasmine-reporters' classname).
-        // Playwright puts the project first: `[storage] title`.
+        // Playwright puts the project first: `[storage] title`, CTest a folder
+        // (`providers/gcs/Provider.DeleteMissing`); Catch2 and doctest add a
+        // section after a `/`, Catch2 a template's type after ` - `.
         let pattern = format!(
-            r"^\s*(?:\[[^\]]*\]\s+)?{}\s*$",
+            r"^\s*(?:\[[^\]]*\]\s+)?(?:[^\s/]+/)*?{}(?:\s*(?:/|\s-\s)\s*.+)?\s*$",
             parts.join(r"(?:\s*[>›]\s*|\s+|\.)")
         );
         // The text between placeholders, never a placeholder's own letters: `%s put` and
@@ -210,8 +212,53 @@ impl TitlePattern {
         if let Some(p) = one_of(unquoted, providers) {
             return Named::Provider(p);
         }
-        one_of(tokens(name), providers).map_or(Named::None, Named::Provider)
+        named_in(name, providers).map_or(Named::None, Named::Provider)
     }
+}
+
+/// The provider a test's own name (as the source writes it) is for: the one it names, when it
+/// has no placeholder (`PutAtomic_gcs`, `put on gcs is atomic`; one test per provider). Such a
+/// test counts for that provider alone.
+pub(crate) fn named_for(name: &str, providers: &[String]) -> Option<usize> {
+    if PLACEHOLDER.is_match(name) {
+        return None;
+    }
+    named_in(name, providers)
+}
+
+/// The provider among `providers` named in `text` wherever it stands, when exactly one is:
+/// compared as [`same`] does, between characters that are not letters or digits
+/// (`PutAtomic_s3`, `put on azure-blob is atomic`, `s3[strong]`, `"gcs"`), never inside a
+/// word (`tests3`).
+pub(crate) fn named_in(text: &str, providers: &[String]) -> Option<usize> {
+    let fold = |b: u8| match b {
+        b'_' | b' ' => b'-',
+        b => b.to_ascii_lowercase(),
+    };
+    let folded: Vec<u8> = text.bytes().map(fold).collect();
+    let mut found: Option<usize> = None;
+    for (p, provider) in providers.iter().enumerate() {
+        let wanted: Vec<u8> = provider.bytes().map(fold).collect();
+        if wanted.is_empty() {
+            continue;
+        }
+        let bounded = |at: usize| {
+            let end = at + wanted.len();
+            (at == 0 || !folded[at - 1].is_ascii_alphanumeric())
+                && folded.get(end).is_none_or(|b| !b.is_ascii_alphanumeric())
+        };
+        let hit = folded
+            .windows(wanted.len())
+            .enumerate()
+            .any(|(at, w)| w == wanted.as_slice() && bounded(at));
+        if hit {
+            match found {
+                Some(other) if other != p => return None,
+                _ => found = Some(p),
+            }
+        }
+    }
+    found
 }
 
 /// A title from the source as a regular expression: its placeholders (`%s`, `%d`, `%i`, `%p`,
@@ -308,6 +355,25 @@ mod tests {
     }
 
     #[test]
+    fn a_provider_named_wherever_it_stands_and_a_test_named_for_one() {
+        let p = providers();
+        for (text, expected) in [
+            ("PutAtomic_azure_blob", Some(2)),
+            ("s3[strong]", Some(0)),
+            ("store=gcs", Some(1)),
+            ("s3 – région", Some(0)),
+            ("s3_provider_test.global", Some(0)),
+            ("tests3put", None),
+            ("s3 and gcs", None),
+        ] {
+            assert_eq!(named_in(text, &p), expected, "{text}");
+        }
+        assert_eq!(named_for("put on gcs is atomic", &p), Some(1));
+        assert_eq!(named_for("put on %s is atomic", &p), None);
+        assert_eq!(named_for("test_get_missing", &p), None);
+    }
+
+    #[test]
     fn javascript_titles_with_placeholders_and_groups() {
         let p = providers();
         let each = TitlePattern::new(&[], "put is atomic on %s").unwrap();
@@ -367,6 +433,27 @@ mod tests {
         ] {
             assert_eq!(nested.provider(name, &p), Named::Provider(1), "{name}");
         }
+        // GoogleTest's parameterised macro, CTest's folder prefix, Catch2's section.
+        let macro_p = TitlePattern::new(&["${instance}/PutAtomic".to_owned()], "IsAtomic/${i}");
+        let macro_p = macro_p.unwrap();
+        assert!(
+            macro_p
+                .matches("Providers/PutAtomic.IsAtomic/\"s3\"")
+                .is_some()
+        );
+        assert!(macro_p.matches("Providers/PutAtomic IsAtomic/2").is_some());
+        let grouped = TitlePattern::new(&["Provider".to_owned()], "DeleteMissing").unwrap();
+        assert!(
+            grouped
+                .matches("providers/gcs/Provider.DeleteMissing")
+                .is_some()
+        );
+        assert!(grouped.matches("Provider.DeleteMissingKeys").is_none());
+        let sectioned = TitlePattern::new(&[], "put is atomic").unwrap();
+        assert_eq!(
+            sectioned.provider("put is atomic/on gcs storage", &p),
+            Named::Provider(1)
+        );
         let plain = TitlePattern::new(&[], "getMissing").unwrap();
         assert_eq!(plain.provider(" getMissing", &p), Named::None);
         assert!(plain.matches("getMissingKeys").is_none());
