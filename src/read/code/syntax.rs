@@ -145,8 +145,10 @@ impl<'t> Syntax<'t> {
         let name_node = name_of(node);
         let name = match title {
             Some(title) => title,
+            // Kotlin's and Swift's backticks quote a name (`fun `put is atomic`()`): not
+            // part of it.
             None => name_node
-                .map(|n| self.text_of(n).to_owned())
+                .map(|n| self.text_of(n).trim_matches('`').to_owned())
                 .unwrap_or_default(),
         };
         Some(Declared {

@@ -35,7 +35,7 @@ const CASE_WORK: usize = 64;
 use std::path::Path;
 use std::sync::Mutex;
 
-use super::names::{Named, TitlePattern, base, named, named_in};
+use super::names::{Named, TitlePattern, base, expanded, named, named_in};
 use super::{Case, Outcome, Results};
 
 /// The test a citation stands in, as the matcher looks it up.
@@ -62,6 +62,9 @@ pub(crate) struct Found {
 pub(crate) struct Matcher<'r> {
     results: &'r Results,
     by_function: CaseMap<&'r str, Vec<usize>>,
+    /// The cases whose name may be a parameterized `expand` case of a test (`test_put_0_s3`
+    /// of `test_put`), by that test's name: they are its cases when no test has their name.
+    expanded_from: CaseMap<&'r str, Vec<usize>>,
     /// The providers whose names cases are compared with.
     providers: Vec<String>,
     /// For each case, what its name says of the provider it ran for.
@@ -77,9 +80,14 @@ impl<'r> Matcher<'r> {
     pub(crate) fn new(results: &'r Results, providers: Vec<String>) -> Matcher<'r> {
         let attempts = Attempts::of(results);
         let mut by_function: CaseMap<&str, Vec<usize>> = CaseMap::default();
+        let mut expanded_from: CaseMap<&str, Vec<usize>> = CaseMap::default();
         for (i, case) in results.cases.iter().enumerate() {
             if attempts.counts[i] {
-                by_function.entry(base(&case.name)).or_default().push(i);
+                let function = base(&case.name);
+                by_function.entry(function).or_default().push(i);
+                if let Some((test, _)) = expanded(function) {
+                    expanded_from.entry(test).or_default().push(i);
+                }
             }
         }
         // A case's name is read on its own: on the pool for a report of many cases.
@@ -91,6 +99,7 @@ impl<'r> Matcher<'r> {
         Matcher {
             results,
             by_function,
+            expanded_from,
             providers,
             named,
             attempts,
@@ -119,9 +128,18 @@ impl<'r> Matcher<'r> {
         if by_title(site.path) {
             return self.by_title(site, others);
         }
-        let Some(candidates) = self.by_function.get(site.name) else {
+        let own = self.by_function.get(site.name).into_iter().flatten();
+        let expanded = self.expanded_from.get(site.name).into_iter().flatten();
+        let candidates: Vec<usize> = own
+            .chain(expanded.filter(|&&i| {
+                let function = base(&self.results.cases[i].name);
+                !others.iter().any(|o| o.name == function)
+            }))
+            .copied()
+            .collect();
+        if candidates.is_empty() {
             return Found::default();
-        };
+        }
         // What the file is known by, worked out once for all its cases.
         let (folder, _) = site.path.rsplit_once('/').unwrap_or(("", site.path));
         let package = site
@@ -134,15 +152,22 @@ impl<'r> Matcher<'r> {
             package: package.as_deref(),
             dotted: dotted_name(site),
         };
-        let cases = candidates
+        let cases: Vec<usize> = candidates
             .iter()
             .copied()
             .filter(|&i| located(&self.results.cases[i], site, &known))
             .collect();
-        Found {
-            cases,
-            unplaced: false,
-        }
+        // Where neither a file nor a class says whose a case is (C, C#, Ruby, Swift, PHP,
+        // shell without a `file`), another file's test of the same name may have run it: no
+        // borrowed pass.
+        let unplaced = known.dotted.is_none()
+            && !site.path.ends_with(".go")
+            && !site.path.ends_with(".rs")
+            && cases.iter().any(|&i| self.results.cases[i].file.is_none())
+            && others
+                .iter()
+                .any(|o| o.path != site.path && o.name == site.name);
+        Found { cases, unplaced }
     }
 
     /// The cases of a test named by its title (JavaScript, TypeScript, C++'s test macros),
@@ -280,10 +305,12 @@ fn dotted_name(site: &Site<'_>) -> Option<String> {
             site.scope,
         )),
         "java" | "kt" | "kts" => {
+            // A package cannot hold `-`: the folder `azure-blob` is the package `azureblob`.
             let class = path
                 .rsplit_once('.')
                 .map_or(path, |(p, _)| p)
-                .replace('/', ".");
+                .replace('/', ".")
+                .replace('-', "");
             Some(match site.scope.split_first() {
                 Some((_, inner)) => dotted(&class, inner),
                 None => class,
@@ -376,9 +403,16 @@ impl Attempts {
                 }
             }
         }
+        // Times compared as times (`...:45Z` is before `...:45.5Z`, zones count), never as
+        // text; within a second, the order decides.
+        let stamps: Vec<Option<i64>> = results
+            .files
+            .iter()
+            .map(|f| f.timestamp.as_deref().and_then(super::unix_seconds))
+            .collect();
         let newer = |a: usize, b: usize| {
             let (ra, rb) = (results.cases[a].report, results.cases[b].report);
-            let stamp = |r: usize| results.files.get(r).and_then(|f| f.timestamp.as_deref());
+            let stamp = |r: usize| stamps.get(r).copied().flatten();
             match (stamp(ra), stamp(rb)) {
                 (Some(x), Some(y)) if x != y => x > y,
                 _ => (ra, a) > (rb, b),
@@ -540,6 +574,39 @@ mod tests {
         let go_mod = "// c\nmodule \"example.com/broker\" \n\ngo 1.22\n";
         assert_eq!(go_module(go_mod).as_deref(), Some("example.com/broker"));
         assert_eq!(go_module("go 1.22\n"), None);
+    }
+
+    #[test]
+    fn the_newer_report_by_its_time_not_its_text() {
+        let file = |stamp: &str| super::super::ResultsFile {
+            path: std::path::PathBuf::new(),
+            item: 0,
+            shown: String::new(),
+            modified: None,
+            timestamp: Some(stamp.to_owned()),
+        };
+        let case = |report: usize, outcome: Outcome| Case {
+            name: "TestPut".to_owned(),
+            classname: "store".to_owned(),
+            file: None,
+            suite: None,
+            display: None,
+            outcome,
+            message: None,
+            report,
+        };
+        // 12:00 at +02:00 is 10:00 UTC: before the second report's 11:00 UTC, though its text
+        // sorts after it.
+        let results = Results {
+            asked: true,
+            files: vec![
+                file("2026-12-06T12:00:00+02:00"),
+                file("2026-12-06T11:00:00Z"),
+            ],
+            cases: vec![case(0, Outcome::Failed), case(1, Outcome::Passed)],
+            problems: Vec::new(),
+        };
+        assert_eq!(Attempts::of(&results).counts, [false, true]);
     }
 
     #[test]

@@ -32,18 +32,48 @@ pub(crate) fn base(name: &str) -> &str {
     let name = name.trim();
     // Once per case of a report (hundreds of thousands): no list of the parts, and bytes
     // rather than chars.
-    if let Some((before, last)) = rsplit_path(name) {
+    // A parameter id may hold `::` (`test_addr[::1]`): only what stands before it is a path.
+    let head = &name[..memchr::memchr(b'[', name.as_bytes()).unwrap_or(name.len())];
+    if let Some((before, last)) = rsplit_path(head) {
         return if is_case(last) {
             rsplit_path(before).map_or(before, |(_, segment)| segment)
         } else {
             last
         };
     }
-    let end = name
-        .bytes()
-        .position(|b| matches!(b, b'{' | b'(' | b'[' | b'/'))
+    let bytes = name.as_bytes();
+    // nose2's `test_put:1`, PHPUnit's `testPut with data set "s3"`.
+    let end = (0..bytes.len())
+        .find(|&i| {
+            matches!(bytes[i], b'{' | b'(' | b'[' | b'/')
+                || (bytes[i] == b':' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit))
+                || bytes[i..].starts_with(DATA_SET)
+        })
         .unwrap_or(name.len());
     name[..end].trim()
+}
+
+/// What PHPUnit puts between a test method and the name or index of its data set.
+const DATA_SET: &[u8] = b" with data set ";
+
+/// parameterized's `expand` names: `test_put_0_s3` (a case of `test_put`, index 0, the
+/// parameter `s3`) or `test_put_2`: the test's name and what follows the index.
+pub(crate) fn expanded(name: &str) -> Option<(&str, &str)> {
+    let bytes = name.as_bytes();
+    let mut at = 0;
+    while let Some(found) = memchr::memchr(b'_', &bytes[at..]) {
+        let start = at + found;
+        let digits = bytes[start + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let end = start + 1 + digits;
+        if digits > 0 && (end == bytes.len() || bytes[end] == b'_') && start > 0 {
+            return Some((&name[..start], name.get(end + 1..).unwrap_or("")));
+        }
+        at = start + 1;
+    }
+    None
 }
 
 /// `name` split at its last `::`, as `rsplit_once("::")`, whose searcher (and memmem's) is
@@ -100,7 +130,8 @@ fn one_of<'p>(parts: impl Iterator<Item = &'p str>, providers: &[String]) -> Opt
 pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> Named {
     let name = name.trim();
     // cargo-nextest with rstest: `case_2_gcs`, or `case_2` without a description.
-    let last = rsplit_path(name).map_or(name, |(_, last)| last);
+    let head = &name[..memchr::memchr(b'[', name.as_bytes()).unwrap_or(name.len())];
+    let last = rsplit_path(head).map_or(name, |(_, last)| last);
     if is_case(last) {
         let description = last
             .strip_prefix("case_")
@@ -124,16 +155,33 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
         let from_display = display.and_then(|d| one_of(tokens(d), providers));
         return from_display.map_or(Named::Unknown, Named::Provider);
     }
-    // pytest: `test_put[s3]`, `test_put[s3-1]`.
+    // pytest: `test_put[s3]`, `test_put[azure-blob-1]`, `test_put[store=s3]`,
+    // `test_put[s3 [primary region]]`; a provider wherever it stands in the id.
     if let Some((_, params)) = name.split_once('[') {
-        let params = params.trim_end_matches(']');
-        let whole = one_of(std::iter::once(params), providers);
-        let parts = one_of(params.split(['-', ',']), providers);
-        return whole.or(parts).map_or(Named::None, Named::Provider);
+        return named_in(params, providers).map_or(Named::None, Named::Provider);
+    }
+    // nose2: `test_put:2` (an index alone), `test_put:2 ('gcs')`.
+    if let Some((_, case)) = name.split_once(':')
+        && case.bytes().next().is_some_and(|b| b.is_ascii_digit())
+    {
+        return named_in(case, providers).map_or(Named::Unknown, Named::Provider);
+    }
+    // PHPUnit: `testPut with data set "gcs"`, `testPut with data set #1`.
+    if let Some(at) = memchr::memmem::find(name.as_bytes(), DATA_SET) {
+        let set = &name[at + DATA_SET.len()..];
+        return match named_in(set, providers) {
+            Some(p) => Named::Provider(p),
+            None if set.starts_with('#') => Named::Unknown,
+            None => Named::None,
+        };
     }
     // Go: `TestPut/s3`, `TestPut/gcs/large`.
     if name.contains('/') {
         return one_of(name.split('/').skip(1), providers).map_or(Named::None, Named::Provider);
+    }
+    // parameterized's `expand`: `test_put_1_gcs`.
+    if let Some((_, parameter)) = expanded(name) {
+        return named_in(parameter, providers).map_or(Named::None, Named::Provider);
     }
     Named::None
 }
@@ -347,11 +395,52 @@ mod tests {
                 "getMissing",
                 Named::None,
             ),
+            ("test_put[store=s3]", None, "test_put", Named::Provider(0)),
+            (
+                "test_put[azure-blob-1]",
+                None,
+                "test_put",
+                Named::Provider(2),
+            ),
+            (
+                "test_put[s3 [primary]]",
+                None,
+                "test_put",
+                Named::Provider(0),
+            ),
+            ("test_put:2", None, "test_put", Named::Unknown),
+            ("test_addr[::1]", None, "test_addr", Named::None),
+            (
+                "tests::test_addr[s3::1]",
+                None,
+                "test_addr",
+                Named::Provider(0),
+            ),
+            ("test_put:1 ('gcs')", None, "test_put", Named::Provider(1)),
+            (
+                "testPut with data set \"gcs\"",
+                None,
+                "testPut",
+                Named::Provider(1),
+            ),
+            ("testPut with data set #1", None, "testPut", Named::Unknown),
         ];
         for (name, display, function, provider) in cases {
             assert_eq!(base(name), *function, "{name}");
             assert_eq!(named(name, *display, &p), *provider, "{name}");
         }
+    }
+
+    #[test]
+    fn parameterized_expand_names() {
+        assert_eq!(expanded("test_put_0_s3"), Some(("test_put", "s3")));
+        assert_eq!(
+            expanded("test_get_2_azure_blob"),
+            Some(("test_get", "azure_blob"))
+        );
+        assert_eq!(expanded("test_put_2"), Some(("test_put", "")));
+        assert_eq!(expanded("test_put"), None);
+        assert_eq!(expanded("test_s3put"), None);
     }
 
     #[test]
