@@ -42,6 +42,7 @@ mod untrusted;
 mod rewritten;
 mod rules;
 mod runners;
+mod runners_truth;
 // `scripts/book.sh` is a bash script, run with POSIX stand-ins.
 #[cfg(unix)]
 mod scripts;

@@ -13,9 +13,9 @@ use serde_json::Value;
 
 use crate::common::{Fixture, copy_tree, run_in};
 
-const CONTRACT: &str = "# Storage contract\n\n## Put\n\nr[put.atomic]\nA put MUST be atomic.\n\n## Get\n\nr[get.missing]\nA get of a missing key MUST say not found.\n\n## Delete\n\nr[delete.idempotent]\nA delete MUST be idempotent.\n\n## Consistency\n\nr[consistency.read-after-write]\nA read after a write MUST see it.\n";
+pub(crate) const CONTRACT: &str = "# Storage contract\n\n## Put\n\nr[put.atomic]\nA put MUST be atomic.\n\n## Get\n\nr[get.missing]\nA get of a missing key MUST say not found.\n\n## Delete\n\nr[delete.idempotent]\nA delete MUST be idempotent.\n\n## Consistency\n\nr[consistency.read-after-write]\nA read after a write MUST see it.\n";
 
-const PROVIDERS: &str = "# Providers\n\n{{#rule-matrix}}\n\n## `s3` {.provider}\n\nBuilt.\n\n## `gcs` {.provider}\n\nBuilt.\n\n## `azure-blob` {.provider}\n\nBuilt.\n";
+pub(crate) const PROVIDERS: &str = "# Providers\n\n{{#rule-matrix}}\n\n## `s3` {.provider}\n\nBuilt.\n\n## `gcs` {.provider}\n\nBuilt.\n\n## `azure-blob` {.provider}\n\nBuilt.\n";
 
 /// The storage book over the runner's project `runner` (its `src/` as the source tree, its
 /// `reports/` as `results/`), the providers' folders under `providers` (`azure` the folder of
@@ -40,7 +40,7 @@ pub(crate) fn storage(runner: &str, providers: &str, azure: &str, reports: &[&st
 }
 
 /// Each rule's cell for each provider, as `export` says it: `rule provider` to its status.
-fn cells(fixture: &Fixture) -> BTreeMap<String, String> {
+pub(crate) fn cells(fixture: &Fixture) -> BTreeMap<String, String> {
     let (_, export, stderr) = run_in(fixture.root(), &["export"]);
     let export: Value = serde_json::from_str(&export).unwrap_or_else(|e| panic!("{e}: {stderr}"));
     let mut out = BTreeMap::new();

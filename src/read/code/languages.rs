@@ -63,6 +63,14 @@ pub(crate) struct Lang {
     /// Siblings passed over when looking for the comment above a unit (attributes,
     /// decorators): they belong to the unit.
     pub(crate) skipped: &'static [&'static str],
+    /// Function definitions that are test macros (GoogleTest's `TEST(Suite, Name)`, CppUTest's
+    /// `TEST(Group, Name)`), each with whether it is parameterised (`TEST_P`: its cases are
+    /// `Instance/Suite.Name/N`): a test case titled `Name` in the group `Suite`.
+    pub(crate) test_macros: &'static [(&'static str, bool)],
+    /// Its tests are named by their titles (a test call's first argument, a test macro's
+    /// arguments) and matched as a report writes a title inside its groups' (`names.rs`'s
+    /// `TitlePattern`), not by a function's name.
+    pub(crate) by_title: bool,
     /// A function is a test when its name matches this (`^Test` in Go).
     pub(crate) test_name: Option<&'static str>,
     /// A function is a test when what stands before its name (its attributes, annotations and
@@ -80,6 +88,9 @@ pub(crate) struct TestCalls {
     pub(crate) arguments: &'static str,
     /// Each name called, and what a call of it declares.
     pub(crate) names: &'static [(&'static str, UnitKind)],
+    /// A first argument that is a name is a variable holding the title (`it(store, ...)` in
+    /// a loop: any text), not the title itself (`BOOST_AUTO_TEST_CASE(get_missing)`).
+    pub(crate) variable_titles: bool,
 }
 
 /// A grammar when its feature is on, else `None` (its files are then read as text).
@@ -103,6 +114,23 @@ const JS_TEST_CALLS: TestCalls = TestCalls {
         ("describe", UnitKind::Scope),
         ("suite", UnitKind::Scope),
     ],
+    variable_titles: true,
+};
+
+/// C++ test frameworks whose tests are calls followed by a body: Catch2, doctest, Boost.Test.
+const CPP_TEST_CALLS: TestCalls = TestCalls {
+    call: "call_expression",
+    callee: "function",
+    arguments: "arguments",
+    names: &[
+        ("TEST_CASE", UnitKind::Case),
+        ("SCENARIO", UnitKind::Case),
+        ("TEMPLATE_TEST_CASE", UnitKind::Case),
+        ("TEST_CASE_TEMPLATE", UnitKind::Case),
+        ("BOOST_AUTO_TEST_CASE", UnitKind::Case),
+        ("BOOST_DATA_TEST_CASE", UnitKind::Case),
+    ],
+    variable_titles: false,
 };
 
 const JS_UNITS: &[(&str, UnitKind)] = &[
@@ -152,6 +180,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_calls: None,
             wrappers: &[],
             skipped: &["attribute_item"],
+            test_macros: &[],
+            by_title: false,
             test_name: None,
             test_marker: Some(r"#\[\s*(?:\w+::)*(?:test|rstest|test_case|quickcheck|proptest)\b"),
         },
@@ -176,6 +206,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_calls: None,
             wrappers: &["type_declaration"],
             skipped: &[],
+            test_macros: &[],
+            by_title: false,
             test_name: Some(r"^(?:Test|Benchmark|Fuzz|Example)(?:$|[^a-z])"),
             test_marker: None,
         },
@@ -195,6 +227,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_calls: None,
             wrappers: &["decorated_definition"],
             skipped: &["decorator"],
+            test_macros: &[],
+            by_title: false,
             test_name: Some(r"^test"),
             test_marker: None,
         },
@@ -221,6 +255,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
                 "lexical_declaration",
             ],
             skipped: &["decorator"],
+            test_macros: &[],
+            by_title: true,
             test_name: None,
             test_marker: None,
         },
@@ -244,6 +280,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
                 "lexical_declaration",
             ],
             skipped: &["decorator"],
+            test_macros: &[],
+            by_title: true,
             test_name: None,
             test_marker: None,
         },
@@ -267,6 +305,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
                 "lexical_declaration",
             ],
             skipped: &["decorator"],
+            test_macros: &[],
+            by_title: true,
             test_name: None,
             test_marker: None,
         },
@@ -290,6 +330,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_calls: None,
             wrappers: &[],
             skipped: &[],
+            test_macros: &[],
+            by_title: false,
             test_name: None,
             test_marker: Some(
                 r"@(?:\w+\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
@@ -316,6 +358,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_calls: None,
             wrappers: &[],
             skipped: &[],
+            test_macros: &[],
+            by_title: false,
             test_name: None,
             test_marker: Some(
                 r"@(?:\w+\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
@@ -339,6 +383,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_calls: None,
             wrappers: &["type_definition", "declaration"],
             skipped: &[],
+            test_macros: &[],
+            by_title: false,
             test_name: Some(r"^test_"),
             test_marker: None,
         },
@@ -364,10 +410,25 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
                 ("namespace_definition", UnitKind::Scope),
             ],
             function_values: None,
-            test_calls: None,
-            wrappers: &["template_declaration", "type_definition", "declaration"],
+            test_calls: Some(CPP_TEST_CALLS),
+            wrappers: &[
+                "template_declaration",
+                "type_definition",
+                "declaration",
+                "expression_statement",
+            ],
             skipped: &[],
-            test_name: Some(r"^(?:test_|TEST(?:_F|_P)?$)"),
+            test_macros: &[
+                ("TEST", false),
+                ("TEST_F", false),
+                ("IGNORE_TEST", false),
+                ("TYPED_TEST", true),
+                ("TEST_P", true),
+                ("TYPED_TEST_P", true),
+                ("BOOST_AUTO_TEST_CASE", false),
+            ],
+            by_title: true,
+            test_name: Some(r"^test_"),
             test_marker: None,
         },
         Lang {
@@ -399,6 +460,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_calls: None,
             wrappers: &[],
             skipped: &[],
+            test_macros: &[],
+            by_title: false,
             test_name: None,
             test_marker: Some(
                 r"\[\s*(?:\w+\.)*(?:Test|TestMethod|TestCase|TestCaseSource|Fact|Theory)\b",
@@ -425,6 +488,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_calls: None,
             wrappers: &[],
             skipped: &[],
+            test_macros: &[],
+            by_title: false,
             test_name: Some(r"^test"),
             test_marker: Some(r"@Test\b"),
         },
@@ -461,9 +526,12 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
                     ("describe", UnitKind::Scope),
                     ("context", UnitKind::Scope),
                 ],
+                variable_titles: true,
             }),
             wrappers: &[],
             skipped: &[],
+            test_macros: &[],
+            by_title: false,
             test_name: Some(r"^test_"),
             test_marker: None,
         },
@@ -487,6 +555,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_calls: None,
             wrappers: &[],
             skipped: &[],
+            test_macros: &[],
+            by_title: false,
             test_name: Some(r"^test"),
             test_marker: Some(r"#\[\s*(?:\\?\w+\\)*Test\b|@test\b"),
         },
@@ -509,6 +579,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_calls: None,
             wrappers: &[],
             skipped: &[],
+            test_macros: &[],
+            by_title: false,
             test_name: Some(r"^test_"),
             test_marker: None,
         },
@@ -526,6 +598,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_calls: None,
             wrappers: &[],
             skipped: &[],
+            test_macros: &[],
+            by_title: false,
             test_name: None,
             test_marker: None,
         },
@@ -542,6 +616,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_calls: None,
             wrappers: &[],
             skipped: &[],
+            test_macros: &[],
+            by_title: false,
             test_name: None,
             test_marker: None,
         },
@@ -558,6 +634,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_calls: None,
             wrappers: &[],
             skipped: &[],
+            test_macros: &[],
+            by_title: false,
             test_name: None,
             test_marker: None,
         },

@@ -176,15 +176,14 @@ impl<'t> Parsed<'t> {
             .filter(|(role, _)| *role == Role::Comment)
             .and_then(|(_, comment)| syntax.below(comment))
             .filter(|d| syntax.is_test(d, syntax.above(d.node)));
-        let (node, name, line) = match below {
-            Some(d) => (d.node, d.name, d.line),
+        let declared = match below {
+            Some(d) => d,
             None => self.at(at).find_map(|n| {
                 let d = syntax.declared(n)?;
-                syntax
-                    .is_test(&d, syntax.above(n))
-                    .then_some((n, d.name, d.line))
+                syntax.is_test(&d, syntax.above(n)).then_some(d)
             })?,
         };
+        let (node, name, line) = (declared.node, declared.name, declared.line);
         // Its ancestors, found going down as in `at` (the test starts on their path).
         let mut scope: Vec<String> = self
             .at(node.start_byte())
@@ -193,6 +192,11 @@ impl<'t> Parsed<'t> {
             .filter_map(|n| syntax.declared(n).map(|d| d.name))
             .collect();
         scope.reverse();
+        // A test macro names its whole group (`TEST(Suite, Name)` is `Suite.Name` whatever
+        // namespace holds it).
+        if let Some(group) = declared.group {
+            scope = vec![group];
+        }
         Some(TestSite { name, scope, line })
     }
 

@@ -77,6 +77,9 @@ pub(super) struct Declared<'t> {
     pub(super) name_at: usize,
     pub(super) line: usize,
     pub(super) node: Node<'t>,
+    /// The group a test macro names beside its test (`Suite` of `TEST(Suite, Name)`): the
+    /// innermost scope of the test.
+    pub(super) group: Option<String>,
 }
 
 /// A file's text read through its language's row.
@@ -118,6 +121,12 @@ impl<'t> Syntax<'t> {
     /// The unit `node` declares, if it declares one.
     pub(super) fn declared<'n>(&self, node: Node<'n>) -> Option<Declared<'n>> {
         let (kind, title) = match self.role(node) {
+            Role::Unit(UnitKind::Function) if !self.lang.test_macros.is_empty() => {
+                if let Some(declared) = self.test_macro(node) {
+                    return Some(declared);
+                }
+                (UnitKind::Function, None)
+            }
             Role::Unit(kind) => (kind, None),
             Role::Declarator => {
                 let (_, kinds) = self.lang.function_values?;
@@ -136,8 +145,10 @@ impl<'t> Syntax<'t> {
         let name_node = name_of(node);
         let name = match title {
             Some(title) => title,
+            // Kotlin's and Swift's backticks quote a name (`fun `put is atomic`()`): not
+            // part of it.
             None => name_node
-                .map(|n| self.text_of(n).to_owned())
+                .map(|n| self.text_of(n).trim_matches('`').to_owned())
                 .unwrap_or_default(),
         };
         Some(Declared {
@@ -146,6 +157,49 @@ impl<'t> Syntax<'t> {
             name_at: name_node.map_or(node.start_byte(), |n| n.start_byte()),
             line: name_node.unwrap_or(node).start_position().row + 1,
             node,
+            group: None,
+        })
+    }
+
+    /// A function definition that is a test macro of the row (`TEST(Suite, Name) { ... }`,
+    /// which a C++ grammar reads as a function `TEST` with parameters of the types `Suite`
+    /// and `Name`): a test case titled `Name` in the group `Suite`. A parameterised one's
+    /// cases are `Instance/Suite.Name/N`: the instance and the index are placeholders.
+    fn test_macro<'n>(&self, node: Node<'n>) -> Option<Declared<'n>> {
+        let declarator = node.child_by_field_name("declarator")?;
+        let callee = declarator.child_by_field_name("declarator")?;
+        let (_, parameterised) = self
+            .lang
+            .test_macros
+            .iter()
+            .find(|(name, _)| *name == self.text_of(callee))?;
+        let parameters = declarator.child_by_field_name("parameters")?;
+        let mut cursor = parameters.walk();
+        let names: Vec<&str> = parameters
+            .named_children(&mut cursor)
+            .filter_map(|p| p.child_by_field_name("type").or(Some(p)))
+            .map(|n| self.text_of(n).trim())
+            .collect();
+        let (name, group) = match names.as_slice() {
+            [group, .., name] => (*name, Some(*group)),
+            [name] => (*name, None),
+            [] => return None,
+        };
+        let (name, group) = if *parameterised {
+            (
+                format!("{name}/${{index}}"),
+                group.map(|g| format!("${{instance}}/{g}")),
+            )
+        } else {
+            (name.to_owned(), group.map(str::to_owned))
+        };
+        Some(Declared {
+            kind: UnitKind::Case,
+            name,
+            name_at: callee.start_byte(),
+            line: node.start_position().row + 1,
+            node,
+            group,
         })
     }
 
@@ -274,6 +328,11 @@ impl<'t> Syntax<'t> {
         let arguments = node.child_by_field_name(calls.arguments)?;
         let first = arguments.named_child(0)?;
         let title = self.text_of(first);
+        // A title that is a variable (`it(store, ...)` in a loop) takes whatever it held: a
+        // placeholder, as `${store}` in a template.
+        if calls.variable_titles && first.kind() == "identifier" {
+            return Some((*kind, format!("${{{title}}}")));
+        }
         let title = title
             .strip_prefix(['"', '\'', '`'])
             .and_then(|t| t.strip_suffix(['"', '\'', '`']))
@@ -286,12 +345,15 @@ impl<'t> Syntax<'t> {
     }
 }
 
-/// The node that names a unit: its `name` field, else what an `impl` is for, else the
-/// identifier its declarator chain ends in (C and C++).
+/// The node that names a unit: its `name` field, else the identifier its declarator chain
+/// ends in (C and C++: never the return type, which is the `type` field there), else what an
+/// `impl` is for.
 fn name_of(node: Node<'_>) -> Option<Node<'_>> {
-    if let Some(name) = node
-        .child_by_field_name("name")
-        .or_else(|| node.child_by_field_name("type"))
+    if let Some(name) = node.child_by_field_name("name") {
+        return Some(name);
+    }
+    if node.child_by_field_name("declarator").is_none()
+        && let Some(name) = node.child_by_field_name("type")
     {
         return Some(name);
     }

@@ -160,6 +160,9 @@ fn the_test_around_a_citation_or_below_its_comment() {
             None
         ]
     );
+    // A title held in a variable takes any text, as a placeholder.
+    let looped = "describe('putAtomic', () => {\n  for (const store of STORES) {\n    // r[verify a.b]\n    test(store, () => {});\n  }\n});\n";
+    assert_eq!(tests("a.test.js", looped), [Some("${store}".to_owned())]);
     let java = "class ConformanceTest {\n  // r[verify a.b]\n  @ParameterizedTest\n  @ValueSource(strings = {\"s3\"})\n  void putAtomic(String p) {}\n  // r[verify a.c]\n  void helper() {}\n}\n";
     assert_eq!(
         tests("ConformanceTest.java", java),
@@ -265,4 +268,32 @@ fn a_word_in_a_comment_or_a_sentence_of_a_string_is_no_name_of_the_code() {
         .map(|(at, w)| parsed.names(at..at + w.len()))
         .collect();
     assert_eq!(names, [false, true, true, false, true]);
+}
+
+#[test]
+fn c_and_cpp_tests_by_their_macros_and_names_never_their_return_type() {
+    let c = "// r[verify a.b]\nint test_put(void) { return 0; }\n// r[verify a.c]\nstatic void helper(void) {}\n";
+    assert_eq!(tests("a.c", c), [Some("test_put".to_owned()), None]);
+    let cpp = "namespace s3 {\n// r[verify a.b]\nTEST(Provider, GetMissing) {}\n}\n// r[verify a.c]\nTEST_P(PutAtomic, IsAtomic) { x(); }\n// r[verify a.d]\nTEST_CASE(\"put is atomic\", \"[c]\") {\n  SECTION(\"on s3\") {}\n}\n// r[verify a.e]\nBOOST_AUTO_TEST_CASE(get_missing) {}\n";
+    let scopes = |text: &str| -> Vec<Option<(String, Vec<String>)>> {
+        let parsed = parse(for_path("a.cpp").unwrap(), text.as_bytes()).unwrap();
+        text.match_indices("r[")
+            .map(|(at, _)| parsed.test_at(at).map(|t| (t.name, t.scope)))
+            .collect()
+    };
+    let site = |name: &str, scope: &[&str]| {
+        Some((
+            name.to_owned(),
+            scope.iter().map(|s| (*s).to_owned()).collect(),
+        ))
+    };
+    assert_eq!(
+        scopes(cpp),
+        [
+            site("GetMissing", &["Provider"]),
+            site("IsAtomic/${index}", &["${instance}/PutAtomic"]),
+            site("put is atomic", &[]),
+            site("get_missing", &[]),
+        ]
+    );
 }

@@ -60,6 +60,7 @@ pub(crate) fn read(text: &str, report: usize) -> Result<Read, String> {
             .then(|| output.get(&key).and_then(|o| super::junit::first_line(o)))
             .flatten();
         cases.push(Case {
+            suite: None,
             name: test,
             classname: line.package,
             file: None,

@@ -56,6 +56,9 @@ struct State {
     timestamp: Option<String>,
     root_seen: bool,
     open: Option<Open>,
+    /// The `<testsuite>`s open around the next case, innermost last: each one's name and
+    /// `file`.
+    suites: Vec<(Option<std::sync::Arc<str>>, Option<String>)>,
 }
 
 impl State {
@@ -77,9 +80,19 @@ impl State {
                     .timestamp
                     .take()
                     .or_else(|| attribute(tag, "timestamp"));
+                if name == "testsuite" && !empty {
+                    let suite = attribute(tag, "name").map(std::sync::Arc::from);
+                    self.suites.push((suite, attribute(tag, "file")));
+                }
             }
             "testcase" => {
-                let case = case(tag, report);
+                let mut case = case(tag, report);
+                if let Some((suite, file)) = self.suites.last() {
+                    case.suite.clone_from(suite);
+                    if case.file.is_none() {
+                        case.file.clone_from(file);
+                    }
+                }
                 if empty {
                     self.cases.push(case);
                 } else {
@@ -111,6 +124,9 @@ impl State {
     /// An element closes.
     fn end(&mut self, name: &str) {
         match name {
+            "testsuite" => {
+                self.suites.pop();
+            }
             "testcase" => self.cases.extend(self.open.take().map(finish)),
             "failure" | "error" | "skipped" => {
                 if let Some(open) = self.open.as_mut() {
@@ -183,11 +199,13 @@ fn finish(open: Open) -> Case {
     if says_nothing && let Some(line) = first_line(&open.body) {
         case.message = Some(line);
     }
-    case.display = open
+    if let Some(display) = open
         .out
         .lines()
         .find_map(|l| l.trim().strip_prefix("display-name:"))
-        .map(|d| d.trim().to_owned());
+    {
+        case.display = Some(display.trim().to_owned());
+    }
     case
 }
 
@@ -198,6 +216,7 @@ fn case(tag: &BytesStart<'_>, report: usize) -> Case {
         name: String::new(),
         classname: String::new(),
         file: None,
+        suite: None,
         display: None,
         outcome: Outcome::Passed,
         message: None,
@@ -208,6 +227,8 @@ fn case(tag: &BytesStart<'_>, report: usize) -> Case {
             "name" => &mut case.name,
             "classname" => &mut case.classname,
             "file" => case.file.get_or_insert_with(String::new),
+            // GoogleTest: a `TEST_P` case is named by index, its value beside it.
+            "value_param" => case.display.get_or_insert_with(String::new),
             _ => continue,
         };
         if let Ok(value) = attribute.normalized_value(quick_xml::XmlVersion::default()) {
@@ -314,6 +335,24 @@ mod tests {
                 ),
                 ("TestSkip", Outcome::Skipped, Some("needs a broker")),
                 ("TestEmpty", Outcome::Passed, None),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_case_takes_its_suites_name_and_file_when_it_has_none() {
+        let xml = r#"<testsuites><testsuite name="putAtomic" file="a/b.test.js"><testcase name="s3" classname="test"/><testcase name="x" file="c.js"/></testsuite><testcase name="top"/></testsuites>"#;
+        let cases = read(xml, 0).unwrap().cases;
+        let got: Vec<(Option<&str>, Option<&str>)> = cases
+            .iter()
+            .map(|c| (c.suite.as_deref(), c.file.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Some("putAtomic"), Some("a/b.test.js")),
+                (Some("putAtomic"), Some("c.js")),
+                (None, None)
             ]
         );
     }

@@ -35,7 +35,7 @@ const CASE_WORK: usize = 64;
 use std::path::Path;
 use std::sync::Mutex;
 
-use super::names::{Named, TitlePattern, base, named};
+use super::names::{Named, TitlePattern, base, expanded, named, named_in};
 use super::{Case, Outcome, Results};
 
 /// The test a citation stands in, as the matcher looks it up.
@@ -62,6 +62,9 @@ pub(crate) struct Found {
 pub(crate) struct Matcher<'r> {
     results: &'r Results,
     by_function: CaseMap<&'r str, Vec<usize>>,
+    /// The cases whose name may be a parameterized `expand` case of a test (`test_put_0_s3`
+    /// of `test_put`), by that test's name: they are its cases when no test has their name.
+    expanded_from: CaseMap<&'r str, Vec<usize>>,
     /// The providers whose names cases are compared with.
     providers: Vec<String>,
     /// For each case, what its name says of the provider it ran for.
@@ -77,9 +80,14 @@ impl<'r> Matcher<'r> {
     pub(crate) fn new(results: &'r Results, providers: Vec<String>) -> Matcher<'r> {
         let attempts = Attempts::of(results);
         let mut by_function: CaseMap<&str, Vec<usize>> = CaseMap::default();
+        let mut expanded_from: CaseMap<&str, Vec<usize>> = CaseMap::default();
         for (i, case) in results.cases.iter().enumerate() {
             if attempts.counts[i] {
-                by_function.entry(base(&case.name)).or_default().push(i);
+                let function = base(&case.name);
+                by_function.entry(function).or_default().push(i);
+                if let Some((test, _)) = expanded(function) {
+                    expanded_from.entry(test).or_default().push(i);
+                }
             }
         }
         // A case's name is read on its own: on the pool for a report of many cases.
@@ -91,6 +99,7 @@ impl<'r> Matcher<'r> {
         Matcher {
             results,
             by_function,
+            expanded_from,
             providers,
             named,
             attempts,
@@ -103,6 +112,11 @@ impl<'r> Matcher<'r> {
         self.named.get(case).copied().unwrap_or(Named::None)
     }
 
+    /// The providers cases are compared with.
+    pub(crate) fn providers(&self) -> &[String] {
+        &self.providers
+    }
+
     /// The index of `provider` among the providers cases are compared with.
     pub(crate) fn provider_index(&self, provider: &str) -> Option<usize> {
         self.providers.iter().position(|p| p == provider)
@@ -111,12 +125,21 @@ impl<'r> Matcher<'r> {
     /// The cases of the test `site`, its file under `source_root`; `others` are the other
     /// tests that cite rules (a case that names no file may be any of them).
     pub(crate) fn cases(&self, source_root: &Path, site: &Site<'_>, others: &[Site<'_>]) -> Found {
-        if is_javascript(site.path) {
-            return self.javascript(site, others);
+        if by_title(site.path) {
+            return self.by_title(site, others);
         }
-        let Some(candidates) = self.by_function.get(site.name) else {
+        let own = self.by_function.get(site.name).into_iter().flatten();
+        let expanded = self.expanded_from.get(site.name).into_iter().flatten();
+        let candidates: Vec<usize> = own
+            .chain(expanded.filter(|&&i| {
+                let function = base(&self.results.cases[i].name);
+                !others.iter().any(|o| o.name == function)
+            }))
+            .copied()
+            .collect();
+        if candidates.is_empty() {
             return Found::default();
-        };
+        }
         // What the file is known by, worked out once for all its cases.
         let (folder, _) = site.path.rsplit_once('/').unwrap_or(("", site.path));
         let package = site
@@ -129,19 +152,27 @@ impl<'r> Matcher<'r> {
             package: package.as_deref(),
             dotted: dotted_name(site),
         };
-        let cases = candidates
+        let cases: Vec<usize> = candidates
             .iter()
             .copied()
             .filter(|&i| located(&self.results.cases[i], site, &known))
             .collect();
-        Found {
-            cases,
-            unplaced: false,
-        }
+        // Where neither a file nor a class says whose a case is (C, C#, Ruby, Swift, PHP,
+        // shell without a `file`), another file's test of the same name may have run it: no
+        // borrowed pass.
+        let unplaced = known.dotted.is_none()
+            && !site.path.ends_with(".go")
+            && !site.path.ends_with(".rs")
+            && cases.iter().any(|&i| self.results.cases[i].file.is_none())
+            && others
+                .iter()
+                .any(|o| o.path != site.path && o.name == site.name);
+        Found { cases, unplaced }
     }
 
-    /// The cases of a JavaScript or TypeScript test, by its titles.
-    fn javascript(&self, site: &Site<'_>, others: &[Site<'_>]) -> Found {
+    /// The cases of a test named by its title (JavaScript, TypeScript, C++'s test macros),
+    /// inside its groups' titles.
+    fn by_title(&self, site: &Site<'_>, others: &[Site<'_>]) -> Found {
         let Some(pattern) = TitlePattern::new(site.scope, site.name) else {
             return Found::default();
         };
@@ -150,45 +181,94 @@ impl<'r> Matcher<'r> {
             if !self.attempts.counts[i] {
                 continue;
             }
+            // The title alone, or after what the report puts its groups in: the classname
+            // (jest-junit, jasmine-reporters) or the suite (Node's runner).
             let titled = pattern.matches(&case.name).is_some()
                 || pattern
                     .matches(&format!("{} {}", case.classname, case.name))
-                    .is_some();
+                    .is_some()
+                || case
+                    .suite
+                    .as_deref()
+                    .is_some_and(|s| pattern.matches(&format!("{s} {}", case.name)).is_some());
             if !titled {
                 continue;
             }
             match file_of(case) {
                 Some(file) if same_file(&file, site.path) => found.cases.push(i),
                 Some(_) => {}
-                None => {
-                    found.cases.push(i);
-                    found.unplaced |= others.iter().any(|o| {
-                        o.path != site.path
-                            && is_javascript(o.path)
-                            && o.name == site.name
-                            && o.scope == site.scope
-                    });
-                }
+                None => match self.unfiled(case, site, others) {
+                    Some(true) => found.cases.push(i),
+                    Some(false) => {}
+                    None => {
+                        found.cases.push(i);
+                        found.unplaced |= others.iter().any(|o| same_test(o, site));
+                    }
+                },
             }
         }
         found
     }
 
-    /// The provider a case of the JavaScript test `site` ran for.
-    pub(crate) fn javascript_named(&self, site: &Site<'_>, case: usize) -> Named {
+    /// Whether a case whose report names no file is of the test `site`, as its classname
+    /// says: one that names a provider (not the title again, as Jest's and Mocha's do; Catch2's
+    /// binary `s3_provider_test`) is of a file whose path names it; one whose first part is
+    /// the stem of one file alone among the tests of that title (`conformance_test.global`) is
+    /// of that file. `None`: the classname does not say.
+    fn unfiled(&self, case: &Case, site: &Site<'_>, others: &[Site<'_>]) -> Option<bool> {
+        let classname = case.classname.trim();
+        if classname.is_empty() || case.name.contains(classname) {
+            return None;
+        }
+        if let Some(named) = named_in(classname, &self.providers) {
+            return Some(named_in(site.path, &self.providers) == Some(named));
+        }
+        let first = classname.split('.').next().unwrap_or(classname);
+        let stem = |path: &str| {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            name.split('.').next().unwrap_or(name).to_owned()
+        };
+        let sharing = others
+            .iter()
+            .filter(|o| same_test(o, site) && o.path != site.path && stem(o.path) == first)
+            .count();
+        match (stem(site.path) == first, sharing) {
+            (true, 0) => Some(true),
+            (false, 1..) => Some(false),
+            _ => None,
+        }
+    }
+
+    /// The provider a case of the test `site`, named by its title, ran for.
+    pub(crate) fn title_named(&self, site: &Site<'_>, case: usize) -> Named {
+        let case = &self.results.cases[case];
         match TitlePattern::new(site.scope, site.name) {
-            Some(pattern) => pattern.provider(&self.results.cases[case].name, &self.providers),
+            Some(pattern) => match pattern.provider(&case.name, &self.providers) {
+                // GoogleTest keeps a parameter's value beside the index it names a case by;
+                // Catch2 names a case's binary (`s3_provider_test.global`) in its classname.
+                Named::None => [case.display.as_deref(), Some(case.classname.as_str())]
+                    .into_iter()
+                    .flatten()
+                    .find_map(|d| named_in(d, &self.providers))
+                    .map_or(Named::None, Named::Provider),
+                named => named,
+            },
             None => Named::None,
         }
     }
 }
 
-pub(crate) fn is_javascript(path: &str) -> bool {
-    let extension = path.rsplit_once('.').map_or("", |(_, e)| e);
-    matches!(
-        extension,
-        "js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx"
-    )
+/// Whether `other` is another file's test of the same titles as `site`.
+fn same_test(other: &Site<'_>, site: &Site<'_>) -> bool {
+    other.path != site.path
+        && by_title(other.path)
+        && other.name == site.name
+        && other.scope == site.scope
+}
+
+/// Whether the tests of the file at `path` are named by their titles (its language's row).
+pub(crate) fn by_title(path: &str) -> bool {
+    crate::read::code::languages::for_path(path).is_some_and(|l| l.by_title)
 }
 
 /// The file a case is of, when its report says: its `file`, or a classname that is a path.
@@ -197,7 +277,7 @@ fn file_of(case: &Case) -> Option<String> {
         return Some(file.clone());
     }
     let classname = case.classname.trim();
-    (classname.contains('/') && is_javascript(classname)).then(|| classname.to_owned())
+    (classname.contains('/') && by_title(classname)).then(|| classname.to_owned())
 }
 
 fn same_file(file: &str, path: &str) -> bool {
@@ -225,10 +305,12 @@ fn dotted_name(site: &Site<'_>) -> Option<String> {
             site.scope,
         )),
         "java" | "kt" | "kts" => {
+            // A package cannot hold `-`: the folder `azure-blob` is the package `azureblob`.
             let class = path
                 .rsplit_once('.')
                 .map_or(path, |(p, _)| p)
-                .replace('/', ".");
+                .replace('/', ".")
+                .replace('-', "");
             Some(match site.scope.split_first() {
                 Some((_, inner)) => dotted(&class, inner),
                 None => class,
@@ -321,9 +403,16 @@ impl Attempts {
                 }
             }
         }
+        // Times compared as times (`...:45Z` is before `...:45.5Z`, zones count), never as
+        // text; within a second, the order decides.
+        let stamps: Vec<Option<i64>> = results
+            .files
+            .iter()
+            .map(|f| f.timestamp.as_deref().and_then(super::unix_seconds))
+            .collect();
         let newer = |a: usize, b: usize| {
             let (ra, rb) = (results.cases[a].report, results.cases[b].report);
-            let stamp = |r: usize| results.files.get(r).and_then(|f| f.timestamp.as_deref());
+            let stamp = |r: usize| stamps.get(r).copied().flatten();
             match (stamp(ra), stamp(rb)) {
                 (Some(x), Some(y)) if x != y => x > y,
                 _ => (ra, a) > (rb, b),
@@ -485,6 +574,39 @@ mod tests {
         let go_mod = "// c\nmodule \"example.com/broker\" \n\ngo 1.22\n";
         assert_eq!(go_module(go_mod).as_deref(), Some("example.com/broker"));
         assert_eq!(go_module("go 1.22\n"), None);
+    }
+
+    #[test]
+    fn the_newer_report_by_its_time_not_its_text() {
+        let file = |stamp: &str| super::super::ResultsFile {
+            path: std::path::PathBuf::new(),
+            item: 0,
+            shown: String::new(),
+            modified: None,
+            timestamp: Some(stamp.to_owned()),
+        };
+        let case = |report: usize, outcome: Outcome| Case {
+            name: "TestPut".to_owned(),
+            classname: "store".to_owned(),
+            file: None,
+            suite: None,
+            display: None,
+            outcome,
+            message: None,
+            report,
+        };
+        // 12:00 at +02:00 is 10:00 UTC: before the second report's 11:00 UTC, though its text
+        // sorts after it.
+        let results = Results {
+            asked: true,
+            files: vec![
+                file("2026-12-06T12:00:00+02:00"),
+                file("2026-12-06T11:00:00Z"),
+            ],
+            cases: vec![case(0, Outcome::Failed), case(1, Outcome::Passed)],
+            problems: Vec::new(),
+        };
+        assert_eq!(Attempts::of(&results).counts, [false, true]);
     }
 
     #[test]

@@ -53,8 +53,13 @@ pub(crate) struct Case {
     /// The package, module or class it belongs to: a Go import path, a nextest binary, a
     /// pytest module, a Java class.
     pub classname: String,
-    /// The source file, when the report gives it.
+    /// The source file, when the report gives it (on the case, or on the `<testsuite>` that
+    /// holds it, as mocha-junit-reporter writes it).
     pub file: Option<String>,
+    /// The name of the `<testsuite>` that holds it, when the report nests cases in suites
+    /// named after their groups (Node's runner: `describe('putAtomic')` is the suite of its
+    /// `test(store)` cases). Shared by the suite's cases.
+    pub suite: Option<std::sync::Arc<str>>,
     /// The name its runner displays, when it differs from `name` and the report keeps it (the
     /// JUnit Console Launcher prints `display-name: [2] gcs` in the case's output).
     pub display: Option<String>,

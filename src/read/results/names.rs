@@ -32,18 +32,48 @@ pub(crate) fn base(name: &str) -> &str {
     let name = name.trim();
     // Once per case of a report (hundreds of thousands): no list of the parts, and bytes
     // rather than chars.
-    if let Some((before, last)) = rsplit_path(name) {
+    // A parameter id may hold `::` (`test_addr[::1]`): only what stands before it is a path.
+    let head = &name[..memchr::memchr(b'[', name.as_bytes()).unwrap_or(name.len())];
+    if let Some((before, last)) = rsplit_path(head) {
         return if is_case(last) {
             rsplit_path(before).map_or(before, |(_, segment)| segment)
         } else {
             last
         };
     }
-    let end = name
-        .bytes()
-        .position(|b| matches!(b, b'{' | b'(' | b'[' | b'/'))
+    let bytes = name.as_bytes();
+    // nose2's `test_put:1`, PHPUnit's `testPut with data set "s3"`.
+    let end = (0..bytes.len())
+        .find(|&i| {
+            matches!(bytes[i], b'{' | b'(' | b'[' | b'/')
+                || (bytes[i] == b':' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit))
+                || bytes[i..].starts_with(DATA_SET)
+        })
         .unwrap_or(name.len());
     name[..end].trim()
+}
+
+/// What PHPUnit puts between a test method and the name or index of its data set.
+const DATA_SET: &[u8] = b" with data set ";
+
+/// parameterized's `expand` names: `test_put_0_s3` (a case of `test_put`, index 0, the
+/// parameter `s3`) or `test_put_2`: the test's name and what follows the index.
+pub(crate) fn expanded(name: &str) -> Option<(&str, &str)> {
+    let bytes = name.as_bytes();
+    let mut at = 0;
+    while let Some(found) = memchr::memchr(b'_', &bytes[at..]) {
+        let start = at + found;
+        let digits = bytes[start + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let end = start + 1 + digits;
+        if digits > 0 && (end == bytes.len() || bytes[end] == b'_') && start > 0 {
+            return Some((&name[..start], name.get(end + 1..).unwrap_or("")));
+        }
+        at = start + 1;
+    }
+    None
 }
 
 /// `name` split at its last `::`, as `rsplit_once("::")`, whose searcher (and memmem's) is
@@ -100,7 +130,8 @@ fn one_of<'p>(parts: impl Iterator<Item = &'p str>, providers: &[String]) -> Opt
 pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> Named {
     let name = name.trim();
     // cargo-nextest with rstest: `case_2_gcs`, or `case_2` without a description.
-    let last = rsplit_path(name).map_or(name, |(_, last)| last);
+    let head = &name[..memchr::memchr(b'[', name.as_bytes()).unwrap_or(name.len())];
+    let last = rsplit_path(head).map_or(name, |(_, last)| last);
     if is_case(last) {
         let description = last
             .strip_prefix("case_")
@@ -124,16 +155,33 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
         let from_display = display.and_then(|d| one_of(tokens(d), providers));
         return from_display.map_or(Named::Unknown, Named::Provider);
     }
-    // pytest: `test_put[s3]`, `test_put[s3-1]`.
+    // pytest: `test_put[s3]`, `test_put[azure-blob-1]`, `test_put[store=s3]`,
+    // `test_put[s3 [primary region]]`; a provider wherever it stands in the id.
     if let Some((_, params)) = name.split_once('[') {
-        let params = params.trim_end_matches(']');
-        let whole = one_of(std::iter::once(params), providers);
-        let parts = one_of(params.split(['-', ',']), providers);
-        return whole.or(parts).map_or(Named::None, Named::Provider);
+        return named_in(params, providers).map_or(Named::None, Named::Provider);
+    }
+    // nose2: `test_put:2` (an index alone), `test_put:2 ('gcs')`.
+    if let Some((_, case)) = name.split_once(':')
+        && case.bytes().next().is_some_and(|b| b.is_ascii_digit())
+    {
+        return named_in(case, providers).map_or(Named::Unknown, Named::Provider);
+    }
+    // PHPUnit: `testPut with data set "gcs"`, `testPut with data set #1`.
+    if let Some(at) = memchr::memmem::find(name.as_bytes(), DATA_SET) {
+        let set = &name[at + DATA_SET.len()..];
+        return match named_in(set, providers) {
+            Some(p) => Named::Provider(p),
+            None if set.starts_with('#') => Named::Unknown,
+            None => Named::None,
+        };
     }
     // Go: `TestPut/s3`, `TestPut/gcs/large`.
     if name.contains('/') {
         return one_of(name.split('/').skip(1), providers).map_or(Named::None, Named::Provider);
+    }
+    // parameterized's `expand`: `test_put_1_gcs`.
+    if let Some((_, parameter)) = expanded(name) {
+        return named_in(parameter, providers).map_or(Named::None, Named::Provider);
     }
     Named::None
 }
@@ -161,13 +209,23 @@ impl TitlePattern {
     pub(crate) fn new(scope: &[String], title: &str) -> Option<TitlePattern> {
         let mut parts: Vec<String> = scope.iter().map(|s| template(s)).collect();
         parts.push(template(title));
-        let pattern = format!(r"^\s*{}\s*$", parts.join(r"(?:\s+>\s+|\s+)"));
+        // Runners join a group's title to its tests' with a space (Jest), ` > ` (Vitest),
+        // ` › ` (Playwright) or `.` (jasmine-reporters' classname).
+        // Playwright puts the project first: `[storage] title`, CTest a folder
+        // (`providers/gcs/Provider.DeleteMissing`); Catch2 and doctest add a
+        // section after a `/`, Catch2 a template's type after ` - `.
+        let pattern = format!(
+            r"^\s*(?:\[[^\]]*\]\s+)?(?:[^\s/]+/)*?{}(?:\s*(?:/|\s-\s)\s*.+)?\s*$",
+            parts.join(r"(?:\s*[>›]\s*|\s+|\.)")
+        );
+        // The text between placeholders, never a placeholder's own letters: `%s put` and
+        // `on ${store} is atomic` keep ` put` and ` is atomic`.
         let fixed = scope
             .iter()
             .map(String::as_str)
             .chain(std::iter::once(title))
-            .flat_map(|t| t.split(['%', '$']))
-            .max_by_key(|f| f.len())
+            .flat_map(|t| PLACEHOLDER.split(t))
+            .max_by_key(|f| f.trim().len())
             .unwrap_or("")
             .trim()
             .to_owned();
@@ -197,19 +255,67 @@ impl TitlePattern {
     /// named in its name.
     pub(crate) fn provider(&self, name: &str, providers: &[String]) -> Named {
         let values = self.matches(name).unwrap_or_default();
-        if let Some(p) = one_of(values.iter().copied(), providers) {
+        // Vitest prints a `$name` value quoted: `on 's3' sees`.
+        let unquoted = values.iter().map(|v| v.trim_matches(['\'', '"', '`']));
+        if let Some(p) = one_of(unquoted, providers) {
             return Named::Provider(p);
         }
-        one_of(tokens(name), providers).map_or(Named::None, Named::Provider)
+        named_in(name, providers).map_or(Named::None, Named::Provider)
     }
+}
+
+/// The provider a test's own name (as the source writes it) is for: the one it names, when it
+/// has no placeholder (`PutAtomic_gcs`, `put on gcs is atomic`; one test per provider). Such a
+/// test counts for that provider alone.
+pub(crate) fn named_for(name: &str, providers: &[String]) -> Option<usize> {
+    if PLACEHOLDER.is_match(name) {
+        return None;
+    }
+    named_in(name, providers)
+}
+
+/// The provider among `providers` named in `text` wherever it stands, when exactly one is:
+/// compared as [`same`] does, between characters that are not letters or digits
+/// (`PutAtomic_s3`, `put on azure-blob is atomic`, `s3[strong]`, `"gcs"`), never inside a
+/// word (`tests3`).
+pub(crate) fn named_in(text: &str, providers: &[String]) -> Option<usize> {
+    let fold = |b: u8| match b {
+        b'_' | b' ' => b'-',
+        b => b.to_ascii_lowercase(),
+    };
+    let folded: Vec<u8> = text.bytes().map(fold).collect();
+    let mut found: Option<usize> = None;
+    for (p, provider) in providers.iter().enumerate() {
+        let wanted: Vec<u8> = provider.bytes().map(fold).collect();
+        if wanted.is_empty() {
+            continue;
+        }
+        let bounded = |at: usize| {
+            let end = at + wanted.len();
+            (at == 0 || !folded[at - 1].is_ascii_alphanumeric())
+                && folded.get(end).is_none_or(|b| !b.is_ascii_alphanumeric())
+        };
+        let hit = folded
+            .windows(wanted.len())
+            .enumerate()
+            .any(|(at, w)| w == wanted.as_slice() && bounded(at));
+        if hit {
+            match found {
+                Some(other) if other != p => return None,
+                _ => found = Some(p),
+            }
+        }
+    }
+    found
 }
 
 /// A title from the source as a regular expression: its placeholders (`%s`, `%d`, `%i`, `%p`,
 /// `%#`, `$name`, `${name}`) any text.
+static PLACEHOLDER: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+    Regex::new(r"%[sdifjoOp#]|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_.]*").expect("a valid regex")
+});
+
 fn template(title: &str) -> String {
-    static PLACEHOLDER: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-        Regex::new(r"%[sdifjoOp#]|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_.]*").expect("a valid regex")
-    });
     let mut out = String::new();
     let mut last = 0;
     for m in PLACEHOLDER.find_iter(title) {
@@ -289,11 +395,71 @@ mod tests {
                 "getMissing",
                 Named::None,
             ),
+            ("test_put[store=s3]", None, "test_put", Named::Provider(0)),
+            (
+                "test_put[azure-blob-1]",
+                None,
+                "test_put",
+                Named::Provider(2),
+            ),
+            (
+                "test_put[s3 [primary]]",
+                None,
+                "test_put",
+                Named::Provider(0),
+            ),
+            ("test_put:2", None, "test_put", Named::Unknown),
+            ("test_addr[::1]", None, "test_addr", Named::None),
+            (
+                "tests::test_addr[s3::1]",
+                None,
+                "test_addr",
+                Named::Provider(0),
+            ),
+            ("test_put:1 ('gcs')", None, "test_put", Named::Provider(1)),
+            (
+                "testPut with data set \"gcs\"",
+                None,
+                "testPut",
+                Named::Provider(1),
+            ),
+            ("testPut with data set #1", None, "testPut", Named::Unknown),
         ];
         for (name, display, function, provider) in cases {
             assert_eq!(base(name), *function, "{name}");
             assert_eq!(named(name, *display, &p), *provider, "{name}");
         }
+    }
+
+    #[test]
+    fn parameterized_expand_names() {
+        assert_eq!(expanded("test_put_0_s3"), Some(("test_put", "s3")));
+        assert_eq!(
+            expanded("test_get_2_azure_blob"),
+            Some(("test_get", "azure_blob"))
+        );
+        assert_eq!(expanded("test_put_2"), Some(("test_put", "")));
+        assert_eq!(expanded("test_put"), None);
+        assert_eq!(expanded("test_s3put"), None);
+    }
+
+    #[test]
+    fn a_provider_named_wherever_it_stands_and_a_test_named_for_one() {
+        let p = providers();
+        for (text, expected) in [
+            ("PutAtomic_azure_blob", Some(2)),
+            ("s3[strong]", Some(0)),
+            ("store=gcs", Some(1)),
+            ("s3 – région", Some(0)),
+            ("s3_provider_test.global", Some(0)),
+            ("tests3put", None),
+            ("s3 and gcs", None),
+        ] {
+            assert_eq!(named_in(text, &p), expected, "{text}");
+        }
+        assert_eq!(named_for("put on gcs is atomic", &p), Some(1));
+        assert_eq!(named_for("put on %s is atomic", &p), None);
+        assert_eq!(named_for("test_get_missing", &p), None);
     }
 
     #[test]
@@ -315,6 +481,68 @@ mod tests {
         ] {
             assert_eq!(grouped.provider(name, &p), Named::Provider(0), "{name}");
         }
+        // Text on both sides of a placeholder, and a placeholder first.
+        for (title, name, value) in [
+            (
+                "a put on %s is atomic for every key",
+                "a put on gcs is atomic for every key",
+                1,
+            ),
+            (
+                "put on ${store} is atomic",
+                "put on azure-blob is atomic",
+                2,
+            ),
+            ("%s put is atomic", "s3 put is atomic", 0),
+            ("$provider works", "gcs works", 1),
+            (
+                "read after write on $store sees",
+                "read after write on 's3' sees",
+                0,
+            ),
+        ] {
+            let pattern = TitlePattern::new(&[], title).unwrap();
+            assert_eq!(
+                pattern.provider(name, &p),
+                Named::Provider(value),
+                "{title}"
+            );
+        }
+        assert!(
+            TitlePattern::new(&[], "%s put is atomic")
+                .unwrap()
+                .matches("s3 get")
+                .is_none()
+        );
+        // Playwright's ` › ` and jasmine-reporters' `.` between a group and its test.
+        let nested = TitlePattern::new(&["read after write".to_owned()], "on ${s} sees").unwrap();
+        for name in [
+            "read after write › on gcs sees",
+            "read after write.on gcs sees",
+        ] {
+            assert_eq!(nested.provider(name, &p), Named::Provider(1), "{name}");
+        }
+        // GoogleTest's parameterised macro, CTest's folder prefix, Catch2's section.
+        let macro_p = TitlePattern::new(&["${instance}/PutAtomic".to_owned()], "IsAtomic/${i}");
+        let macro_p = macro_p.unwrap();
+        assert!(
+            macro_p
+                .matches("Providers/PutAtomic.IsAtomic/\"s3\"")
+                .is_some()
+        );
+        assert!(macro_p.matches("Providers/PutAtomic IsAtomic/2").is_some());
+        let grouped = TitlePattern::new(&["Provider".to_owned()], "DeleteMissing").unwrap();
+        assert!(
+            grouped
+                .matches("providers/gcs/Provider.DeleteMissing")
+                .is_some()
+        );
+        assert!(grouped.matches("Provider.DeleteMissingKeys").is_none());
+        let sectioned = TitlePattern::new(&[], "put is atomic").unwrap();
+        assert_eq!(
+            sectioned.provider("put is atomic/on gcs storage", &p),
+            Named::Provider(1)
+        );
         let plain = TitlePattern::new(&[], "getMissing").unwrap();
         assert_eq!(plain.provider(" getMissing", &p), Named::None);
         assert!(plain.matches("getMissingKeys").is_none());
