@@ -42,3 +42,31 @@ fn a_missing_chapter_is_told_and_never_created() {
     let mut session = Session::start_as_opened(book.root());
     session.answer("contract_check", json!({}));
 }
+
+#[test]
+fn a_mistyped_profile_leaves_its_entry_open_and_its_rules_unknown() {
+    let book = broker(&[("src/redis-streams-adapter-spec.md", &|t: &str| {
+        t.replace(
+            "{{#profile delivery at-least-once}}",
+            "{{#profile delivery at-least-onse}}",
+        )
+    })]);
+    let mut session = Session::start_as_opened(book.root());
+    let redis = session.answer("contract_provider", json!({ "name": "redis-streams" }));
+    let rule = redis["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["rule"] == "delivery.ack-after")
+        .cloned()
+        .unwrap();
+    assert_eq!(rule["status"], "profile-unknown", "{redis}");
+    let next = redis["next"].as_str().unwrap();
+    assert!(next.contains("\"Delivery\""), "{next}");
+    assert!(next.contains("did you mean `at-least-once`"), "{next}");
+    // The provider is still the spec's: its brief is refused for the spec's errors, not
+    // for a provider the book lacks.
+    let brief = session.call("contract_brief", json!({ "provider": "redis-streams" }));
+    let text = brief["content"][0]["text"].as_str().unwrap();
+    assert!(!text.contains("no provider with a spec"), "{text}");
+}

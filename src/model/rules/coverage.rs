@@ -155,7 +155,7 @@ impl Cells<'_> {
         if let Some((axis, _)) = &rule.applies
             && !rule.binds(model, p)
         {
-            let stated = model.claims_of(p, axis).any(|c| !c.is_unknown());
+            let stated = model.claims_of(p, axis).any(|c| model.answers(c));
             let status = if stated {
                 Status::NotBound
             } else {
