@@ -70,3 +70,55 @@ fn a_mistyped_profile_leaves_its_entry_open_and_its_rules_unknown() {
     let text = brief["content"][0]["text"].as_str().unwrap();
     assert!(!text.contains("no provider with a spec"), "{text}");
 }
+
+#[test]
+fn a_refused_brief_lists_what_blocks_it_and_the_templates_spans_block_nothing() {
+    let book = broker(&[("src/redis-streams-adapter-spec.md", &|t: &str| {
+        t.replace(
+            "{{#profile delivery at-least-once}}",
+            "{{#profile delivery at-least-onse}}",
+        )
+    })]);
+    let mut session = Session::start_as_opened(book.root());
+    let refusal = session.refusal("contract_brief", json!({ "provider": "redis-streams" }));
+    assert!(
+        refusal.contains("src/redis-streams-adapter-spec.md:11:"),
+        "{refusal}"
+    );
+    assert!(refusal.contains("error[unknown-profile]"), "{refusal}");
+    assert!(
+        refusal.contains("did you mean `at-least-once`"),
+        "{refusal}"
+    );
+    // What to do, as the finding's help says it.
+    assert!(
+        refusal.contains("the profiles of `delivery` are"),
+        "{refusal}"
+    );
+    drop(session);
+
+    // A code span the template writes, copied into the spec, names no code of this book yet:
+    // `cited-symbol` on the template, and on the spec's copy, which does not stop the brief.
+    let span = "The adapter implements `bus.Connector`.\n\n## Delivery";
+    let book = broker(&[
+        ("src/adapter-spec-template.md", &|t: &str| {
+            t.replacen("## Delivery", span, 1)
+        }),
+        ("src/redis-streams-adapter-spec.md", &|t: &str| {
+            t.replacen("## Delivery", span, 1)
+        }),
+    ]);
+    let mut session = Session::start_as_opened(book.root());
+    let findings = session.answer(
+        "contract_check",
+        json!({ "path": "src/redis-streams-adapter-spec.md" }),
+    );
+    assert!(findings.to_string().contains("cited-symbol"), "{findings}");
+    let brief = session.answer("contract_brief", json!({ "provider": "redis-streams" }));
+    assert!(
+        brief["markdown"]
+            .as_str()
+            .unwrap()
+            .contains("bus.Connector")
+    );
+}
