@@ -122,3 +122,66 @@ fn a_refused_brief_lists_what_blocks_it_and_the_templates_spans_block_nothing() 
             .contains("bus.Connector")
     );
 }
+
+/// The lines of `answer`'s `changed`, joined.
+fn changed(answer: &serde_json::Value) -> String {
+    answer["changed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn changed_tells_a_specs_coverage_severities_and_chapters() {
+    let book = broker(&[("book.toml", &|t: &str| {
+        t.to_owned()
+            + "\n[preprocessor.contract.provider-paths]\nredis-streams = [\"adapters/redis\"]\n"
+    })]);
+    let mut session = Session::start_as_opened(book.root());
+    session.answer("contract_overview", json!({}));
+
+    // A spec-only provider's first citation.
+    let code = book.root().join("code/adapters/redis");
+    std::fs::create_dir_all(&code).unwrap();
+    std::fs::write(
+        code.join("redis_test.go"),
+        "package redis\n\nimport \"testing\"\n\n// r[verify publish.ack]\nfunc TestAck(t *testing.T) {}\n",
+    )
+    .unwrap();
+    let answer = session.answer("contract_overview", json!({}));
+    let told = changed(&answer);
+    assert!(
+        told.contains("`redis-streams`: r[publish.ack] uncovered → verified"),
+        "{told}"
+    );
+
+    // Warnings made errors.
+    let toml = book.root().join("book.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(
+        &toml,
+        text.clone() + "\n[preprocessor.contract.checks]\nunanswered-entry = \"error\"\n",
+    )
+    .unwrap();
+    let told = changed(&session.answer("contract_overview", json!({})));
+    assert!(told.contains("severities: 5 changed"), "{told}");
+    assert!(told.contains("warning → error"), "{told}");
+
+    // A chapter added to SUMMARY.md, then taken out.
+    std::fs::write(book.root().join("src/faq.md"), "# FAQ\n").unwrap();
+    let summary = book.root().join("src/SUMMARY.md");
+    let was = std::fs::read_to_string(&summary).unwrap();
+    std::fs::write(&summary, was.clone() + "- [FAQ](faq.md)\n").unwrap();
+    let told = changed(&session.answer("contract_overview", json!({})));
+    assert!(told.contains("chapters: added src/faq.md"), "{told}");
+    std::fs::write(&summary, was).unwrap();
+    let told = changed(&session.answer("contract_overview", json!({})));
+    assert!(told.contains("chapters: removed src/faq.md"), "{told}");
+
+    // Nothing changed: nothing told.
+    let again = session.answer("contract_overview", json!({}));
+    assert_eq!(again["changed"], json!([]));
+}
