@@ -185,3 +185,55 @@ fn changed_tells_a_specs_coverage_severities_and_chapters() {
     let again = session.answer("contract_overview", json!({}));
     assert_eq!(again["changed"], json!([]));
 }
+
+/// The citation path `rule`'s answer gives provider `provider`, if any.
+fn cited_for(rule: &serde_json::Value, provider: &str) -> serde_json::Value {
+    rule["providers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["provider"] == provider)
+        .map_or(serde_json::Value::Null, |p| p["citation"]["path"].clone())
+}
+
+#[test]
+fn a_folder_named_after_a_provider_is_its_own_and_provider_paths_takes_a_spec() {
+    let test = "package redis\n\nimport \"testing\"\n\n// r[verify publish.ack]\nfunc TestAck(t *testing.T) {}\n";
+    let book = broker(&[("code/adapters/redis-streams/redis_test.go", &|_: &str| {
+        test.to_owned()
+    })]);
+    let mut session = Session::start_as_opened(book.root());
+    let rule = session.answer("contract_rule", json!({ "id": "publish.ack" }));
+    let file = "code/adapters/redis-streams/redis_test.go";
+    assert_eq!(cited_for(&rule, "redis-streams"), file, "{rule}");
+    for built in ["kafka", "nats", "rabbitmq"] {
+        assert_ne!(cited_for(&rule, built), file, "{built}: {rule}");
+    }
+    drop(session);
+
+    // `provider-paths` gives a spec-only provider its folder without a finding.
+    let book = broker(&[
+        ("book.toml", &|t: &str| {
+            t.to_owned()
+                + "\n[preprocessor.contract.provider-paths]\nredis-streams = [\"internal/redis\"]\n"
+        }),
+        ("code/internal/redis/redis_test.go", &|_: &str| {
+            test.to_owned()
+        }),
+    ]);
+    let mut session = Session::start_as_opened(book.root());
+    let findings = session.answer("contract_check", json!({}));
+    assert!(
+        !findings.to_string().contains("dangling-path"),
+        "{findings}"
+    );
+    let rule = session.answer("contract_rule", json!({ "id": "publish.ack" }));
+    assert_eq!(
+        cited_for(&rule, "redis-streams"),
+        "code/internal/redis/redis_test.go"
+    );
+    assert_ne!(
+        cited_for(&rule, "kafka"),
+        "code/internal/redis/redis_test.go"
+    );
+}
