@@ -193,6 +193,7 @@ where
     let mut input: Arc<JsonObject> = rmcp::handler::server::common::schema_for_type::<A>();
     // The title schemars gives is the Rust type's name, which means nothing to a client.
     Arc::make_mut(&mut input).remove("title");
+    portable_object(Arc::make_mut(&mut input));
     let mut tool = Tool::new(name, description, input);
     tool.title = Some(title.to_owned());
     tool.output_schema = Some(Arc::new(O::schema()));
@@ -236,7 +237,80 @@ impl<T: JsonSchema + 'static> OutputSchema for answers::Typed<T> {
                 }),
             );
         }
+        portable_object(&mut schema);
         schema
+    }
+}
+
+/// The formats JSON Schema defines: every validator knows them.
+const FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uuid",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
+
+/// `schema` as every validator takes it without a warning: a `format` of schemars' own
+/// (`uint`, `uint32`, `int64`, `double`; the `minimum` beside it keeps what it said) is taken
+/// out, and a `type` array with `null` (`["string", "null"]`) becomes an `anyOf` of each type.
+fn portable_object(schema: &mut JsonObject) {
+    if schema
+        .get("format")
+        .and_then(Value::as_str)
+        .is_some_and(|f| !FORMATS.contains(&f))
+    {
+        schema.remove("format");
+    }
+    if let Some(Value::Array(types)) = schema.get("type").cloned() {
+        schema.remove("type");
+        let each: Vec<Value> = types.into_iter().map(|t| json!({ "type": t })).collect();
+        match schema.remove("anyOf") {
+            // Both must hold: the types, and the alternatives already there.
+            Some(any) => {
+                schema.insert(
+                    "allOf".to_owned(),
+                    json!([{ "anyOf": each }, { "anyOf": any }]),
+                );
+            }
+            None => {
+                schema.insert("anyOf".to_owned(), Value::Array(each));
+            }
+        }
+    }
+    for (key, value) in schema.iter_mut() {
+        match (key.as_str(), value) {
+            // Field names, not keywords: each value is a schema.
+            ("properties" | "$defs" | "definitions", Value::Object(fields)) => {
+                fields.values_mut().for_each(portable);
+            }
+            // Values, not schemas.
+            ("default" | "const" | "enum" | "examples", _) => {}
+            (_, value) => portable(value),
+        }
+    }
+}
+
+/// Each schema within `value` made portable ([`portable_object`]).
+fn portable(value: &mut Value) {
+    match value {
+        Value::Object(schema) => portable_object(schema),
+        Value::Array(items) => items.iter_mut().for_each(portable),
+        _ => {}
     }
 }
 

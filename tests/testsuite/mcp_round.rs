@@ -237,3 +237,77 @@ fn a_folder_named_after_a_provider_is_its_own_and_provider_paths_takes_a_spec() 
         "code/internal/redis/redis_test.go"
     );
 }
+
+/// Every place under `schema` that a validator warns about: a `format` JSON Schema does not
+/// define, a `type` that is an array.
+fn unportable(schema: &serde_json::Value, at: &str, out: &mut Vec<String>) {
+    const FORMATS: &[&str] = &[
+        "date-time",
+        "date",
+        "time",
+        "duration",
+        "email",
+        "idn-email",
+        "hostname",
+        "idn-hostname",
+        "ipv4",
+        "ipv6",
+        "uri",
+        "uri-reference",
+        "iri",
+        "iri-reference",
+        "uuid",
+        "uri-template",
+        "json-pointer",
+        "relative-json-pointer",
+        "regex",
+    ];
+    match schema {
+        serde_json::Value::Object(map) => {
+            for (key, value) in map {
+                let here = format!("{at}/{key}");
+                if key == "format" && value.as_str().is_some_and(|f| !FORMATS.contains(&f)) {
+                    out.push(format!("{here}: {value}"));
+                }
+                if key == "type" && value.is_array() {
+                    out.push(format!("{here}: {value}"));
+                }
+                // `properties` names fields: a field called `format` or `type` is no keyword.
+                if key == "properties" {
+                    if let Some(fields) = value.as_object() {
+                        for (field, sub) in fields {
+                            unportable(sub, &format!("{here}/{field}"), out);
+                        }
+                    }
+                } else {
+                    unportable(value, &here, out);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                unportable(item, &format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn every_schema_is_taken_by_every_validator_without_a_warning() {
+    let book = broker(&[]);
+    let mut session = Session::start_as_opened(book.root());
+    let list = session.request("tools/list", json!({}));
+    let mut found = Vec::new();
+    for tool in list["result"]["tools"].as_array().unwrap() {
+        let name = tool["name"].as_str().unwrap();
+        unportable(&tool["inputSchema"], &format!("{name}/input"), &mut found);
+        unportable(&tool["outputSchema"], &format!("{name}/output"), &mut found);
+    }
+    assert!(
+        found.is_empty(),
+        "{} places:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
