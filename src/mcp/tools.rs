@@ -84,6 +84,10 @@ pub(crate) struct BriefArguments {
     /// The `next_cursor` of the previous answer, for the next page.
     #[serde(default)]
     pub(crate) cursor: Option<String>,
+    /// The most bytes of Markdown one page holds (24 KiB without it): a smaller page
+    /// for a small context.
+    #[serde(default)]
+    pub(crate) page_size: Option<usize>,
 }
 
 /// Whose findings.
@@ -98,6 +102,10 @@ pub(crate) struct CheckArguments {
     /// The `next_cursor` of the previous answer, for the next page.
     #[serde(default)]
     pub(crate) cursor: Option<String>,
+    /// The most bytes of findings, as JSON, one page holds (24 KiB, 200 findings at most without it): a smaller page
+    /// for a small context.
+    #[serde(default)]
+    pub(crate) page_size: Option<usize>,
 }
 
 /// Whose rules still wait for a test.
@@ -158,10 +166,10 @@ pub(crate) fn defs() -> &'static [Def] {
                 Effect::Reads, |l, a: ProviderArguments| answers::provider(l, &a.name)),
             def("contract_brief", "Implementer's brief",
                 "The implementation brief for a provider with a spec, as `mdbook-contract brief` writes it: one self-contained Markdown document (the spec's answers, the obligations of the claimed profiles, the rules to cite in tests, the contract). Written even when the book has errors outside the spec (they are listed in it). Ask for one `section` and page with `cursor`.",
-                Effect::Reads, |l, a: BriefArguments| answers::brief(l, &a.provider, a.section.as_deref(), a.cursor.as_deref())),
+                Effect::Reads, |l, a: BriefArguments| answers::brief(l, &a.provider, a.section.as_deref(), a.cursor.as_deref(), a.page_size)),
             def("contract_check", "Findings",
                 "The book's findings, as `mdbook-contract check --format json` gives them (check, severity, path from the repository's root, line, column, message, help), errors first, for the whole book or one file; in pages of 200.",
-                Effect::Reads, |l, a: CheckArguments| answers::check(l, a.path.as_deref(), a.cursor.as_deref())),
+                Effect::Reads, |l, a: CheckArguments| answers::check(l, a.path.as_deref(), a.cursor.as_deref(), a.page_size)),
             def("contract_uncovered", "Rules waiting for a test",
                 "The rules that bind a provider and have no passing test (with test results) or no test citing them (without): for every built provider, or for the one named, built or only specified; each with its level, text and what cites it so far.",
                 Effect::Reads, |l, a: UncoveredArguments| answers::uncovered(l, a.provider.as_deref())),

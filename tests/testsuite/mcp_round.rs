@@ -311,3 +311,52 @@ fn every_schema_is_taken_by_every_validator_without_a_warning() {
         found.join("\n")
     );
 }
+
+/// How many bytes of text the result of a call hands a model: its text blocks.
+fn text_bytes(result: &serde_json::Value) -> usize {
+    result["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["text"].as_str().unwrap().len())
+        .sum()
+}
+
+#[test]
+fn every_page_fits_a_context_and_its_size_is_an_argument() {
+    let book = crate::mcp_agent::with_many_rules();
+    let mut session = Session::start_as_opened(book.root());
+    let page = session.call("contract_check", json!({}));
+    assert!(text_bytes(&page) < 40_000, "{} bytes", text_bytes(&page));
+    assert!(page["structuredContent"]["next_cursor"].is_string());
+    let small = session.call("contract_check", json!({ "page_size": 4000 }));
+    let findings = small["structuredContent"]["findings"].to_string();
+    assert!(findings.len() <= 4000, "{} bytes", findings.len());
+    assert!(
+        !small["structuredContent"]["findings"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+
+    let brief = session.call("contract_brief", json!({ "provider": "redis-streams" }));
+    assert!(text_bytes(&brief) < 40_000, "{} bytes", text_bytes(&brief));
+    // The Markdown once: in the answer, not again in its summary.
+    let markdown = brief["structuredContent"]["markdown"].as_str().unwrap();
+    let summary = brief["content"][1]["text"].as_str().unwrap();
+    assert!(
+        summary.len() < 1000 && !summary.contains(&markdown[..200]),
+        "{summary}"
+    );
+    let small = session.call(
+        "contract_brief",
+        json!({ "provider": "redis-streams", "page_size": 4000 }),
+    );
+    assert!(
+        small["structuredContent"]["markdown"]
+            .as_str()
+            .unwrap()
+            .len()
+            <= 4000
+    );
+}
