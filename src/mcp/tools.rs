@@ -347,8 +347,12 @@ pub(crate) fn call(name: &str, arguments: JsonObject, loaded: &Loaded) -> Result
 
 /// `arguments` read into `A`, or a sentence on what does not fit the tool's schema.
 fn read<A: DeserializeOwned>(tool: &str, arguments: JsonObject) -> Result<A, Refusal> {
-    serde_json::from_value(Value::Object(arguments))
-        .map_err(|e| format!("the arguments of `{tool}` do not fit its input schema: {e}"))
+    serde_json::from_value(Value::Object(arguments)).map_err(|e| {
+        format!(
+            "the arguments of `{tool}` do not fit its input schema: {}",
+            answers::echoed(&e.to_string())
+        )
+    })
 }
 
 impl<T: Serialize> From<answers::Typed<T>> for Answer {

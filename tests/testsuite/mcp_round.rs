@@ -360,3 +360,20 @@ fn every_page_fits_a_context_and_its_size_is_an_argument() {
             <= 4000
     );
 }
+
+#[test]
+fn a_garbage_cursor_and_a_huge_argument_are_refused_briefly() {
+    let book = broker(&[]);
+    let mut session = Session::start_as_opened(book.root());
+    let reply = session.request("tools/list", json!({ "cursor": "garbage" }));
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    let listed = session.request("tools/list", json!({}));
+    assert!(listed["result"]["tools"].is_array(), "{listed}");
+
+    let huge = "x".repeat(10 << 20);
+    let refusal = session.refusal("contract_provider", json!({ "name": huge }));
+    assert!(refusal.len() < 2000, "{} bytes", refusal.len());
+    assert!(refusal.contains("10485760 bytes"), "{refusal}");
+    let refusal = session.refusal("contract_check", json!({ "path": 7, "cursor": huge }));
+    assert!(refusal.len() < 2000, "{} bytes", refusal.len());
+}
