@@ -39,8 +39,7 @@ pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<N
             "`{provider_type}` is not a provider type: a type is a DNS-1123 label (lowercase letters, digits and `-`, at most 63 characters, starting and ending with a letter or digit), such as `my-backend`"
         );
     }
-    let md = mdbook_driver::MDBook::load(dir)
-        .with_context(|| format!("could not load the book at `{}`", dir.display()))?;
+    let md = crate::read::load::open(dir)?;
     let config = Config::from_book_config(&md.config)?.without_problems()?;
     let Some(template) = config.template.first() else {
         bail!(

@@ -2,11 +2,12 @@
 //!
 //! The contract's changes are `diff`'s, compared between the two readings of the book (rules
 //! added or revised, claims changed, entries answered); beside them, the rules whose coverage
-//! changed for a provider, and the findings fixed and new. A finding is the same finding when
-//! its check, file and message are: one that only moved with the lines above it is neither
-//! fixed nor new.
+//! changed for a provider (built or only a spec), the chapters SUMMARY.md added or took out,
+//! the findings fixed and new, and those whose severity changed (book.toml's `checks`). A
+//! finding is the same finding when its check, file and message are: one that only moved with
+//! the lines above it is neither fixed nor new.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use super::watch::{Loaded, State};
 use crate::report::diagnostic::Finding;
@@ -42,20 +43,97 @@ fn loaded(before: &Loaded, after: &Loaded) -> Vec<String> {
     if !contract.is_empty() {
         lines.push(format!("contract: {}", named(&contract)));
     }
-    if let Some(line) = findings(&before.agent.report.findings, &after.agent.report.findings) {
-        lines.push(line);
-    }
+    lines.extend(chapters(before, after));
+    let (was, now) = (&before.agent.report.findings, &after.agent.report.findings);
+    lines.extend(findings(was, now));
+    lines.extend(severities(was, now));
     lines
+}
+
+/// `"chapters: added src/faq.md; removed src/old.md"`, or nothing when SUMMARY.md names the
+/// same chapter files.
+fn chapters(before: &Loaded, after: &Loaded) -> Option<String> {
+    let files = |loaded: &Loaded| -> BTreeSet<String> {
+        loaded
+            .book
+            .iter()
+            .filter_map(|item| match item {
+                mdbook_preprocessor::book::BookItem::Chapter(c) => c.source_path.as_ref(),
+                _ => None,
+            })
+            .map(|path| {
+                loaded.paths.of_book(&format!(
+                    "{}/{}",
+                    loaded.src,
+                    crate::util::paths::slashed(path)
+                ))
+            })
+            .collect()
+    };
+    let (was, now) = (files(before), files(after));
+    let added: Vec<String> = now.difference(&was).cloned().collect();
+    let removed: Vec<String> = was.difference(&now).cloned().collect();
+    let mut parts = Vec::new();
+    if !added.is_empty() {
+        parts.push(format!("added {}", named(&added)));
+    }
+    if !removed.is_empty() {
+        parts.push(format!("removed {}", named(&removed)));
+    }
+    (!parts.is_empty()).then(|| format!("chapters: {}", parts.join("; ")))
+}
+
+/// `"severities: 25 changed (unanswered-entry at ...: warning → error; ...)"` for the findings
+/// found before and after whose severity is not the same, or nothing.
+fn severities(before: &[Finding], after: &[Finding]) -> Option<String> {
+    let mut was: HashMap<_, VecDeque<_>> = HashMap::new();
+    for finding in before {
+        was.entry(key(finding))
+            .or_default()
+            .push_back(finding.severity);
+    }
+    let changed: Vec<String> = after
+        .iter()
+        .filter_map(|finding| {
+            let old = was.get_mut(&key(finding))?.pop_front()?;
+            (old != finding.severity).then(|| {
+                format!(
+                    "{}: {} → {}",
+                    describe(finding),
+                    old.as_str(),
+                    finding.severity.as_str()
+                )
+            })
+        })
+        .collect();
+    (!changed.is_empty()).then(|| {
+        format!(
+            "severities: {} changed ({})",
+            changed.len(),
+            named(&changed)
+        )
+    })
+}
+
+/// What makes a finding the same finding: its check, file and message.
+fn key(f: &Finding) -> (&'static str, String, String) {
+    (
+        f.check.name(),
+        f.location.path.to_string_lossy().into_owned(),
+        f.message.clone(),
+    )
 }
 
 /// `"`pods`: r[a.b] uncovered → verified"` for each rule whose cell changed.
 fn coverage(before: &Loaded, after: &Loaded) -> Vec<String> {
     let mut out = Vec::new();
-    for now in &after.export.coverage {
+    // A provider only a spec describes is told as a built one: its own code's citations.
+    for now in after.export.coverage.iter().chain(&after.pending) {
         let Some(was) = before
             .export
             .coverage
             .iter()
+            .chain(&before.pending)
             .find(|c| c.provider == now.provider)
         else {
             continue;
@@ -80,13 +158,6 @@ fn coverage(before: &Loaded, after: &Loaded) -> Vec<String> {
 
 /// `"findings: 1 fixed (...), 2 new (...)"`, or nothing when the findings are the same.
 fn findings(before: &[Finding], after: &[Finding]) -> Option<String> {
-    let key = |f: &Finding| {
-        (
-            f.check.name(),
-            f.location.path.to_string_lossy().into_owned(),
-            f.message.clone(),
-        )
-    };
     let mut left: HashMap<_, usize> = HashMap::new();
     for finding in before {
         *left.entry(key(finding)).or_default() += 1;

@@ -70,9 +70,20 @@ impl ServerHandler for Server {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        // One page: a cursor is none of its pages, and answering the list anyway would hide
+        // the client's mistake.
+        if let Some(cursor) = request.and_then(|r| r.cursor) {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "`{}` is not a cursor of `tools/list`: the list is one page (no `nextCursor`); ask without a cursor",
+                    crate::mcp::answers::echoed(&cursor)
+                ),
+                None,
+            ));
+        }
         Ok(ListToolsResult::with_all_items(tools::list()))
     }
 

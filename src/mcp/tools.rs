@@ -84,6 +84,10 @@ pub(crate) struct BriefArguments {
     /// The `next_cursor` of the previous answer, for the next page.
     #[serde(default)]
     pub(crate) cursor: Option<String>,
+    /// The most bytes of Markdown one page holds (24 KiB without it): a smaller page
+    /// for a small context.
+    #[serde(default)]
+    pub(crate) page_size: Option<usize>,
 }
 
 /// Whose findings.
@@ -98,6 +102,10 @@ pub(crate) struct CheckArguments {
     /// The `next_cursor` of the previous answer, for the next page.
     #[serde(default)]
     pub(crate) cursor: Option<String>,
+    /// The most bytes of findings, as JSON, one page holds (24 KiB, 200 findings at most without it): a smaller page
+    /// for a small context.
+    #[serde(default)]
+    pub(crate) page_size: Option<usize>,
 }
 
 /// Whose rules still wait for a test.
@@ -158,10 +166,10 @@ pub(crate) fn defs() -> &'static [Def] {
                 Effect::Reads, |l, a: ProviderArguments| answers::provider(l, &a.name)),
             def("contract_brief", "Implementer's brief",
                 "The implementation brief for a provider with a spec, as `mdbook-contract brief` writes it: one self-contained Markdown document (the spec's answers, the obligations of the claimed profiles, the rules to cite in tests, the contract). Written even when the book has errors outside the spec (they are listed in it). Ask for one `section` and page with `cursor`.",
-                Effect::Reads, |l, a: BriefArguments| answers::brief(l, &a.provider, a.section.as_deref(), a.cursor.as_deref())),
+                Effect::Reads, |l, a: BriefArguments| answers::brief(l, &a.provider, a.section.as_deref(), a.cursor.as_deref(), a.page_size)),
             def("contract_check", "Findings",
                 "The book's findings, as `mdbook-contract check --format json` gives them (check, severity, path from the repository's root, line, column, message, help), errors first, for the whole book or one file; in pages of 200.",
-                Effect::Reads, |l, a: CheckArguments| answers::check(l, a.path.as_deref(), a.cursor.as_deref())),
+                Effect::Reads, |l, a: CheckArguments| answers::check(l, a.path.as_deref(), a.cursor.as_deref(), a.page_size)),
             def("contract_uncovered", "Rules waiting for a test",
                 "The rules that bind a provider and have no passing test (with test results) or no test citing them (without): for every built provider, or for the one named, built or only specified; each with its level, text and what cites it so far.",
                 Effect::Reads, |l, a: UncoveredArguments| answers::uncovered(l, a.provider.as_deref())),
@@ -193,6 +201,7 @@ where
     let mut input: Arc<JsonObject> = rmcp::handler::server::common::schema_for_type::<A>();
     // The title schemars gives is the Rust type's name, which means nothing to a client.
     Arc::make_mut(&mut input).remove("title");
+    portable_object(Arc::make_mut(&mut input));
     let mut tool = Tool::new(name, description, input);
     tool.title = Some(title.to_owned());
     tool.output_schema = Some(Arc::new(O::schema()));
@@ -236,7 +245,80 @@ impl<T: JsonSchema + 'static> OutputSchema for answers::Typed<T> {
                 }),
             );
         }
+        portable_object(&mut schema);
         schema
+    }
+}
+
+/// The formats JSON Schema defines: every validator knows them.
+const FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uuid",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
+
+/// `schema` as every validator takes it without a warning: a `format` of schemars' own
+/// (`uint`, `uint32`, `int64`, `double`; the `minimum` beside it keeps what it said) is taken
+/// out, and a `type` array with `null` (`["string", "null"]`) becomes an `anyOf` of each type.
+fn portable_object(schema: &mut JsonObject) {
+    if schema
+        .get("format")
+        .and_then(Value::as_str)
+        .is_some_and(|f| !FORMATS.contains(&f))
+    {
+        schema.remove("format");
+    }
+    if let Some(Value::Array(types)) = schema.get("type").cloned() {
+        schema.remove("type");
+        let each: Vec<Value> = types.into_iter().map(|t| json!({ "type": t })).collect();
+        match schema.remove("anyOf") {
+            // Both must hold: the types, and the alternatives already there.
+            Some(any) => {
+                schema.insert(
+                    "allOf".to_owned(),
+                    json!([{ "anyOf": each }, { "anyOf": any }]),
+                );
+            }
+            None => {
+                schema.insert("anyOf".to_owned(), Value::Array(each));
+            }
+        }
+    }
+    for (key, value) in schema.iter_mut() {
+        match (key.as_str(), value) {
+            // Field names, not keywords: each value is a schema.
+            ("properties" | "$defs" | "definitions", Value::Object(fields)) => {
+                fields.values_mut().for_each(portable);
+            }
+            // Values, not schemas.
+            ("default" | "const" | "enum" | "examples", _) => {}
+            (_, value) => portable(value),
+        }
+    }
+}
+
+/// Each schema within `value` made portable ([`portable_object`]).
+fn portable(value: &mut Value) {
+    match value {
+        Value::Object(schema) => portable_object(schema),
+        Value::Array(items) => items.iter_mut().for_each(portable),
+        _ => {}
     }
 }
 
@@ -265,8 +347,12 @@ pub(crate) fn call(name: &str, arguments: JsonObject, loaded: &Loaded) -> Result
 
 /// `arguments` read into `A`, or a sentence on what does not fit the tool's schema.
 fn read<A: DeserializeOwned>(tool: &str, arguments: JsonObject) -> Result<A, Refusal> {
-    serde_json::from_value(Value::Object(arguments))
-        .map_err(|e| format!("the arguments of `{tool}` do not fit its input schema: {e}"))
+    serde_json::from_value(Value::Object(arguments)).map_err(|e| {
+        format!(
+            "the arguments of `{tool}` do not fit its input schema: {}",
+            answers::echoed(&e.to_string())
+        )
+    })
 }
 
 impl<T: Serialize> From<answers::Typed<T>> for Answer {

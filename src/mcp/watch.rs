@@ -136,7 +136,9 @@ impl Loaded {
             .entry(provider.to_owned())
             .or_insert_with(|| {
                 let ctx = self.ctx.lock().unwrap_or_else(|e| e.into_inner());
-                crate::commands::brief::brief(&ctx, &self.book, provider).map_err(|e| e.to_string())
+                crate::commands::brief::brief(&ctx, &self.book, provider).map_err(|e| {
+                    e.told(&|path| self.paths.of_book(&crate::util::paths::slashed(path)))
+                })
             })
             .clone()
     }

@@ -220,6 +220,16 @@ impl Model {
             .map(|&i| &self.claims[i])
     }
 
+    /// Whether `claim` answers its axis: with a profile the axis lists. `unknown` and a
+    /// profile the axis does not list (a typo, which `unknown-profile` reports) answer
+    /// nothing; on an axis without a readable `Profile` table every profile is taken.
+    pub(crate) fn answers(&self, claim: &Claim) -> bool {
+        !claim.is_unknown()
+            && self.axis(&claim.axis.text).is_none_or(|axis| {
+                axis.table.is_none() || axis.profile(&claim.profile.text).is_some()
+            })
+    }
+
     /// The claim written by the shortcode starting at `start` in chapter `chapter`.
     pub(crate) fn claim_at(&self, chapter: usize, start: usize) -> Option<&Claim> {
         self.claim_at

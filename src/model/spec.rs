@@ -11,7 +11,7 @@
 
 use std::ops::Range;
 
-use crate::model::{AnswerSite, Model, Problem, UNKNOWN_PROFILE};
+use crate::model::{AnswerSite, Claim, Model, Problem, UNKNOWN_PROFILE};
 use crate::read::chapter::Chapter;
 use crate::read::config::Config;
 use crate::read::markdown::Heading;
@@ -102,6 +102,9 @@ pub(crate) enum Unanswered {
     NoClaim(String),
     /// Its claim on this axis is `unknown`.
     Unknown(String, Range<usize>),
+    /// Its claim on this axis names a profile the axis does not list: the axis, the profile
+    /// as written, its range, and the did-you-mean (`; did you mean `x`?`, or empty).
+    NotAProfile(String, String, Range<usize>, String),
     /// It is answered, but its evidence is empty (or it has no `**Evidence:**` paragraph).
     NoEvidence,
 }
@@ -114,6 +117,9 @@ impl Unanswered {
             Unanswered::NoAnswer => "no answer yet".to_owned(),
             Unanswered::NoClaim(axis) => format!("no profile for `{axis}`"),
             Unanswered::Unknown(axis, _) => format!("`{axis}` left `{UNKNOWN_PROFILE}`"),
+            Unanswered::NotAProfile(axis, profile, _, hint) => {
+                format!("`{axis}` has no profile `{profile}`{hint}")
+            }
             Unanswered::NoEvidence => "answered without evidence".to_owned(),
         }
     }
@@ -219,6 +225,7 @@ impl Spec {
                 Some(claim) if claim.is_unknown() => {
                     why.push(Unanswered::Unknown(axis.text.clone(), claim.range.clone()))
                 }
+                Some(claim) if !model.answers(claim) => why.push(not_a_profile(claim, model)),
                 Some(_) => {}
             }
         }
@@ -227,6 +234,22 @@ impl Spec {
         }
         why
     }
+}
+
+/// Why `claim`, whose profile its axis does not list, leaves its entry open.
+fn not_a_profile(claim: &Claim, model: &Model) -> Unanswered {
+    let hint = model.axis(&claim.axis.text).map_or(String::new(), |axis| {
+        crate::util::suggest::hint(
+            &claim.profile.text,
+            axis.profiles.iter().map(|p| p.name.as_str()),
+        )
+    });
+    Unanswered::NotAProfile(
+        claim.axis.text.clone(),
+        claim.profile.text.clone(),
+        claim.profile.range.clone(),
+        hint,
+    )
 }
 
 /// Whether `name` is a DNS-1123 label, as Kubernetes names (and this operator's provider types)
@@ -416,6 +439,10 @@ pub(crate) fn where_to_fill(entry: &Entry, reason: &Unanswered) -> (Range<usize>
         Unanswered::Unknown(axis, claim) => (
             claim.clone(),
             format!("replace `unknown` with the profile of `{axis}` the backend has, once it is known"),
+        ),
+        Unanswered::NotAProfile(axis, profile, range, hint) => (
+            range.clone(),
+            format!("replace `{profile}` with a profile `{axis}` lists{hint}"),
         ),
         Unanswered::NoEvidence => (
             entry

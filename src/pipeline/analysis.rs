@@ -410,15 +410,11 @@ fn check_provider_places(config: &mut Config, source: &SourceIndex) {
     }
 }
 
-/// A provider that `provider-paths` names and the book does not have is a `dangling-path`
-/// problem at its key (a typo would give its folders to no one).
+/// A provider that `provider-paths` names and the book does not have (built, proposed or
+/// only a spec) is a `dangling-path` problem at its key (a typo would give its folders to no
+/// one).
 fn check_provider_paths(config: &mut Config, model: &Model) {
-    let names: Vec<&str> = model
-        .providers
-        .iter()
-        .filter(|p| !p.proposed && !p.spec)
-        .map(|p| p.name.as_str())
-        .collect();
+    let names: Vec<&str> = model.providers.iter().map(|p| p.name.as_str()).collect();
     let unknown: Vec<String> = config
         .provider_paths
         .keys()
@@ -430,7 +426,7 @@ fn check_provider_paths(config: &mut Config, model: &Model) {
         let at = KeyPath::key("provider-paths").child(&name).naming();
         config.add_problem(Problem::dangling(
             at,
-            format!("`provider-paths` names `{name}`, which is not a built provider of the book{hint}"),
+            format!("`provider-paths` names `{name}`, which is not a provider of the book{hint}"),
             "a key of `provider-paths` is the name of a `.provider` section; its folders count for no one until it matches",
         ));
     }

@@ -8,6 +8,9 @@
 //! the book as it arrives and stops the run, so the preprocessors ordered after it never run.
 //! A book whose other preprocessors write links or text gets the same findings from `check` as
 //! from `mdbook build`.
+//!
+//! Every load here goes through [`open`], `build.create-missing` off: reading a book writes no
+//! file, and a chapter SUMMARY.md names that is not on disk is an error naming its line.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -25,7 +28,7 @@ use crate::util::vocab::NAME;
 /// Loads the book at `dir` as mdBook would hand it to this preprocessor for `renderer`, its
 /// own preprocessors run: what `check` and a build do, which the user runs on purpose.
 pub fn load(dir: &Path, renderer: &str) -> Result<(PreprocessorContext, Book)> {
-    let md = MDBook::load(dir).with_context(|| cannot_load(dir))?;
+    let md = open(dir)?;
     preprocess(md, renderer)
 }
 
@@ -58,7 +61,7 @@ pub(crate) fn load_with(
     renderer: &str,
     commands: Commands,
 ) -> Result<(PreprocessorContext, Book, Vec<String>)> {
-    let mut md = MDBook::load(dir).with_context(|| cannot_load(dir))?;
+    let mut md = open(dir)?;
     let left_out = match commands {
         Commands::Run => Vec::new(),
         Commands::Refuse => pass_on_commands(&mut md),
@@ -143,6 +146,59 @@ pub(crate) fn refused(left_out: &[String]) -> Option<String> {
     ))
 }
 
+/// Reads the book at `dir` as `MDBook::load` does (book.toml with its `MDBOOK_*` overrides,
+/// SUMMARY.md, each chapter), with `build.create-missing` off: a read writes no file, so a
+/// chapter SUMMARY.md names that is not on disk is an error naming it, never a file created.
+/// Only `mdbook build` itself creates missing chapters.
+pub(crate) fn open(dir: &Path) -> Result<MDBook> {
+    let toml = dir.join("book.toml");
+    let mut config = if toml.exists() {
+        Config::from_disk(&toml).with_context(|| cannot_load(dir))?
+    } else {
+        Config::default()
+    };
+    config.update_from_env().with_context(|| cannot_load(dir))?;
+    config.build.create_missing = false;
+    let src = config.book.src.clone();
+    MDBook::load_with_config(dir, config).map_err(|error| {
+        match missing_chapter(dir, &src, &error) {
+            Some(told) => error.context(told),
+            None => error.context(cannot_load(dir)),
+        }
+    })
+}
+
+/// What to tell when `error` is a chapter SUMMARY.md names (in the book at `dir`, its source
+/// folder `src`) that is not on disk: where SUMMARY.md names it, from the book's folder, and
+/// what to do.
+fn missing_chapter(dir: &Path, src: &Path, error: &anyhow::Error) -> Option<String> {
+    let not_found = error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound)
+    });
+    let chapter = error.chain().find_map(|cause| {
+        let text = cause.to_string();
+        let rest = text.strip_prefix("failed to read chapter `")?;
+        Some(rest.strip_suffix('`')?.to_owned())
+    })?;
+    if !not_found {
+        return None;
+    }
+    let summary = src.join("SUMMARY.md");
+    let line = crate::util::text::read_to_string(&dir.join(&summary))
+        .ok()
+        .and_then(|text| {
+            let link = format!("]({chapter})");
+            text.lines().position(|l| l.contains(&link))
+        })
+        .map_or(String::new(), |index| format!(":{}", index + 1));
+    Some(format!(
+        "{}{line}: SUMMARY.md names the chapter `{chapter}`, which does not exist: write it, or take it out of SUMMARY.md (this tool creates no chapter; `mdbook build` does when `build.create-missing` is on)",
+        crate::util::paths::slashed(&summary)
+    ))
+}
+
 /// Why the book at `dir` cannot be loaded, naming book.toml when that is what cannot be read
 /// (mdBook's own message gives the line and column, not the file).
 fn cannot_load(dir: &Path) -> String {
@@ -162,7 +218,7 @@ fn cannot_load(dir: &Path) -> String {
 /// `links`, so includes are expanded), and every other one passes the book on unchanged in its
 /// place. What the brief is written from: Markdown, not another preprocessor's HTML.
 pub(crate) fn load_as_written(dir: &Path) -> Result<(PreprocessorContext, Book)> {
-    let mut md = MDBook::load(dir).with_context(|| cannot_load(dir))?;
+    let mut md = open(dir)?;
     pass_on_external(&mut md);
     preprocess(md, "html")
 }

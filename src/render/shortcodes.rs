@@ -96,6 +96,12 @@ impl<'a> Renderer<'a> {
                 events.push(text(" left unknown"));
                 events
             }
+            Unanswered::NotAProfile(code_of, profile, _, _) => {
+                let mut events = axis(code_of);
+                events.push(text(" has no profile "));
+                events.push(Event::Code(CowStr::from(profile.clone())));
+                events
+            }
             Unanswered::NoEvidence => vec![text("answered without evidence")],
         }
     }

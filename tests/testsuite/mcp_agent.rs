@@ -167,7 +167,7 @@ fn rules_are_listed_by_prefix_level_provider_and_status() {
 }
 
 /// The broker book with 150 more rules, each of a long sentence.
-fn with_many_rules() -> Fixture {
+pub(crate) fn with_many_rules() -> Fixture {
     broker(&[("src/contract.md", &|t: &str| {
         let mut text = t.to_owned();
         text.push_str("\n## Bulk\n");
@@ -202,8 +202,11 @@ fn long_answers_come_in_pages_and_a_brief_by_section() {
     let findings = session.answer("contract_check", json!({}));
     let total = findings["errors"].as_u64().unwrap() + findings["warnings"].as_u64().unwrap();
     assert!(total > 200, "{total}");
-    assert_eq!(findings["findings"].as_array().unwrap().len(), 200);
-    assert_eq!(findings["next_cursor"], "200");
+    // As many as fit 24 KiB of JSON, 200 at most.
+    let first = findings["findings"].as_array().unwrap().len();
+    assert!((1..=200).contains(&first), "{first}");
+    assert!(findings["findings"].to_string().len() <= 24 * 1024);
+    assert_eq!(findings["next_cursor"], first.to_string());
     let severities: Vec<&str> = findings["findings"]
         .as_array()
         .unwrap()
@@ -216,7 +219,7 @@ fn long_answers_come_in_pages_and_a_brief_by_section() {
             .all(|w| w[0] == "error" || w[1] == "warning"),
         "{severities:?}"
     );
-    let mut seen = 200;
+    let mut seen = first as u64;
     let mut cursor = findings["next_cursor"].clone();
     while let Some(c) = cursor.as_str() {
         let page = session.answer("contract_check", json!({ "cursor": c }));
@@ -237,7 +240,7 @@ fn long_answers_come_in_pages_and_a_brief_by_section() {
         }
         let page = session.answer("contract_brief", arguments);
         let markdown = page["markdown"].as_str().unwrap();
-        assert!(markdown.len() <= 32 * 1024 && markdown.ends_with('\n'));
+        assert!(markdown.len() <= 24 * 1024 && markdown.ends_with('\n'));
         pages.push_str(markdown);
         cursor = page["next_cursor"].as_str().map(str::to_owned);
         if cursor.is_none() {

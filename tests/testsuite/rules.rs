@@ -510,8 +510,9 @@ fn the_operator_fixtures_tests_give_the_matrix_real_findings() {
 #[test]
 fn provider_paths_give_a_folder_to_one_provider() {
     let fixture = rules_book();
-    // An end-to-end test of `pods` outside its package: shared until book.toml says whose.
-    let e2e = fixture.root().join("repo/test/e2e/pods");
+    // An end-to-end test of `pods` outside its package, in a folder not named after it:
+    // shared until book.toml says whose.
+    let e2e = fixture.root().join("repo/test/e2e/create");
     std::fs::create_dir_all(&e2e).unwrap();
     std::fs::write(
         e2e.join("create_test.go"),
@@ -524,7 +525,7 @@ fn provider_paths_give_a_folder_to_one_provider() {
         "shared, it verifies `vms` too"
     );
     let toml = format!(
-        "{TOML}\n[preprocessor.contract.provider-paths]\npods = [\"test/e2e/pods\"]\npod = [\"test/e2e\"]\n"
+        "{TOML}\n[preprocessor.contract.provider-paths]\npods = [\"test/e2e/create\"]\npod = [\"test/e2e\"]\n"
     );
     std::fs::write(fixture.root().join("book.toml"), toml).unwrap();
     let report = fixture.check();
@@ -535,9 +536,20 @@ fn provider_paths_give_a_folder_to_one_provider() {
     assert_eq!(positions(&report, "dangling-path"), ["book.toml:15:1"]);
     assert!(
         messages(&report, "dangling-path")[0]
-            .contains("`pod`, which is not a built provider of the book; did you mean `pods`?"),
+            .contains("`pod`, which is not a provider of the book; did you mean `pods`?"),
         "{:?}",
         messages(&report, "dangling-path")
+    );
+
+    // A folder named after a provider is its own without a word of book.toml.
+    std::fs::write(fixture.root().join("book.toml"), TOML).unwrap();
+    let named = fixture.root().join("repo/test/e2e/pods");
+    std::fs::create_dir_all(&named).unwrap();
+    std::fs::rename(e2e.join("create_test.go"), named.join("create_test.go")).unwrap();
+    let report = fixture.check();
+    assert_eq!(
+        positions(&report, "unverified-rule"),
+        ["src/appendix.md:9:1"]
     );
 }
 

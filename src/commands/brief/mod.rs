@@ -2,7 +2,9 @@
 //! provider that a spec describes (the plan's "a self-contained set of rules for building a
 //! new provider").
 //!
-//! [`brief`] checks the book first and refuses a spec with errors; the book's errors elsewhere
+//! [`brief`] checks the book first and refuses a spec with errors, each told with its place and
+//! help (`refusal.rs`; a `cited-symbol` on a code span the template wrote does not block); the
+//! book's errors elsewhere
 //! (another provider's failing test, a broken link in another chapter) are listed in the brief,
 //! which is written all the same. It then takes the book as a
 //! build renders it (`pipeline::rendered`), from the chapters as written (another
@@ -28,6 +30,7 @@
 mod copy;
 mod markdown;
 mod plan;
+mod refusal;
 mod sections;
 
 use std::collections::{BTreeSet, HashMap};
@@ -73,12 +76,21 @@ pub enum BriefError {
 impl fmt::Display for BriefError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BriefError::Findings(report) => write!(
-                f,
-                "the spec has {}; a brief is written only from a spec without errors",
-                report.summary()
-            ),
+            BriefError::Findings(_) => {
+                f.write_str(&self.told(&|path| crate::util::paths::slashed(path)))
+            }
             BriefError::Failed(error) => write!(f, "{error:#}"),
+        }
+    }
+}
+
+impl BriefError {
+    /// What to tell: for a spec with errors, each one with its place (a book path as `shown`
+    /// writes it) and what to do.
+    pub(crate) fn told(&self, shown: &dyn Fn(&std::path::Path) -> String) -> String {
+        match self {
+            BriefError::Findings(report) => refusal::blocking(&report.findings, shown),
+            BriefError::Failed(error) => format!("{error:#}"),
         }
     }
 }
@@ -137,11 +149,13 @@ pub fn brief(
     // errors, another provider's failing test among them, are listed in it.
     let spec_file =
         std::path::Path::new(&ctx.config.book.src).join(&rendered.chapters[spec.chapter].key);
+    // A code span the spec copied from the template names the code still to be written: told
+    // with the errors elsewhere, not blocking.
     let (own, elsewhere): (Vec<Finding>, Vec<Finding>) = report
         .findings
         .into_iter()
         .filter(|f| f.severity == Severity::Error)
-        .partition(|f| f.location.path == spec_file);
+        .partition(|f| f.location.path == spec_file && !refusal::from_template(f, &rendered));
     if !own.is_empty() {
         return Err(BriefError::Findings(Report {
             findings: own,

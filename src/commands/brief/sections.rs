@@ -393,7 +393,7 @@ impl<'r> Writer<'r> {
         for rule in &rendered.rules.rules {
             match &rule.applies {
                 Some((axis, profile)) if !rule.binds(model, provider) => {
-                    let answered = model.claims_of(provider, axis).any(|c| !c.is_unknown());
+                    let answered = model.claims_of(provider, axis).any(|c| model.answers(c));
                     if !answered && rule.obliges() {
                         pending.push((rule, axis, profile));
                     }

@@ -3,8 +3,9 @@
 //!
 //! A section is a part under a second-level heading of the brief, named by its id (`rules`,
 //! `spec-...`, `contract-...`); `brief` is the title and what comes before the first one. A page
-//! is at most [`PAGE`] bytes, cut at a line's end; `next_cursor` names the next one, as the
-//! protocol pages its lists.
+//! is at most [`PAGE`] bytes (or `page_size`), cut at a line's end; `next_cursor` names the
+//! next one, as the protocol pages its lists. The Markdown is in the answer once: its summary
+//! says which bytes of which section it holds, not the text again.
 
 use std::ops::Range;
 
@@ -15,8 +16,9 @@ use serde::Serialize;
 use super::{Refusal, Typed, unknown};
 use crate::mcp::watch::Loaded;
 
-/// How many bytes of Markdown one answer holds at most: about 5,000 words.
-pub(crate) const PAGE: usize = 32 * 1024;
+/// How many bytes of Markdown one answer holds by default: about 4,000 words; as JSON, with
+/// the sections and the summary, under 10k tokens (`page_size` sets another).
+pub(crate) const PAGE: usize = 24 * 1024;
 
 /// `contract_brief`'s answer.
 #[derive(Serialize, JsonSchema)]
@@ -55,6 +57,7 @@ pub(crate) fn brief(
     provider: &str,
     section: Option<&str>,
     cursor: Option<&str>,
+    page_size: Option<usize>,
 ) -> Result<Typed<BriefAnswer>, Refusal> {
     let specs = &loaded.agent.status.specs;
     if !specs.iter().any(|s| s.provider == provider) {
@@ -87,16 +90,19 @@ pub(crate) fn brief(
         "this brief",
         "`section`",
     )?;
-    let end = page_end(text, offset);
+    let end = page_end(text, offset, page_size.unwrap_or(PAGE).max(1));
     let page = &text[offset..end];
     let next_cursor = (end < text.len()).then(|| end.to_string());
-    let summary = match &next_cursor {
-        Some(next) => format!(
-            "\n\n(bytes {offset} to {end} of {}: the next page is `cursor` \"{next}\")",
-            text.len()
-        ),
-        None => String::new(),
-    };
+    let summary = format!(
+        "the brief of `{provider}`{}: bytes {offset} to {end} of {}, in `markdown`{}",
+        section.map_or_else(String::new, |s| format!(", section `{s}`")),
+        text.len(),
+        next_cursor
+            .as_ref()
+            .map_or_else(String::new, |next| format!(
+                "; the next page is `cursor` \"{next}\""
+            ))
+    );
     let value = BriefAnswer {
         provider: provider.to_owned(),
         sections,
@@ -107,19 +113,23 @@ pub(crate) fn brief(
         next_cursor,
         errors_elsewhere: written.errors_elsewhere,
     };
-    Ok(Typed::new(value, format!("{page}{summary}")))
+    Ok(Typed::new(value, summary))
 }
 
 /// Where the page that starts at `offset` ends: after the last line that fits in [`PAGE`], or
 /// at [`PAGE`] (on a character's boundary) when no line end does.
-fn page_end(text: &str, offset: usize) -> usize {
-    let limit = offset + PAGE;
+fn page_end(text: &str, offset: usize, page: usize) -> usize {
+    let limit = offset + page;
     if limit >= text.len() {
         return text.len();
     }
     let mut end = limit;
     while !text.is_char_boundary(end) {
         end -= 1;
+    }
+    // A page smaller than one character still holds it: every page moves on.
+    while end == offset || !text.is_char_boundary(end) {
+        end += 1;
     }
     match text[offset..end].rfind('\n') {
         Some(at) if at > 0 => offset + at + 1,
@@ -198,11 +208,11 @@ mod tests {
     fn a_page_ends_at_a_line_end_within_the_limit() {
         let line = "x".repeat(99) + "\n";
         let text = line.repeat(1000);
-        let end = page_end(&text, 0);
+        let end = page_end(&text, 0, PAGE);
         assert!(end <= PAGE && text[..end].ends_with('\n'), "{end}");
-        assert_eq!(page_end(&text, text.len() - 50), text.len());
+        assert_eq!(page_end(&text, text.len() - 50, PAGE), text.len());
         let long = "é".repeat(PAGE);
-        let end = page_end(&long, 0);
+        let end = page_end(&long, 0, PAGE);
         assert!(long.is_char_boundary(end) && end <= PAGE);
     }
 }

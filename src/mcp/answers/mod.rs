@@ -63,6 +63,22 @@ pub(crate) type Refusal = String;
 /// How many names a refusal lists.
 const LISTED: usize = 12;
 
+/// The longest argument a refusal repeats whole.
+const ECHOED: usize = 100;
+
+/// `word` as a refusal repeats it: whole when short, else its start and its length, so that a
+/// 10 MiB argument is not sent back.
+pub(crate) fn echoed(word: &str) -> String {
+    if word.len() <= ECHOED {
+        return word.to_owned();
+    }
+    let mut end = 40;
+    while !word.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes)", &word[..end], word.len())
+}
+
 /// "no axis `x` in this book; did you mean `y`? It has `a`, `b`."
 pub(super) fn unknown<'a>(
     what: &str,
@@ -71,10 +87,17 @@ pub(super) fn unknown<'a>(
 ) -> Refusal {
     let mut seen = std::collections::HashSet::new();
     let names: Vec<&str> = known.clone().filter(|n| seen.insert(*n)).collect();
+    let shown = echoed(word);
     if names.is_empty() {
-        return format!("no {what} `{word}`: this book has none");
+        return format!("no {what} `{shown}`: this book has none");
     }
-    let hint = crate::util::suggest::hint(word, known);
+    // No name is that long: no nearest one to look for (and no quadratic distance to pay).
+    let hint = if word.len() > ECHOED {
+        String::new()
+    } else {
+        crate::util::suggest::hint(word, known)
+    };
+    let word = shown;
     let mut list: Vec<String> = names
         .iter()
         .take(LISTED)
@@ -147,7 +170,8 @@ fn cursor_start(
     };
     c.parse::<usize>().ok().filter(|&at| valid(at)).ok_or_else(|| {
         format!(
-            "`{c}` is not a cursor of {what}: pass the `next_cursor` of the previous answer, with the same {same}"
+            "`{}` is not a cursor of {what}: pass the `next_cursor` of the previous answer, with the same {same}",
+            echoed(c)
         )
     })
 }

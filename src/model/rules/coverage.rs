@@ -2,8 +2,10 @@
 //!
 //! A citation counts for the provider whose places hold its file: the folders its claims cite
 //! as evidence (a cited file's folder), outside the shared layer, and the folders, files and
-//! globs `provider-paths` gives it; the most specific place wins (a file over a glob over a
-//! folder, a deeper folder over its parent). A citation in a file no provider holds
+//! globs `provider-paths` gives it, and every folder named after it (`internal/hetzner/`);
+//! the most specific place wins (a file over a glob over a folder, a deeper folder over its
+//! parent). Every provider has places, built, proposed or only a spec: a new provider's code
+//! counts for it alone from its first file. A citation in a file no provider holds
 //! (a shared conformance suite, the shared layer) counts for every built provider. A spec or a
 //! proposed section is not counted until it is built. A citation of an older version than the
 //! rule's counts for nothing (`stale-rule` says so).
@@ -99,6 +101,9 @@ enum Place {
     Path(String),
     /// A glob of `provider-paths`, with its fixed leading part's length (its depth).
     Glob(globset::GlobMatcher, usize),
+    /// Every folder named after the provider (`internal/provider/hetzner/`), wherever it is:
+    /// its code before anything names its place.
+    Named(String),
 }
 
 impl Place {
@@ -112,6 +117,18 @@ impl Place {
                 .is_some_and(|rest| rest.starts_with('/'))
                 .then_some(place.len()),
             Place::Glob(glob, depth) => glob.is_match(path).then_some(*depth),
+            Place::Named(name) => {
+                let (folders, _file) = path.rsplit_once('/')?;
+                let mut end = 0;
+                for part in folders.split('/') {
+                    end += part.len();
+                    if part == name {
+                        return Some(end);
+                    }
+                    end += 1;
+                }
+                None
+            }
         }
     }
 }
@@ -155,7 +172,7 @@ impl Cells<'_> {
         if let Some((axis, _)) = &rule.applies
             && !rule.binds(model, p)
         {
-            let stated = model.claims_of(p, axis).any(|c| !c.is_unknown());
+            let stated = model.claims_of(p, axis).any(|c| model.answers(c));
             let status = if stated {
                 Status::NotBound
             } else {
@@ -520,9 +537,9 @@ fn owners(places: &[Vec<Place>], path: &str) -> Vec<usize> {
     out
 }
 
-/// The places of provider `p`: the folder of each path its claims cite as evidence (a file's
-/// folder, a glob's fixed part), outside the shared layer, and its `provider-paths` as written
-/// (folders, files and globs).
+/// The places of provider `p`, built or not: the folder of each path its claims cite as
+/// evidence (a file's folder, a glob's fixed part), outside the shared layer, its
+/// `provider-paths` as written (folders, files and globs), and every folder named after it.
 fn places_of(
     model: &Model,
     config: &Config,
@@ -558,6 +575,7 @@ fn places_of(
         }
     }
     places.extend(folders.into_iter().map(Place::Path));
+    places.push(Place::Named(name.clone()));
     places
 }
 
