@@ -47,7 +47,7 @@ pub(crate) fn base(name: &str) -> &str {
         .find(|&i| {
             matches!(bytes[i], b'{' | b'(' | b'[' | b'/')
                 || (bytes[i] == b':' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit))
-                || bytes[i..].starts_with(DATA_SET)
+                || (bytes[i] == b' ' && bytes[i..].starts_with(DATA_SET))
         })
         .unwrap_or(name.len());
     name[..end].trim()
@@ -160,24 +160,27 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
     if let Some((_, params)) = name.split_once('[') {
         return named_in(params, providers).map_or(Named::None, Named::Provider);
     }
+    // Go: `TestPut/s3`, `TestPut/gcs/large`.
+    if name.contains('/') {
+        return one_of(name.split('/').skip(1), providers).map_or(Named::None, Named::Provider);
+    }
     // nose2: `test_put:2` (an index alone), `test_put:2 ('gcs')`.
     if let Some((_, case)) = name.split_once(':')
         && case.bytes().next().is_some_and(|b| b.is_ascii_digit())
     {
         return named_in(case, providers).map_or(Named::Unknown, Named::Provider);
     }
-    // PHPUnit: `testPut with data set "gcs"`, `testPut with data set #1`.
-    if let Some(at) = memchr::memmem::find(name.as_bytes(), DATA_SET) {
+    // PHPUnit: `testPut with data set "gcs"`, `testPut with data set #1` (the searcher set
+    // up once: this runs for every case of a report).
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(DATA_SET));
+    if let Some(at) = FINDER.find(name.as_bytes()) {
         let set = &name[at + DATA_SET.len()..];
         return match named_in(set, providers) {
             Some(p) => Named::Provider(p),
             None if set.starts_with('#') => Named::Unknown,
             None => Named::None,
         };
-    }
-    // Go: `TestPut/s3`, `TestPut/gcs/large`.
-    if name.contains('/') {
-        return one_of(name.split('/').skip(1), providers).map_or(Named::None, Named::Provider);
     }
     // parameterized's `expand`: `test_put_1_gcs`.
     if let Some((_, parameter)) = expanded(name) {
