@@ -318,6 +318,7 @@ fn coverage_of(
         matched: (0..citations.unwrap_or_default().len())
             .map(|_| std::sync::OnceLock::new())
             .collect(),
+        failed: crate::read::results::matching::FailedIn::of(results),
     };
     Coverage::of(
         rules,

@@ -890,7 +890,9 @@ fn a_rule_renamed_and_loosened_is_one_rename_listing_the_citations_to_update() {
         .collect();
     has(&kinds, &["rule-renamed", "rule-loosened"]);
     assert!(
-        !kinds.iter().any(|k| k == "rule-removed" || k == "rule-added"),
+        !kinds
+            .iter()
+            .any(|k| k == "rule-removed" || k == "rule-added"),
         "{kinds:?}"
     );
     let renamed = json["changes"]

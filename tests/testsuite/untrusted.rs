@@ -80,7 +80,10 @@ fn markup_from_data(html: &str) -> Vec<String> {
             .any(|(k, _)| k.starts_with("on") || k == "autofocus");
         let link = attributes.iter().any(|(k, v)| {
             (k == "href" || k == "src")
-                && (v.trim_start().to_ascii_lowercase().starts_with("javascript:")
+                && (v
+                    .trim_start()
+                    .to_ascii_lowercase()
+                    .starts_with("javascript:")
                     || v.contains("example.com"))
         });
         if name == "img" || heading_of_data || handler || link {

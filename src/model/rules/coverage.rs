@@ -143,6 +143,9 @@ pub(crate) struct WithResults<'r> {
     /// Per citation, its test's cases and what each name says, worked out at its first cell:
     /// they are the same for every provider and rule it counts for.
     pub matched: Vec<std::sync::OnceLock<Matched>>,
+    /// Every failed case with the files its report says it is of (see
+    /// [`crate::read::results::matching::FailedIn`]).
+    pub failed: crate::read::results::matching::FailedIn,
 }
 
 /// The cases of a citation's test, and what each one's name says of its provider.
@@ -426,6 +429,18 @@ fn one_test(
     use crate::read::results::names::Named;
     let citation = &citations[c];
     let Some(test) = &citation.test else {
+        // A file in which no test was recognised (a language or a runner whose tests are not
+        // read): a failure its report places in that file is told, not hidden as not run.
+        let none_read = !citations
+            .iter()
+            .any(|other| other.path == citation.path && other.test.is_some());
+        if none_read && let Some(case) = with.failed.in_file(&citation.path) {
+            return (
+                Status::Unattributed(c, Unknowable::Provider, Some(case)),
+                vec![case],
+                false,
+            );
+        }
         return (Status::NotRun(c), Vec::new(), false);
     };
     let Matched { found, kinds } = with.matched[c].get_or_init(|| {
@@ -441,6 +456,17 @@ fn one_test(
         let kinds = found.cases.iter().map(|&i| (i, named(i))).collect();
         Matched { found, kinds }
     });
+    // No case is this test's, yet the report holds a failure of its file that no test was
+    // placed on: never "not run" over a failure (a runner whose names are not read yet).
+    if found.cases.is_empty()
+        && let Some(case) = with.failed.in_file(&citation.path)
+    {
+        return (
+            Status::Unattributed(c, Unknowable::Provider, Some(case)),
+            vec![case],
+            false,
+        );
+    }
     let me = with.matcher.provider_index(&model.providers[p].name);
     let worst = |cases: &[usize]| {
         cases
