@@ -15,6 +15,7 @@
 //! report, the editor's outline, the snapshot, the agent's state), `status.rs` status's.
 
 mod analysis;
+pub(crate) mod evidence;
 pub(crate) mod notes;
 pub(crate) mod outline;
 pub(crate) mod snapshot;

@@ -32,6 +32,7 @@ mod plan_verification;
 mod portable;
 mod prose_checks;
 mod protocol;
+mod provider_reports;
 mod regressions;
 mod rendering;
 mod results;
