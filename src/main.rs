@@ -806,6 +806,11 @@ fn provider_report(
             root
         };
         ctx.config.set("preprocessor.contract.source-root", root)?;
+        // The other providers' reports the book reads are not this provider's evidence.
+        ctx.config.set(
+            "preprocessor.contract.provider-reports",
+            Vec::<String>::new(),
+        )?;
         mdbook_contract::provider_report(&ctx, &book, source_root, options)
     });
     match made {

@@ -33,7 +33,7 @@ use crate::pipeline::snapshot::{
 };
 
 /// The version of the document's shape (see the module docs).
-pub const SCHEMA_VERSION: &str = "1.3.0";
+pub const SCHEMA_VERSION: &str = "1.4.0";
 
 /// The JSON Schema of the document.
 pub const SCHEMA: &str = include_str!("../../schema/contract.schema.json");

@@ -43,6 +43,8 @@ pub(super) struct Analysis<'b> {
     pub(super) source: Option<SourceIndex>,
     /// The test results read (none without `test-results`).
     pub(super) results: Results,
+    /// What the provider reports made of the coverage.
+    pub(super) reported: crate::model::rules::reported::Reported,
     pub(super) report: Report,
     pub(super) pages: Pages,
     pub(super) options: MarkdownOptions,
@@ -95,7 +97,7 @@ impl<'b> Analysis<'b> {
             },
             units,
         };
-        let (source, citations, results) = read_tree_and_results(
+        let (source, mut citations, mut results) = read_tree_and_results(
             ctx,
             &files,
             &mut config,
@@ -106,7 +108,7 @@ impl<'b> Analysis<'b> {
         if let Some(source) = &source {
             check_provider_places(&mut config, source);
         }
-        let coverage = coverage_of(
+        let mut coverage = coverage_of(
             ctx,
             &rules,
             &model,
@@ -115,6 +117,15 @@ impl<'b> Analysis<'b> {
             &shared,
             &excluded,
             &results,
+        );
+        let reported = crate::pipeline::reports::apply(
+            ctx,
+            &files,
+            &config,
+            &chapters,
+            &model,
+            &rules,
+            (&mut coverage, &mut citations, &mut results),
         );
         let cx = checks::Context {
             chapters: &chapters,
@@ -130,6 +141,7 @@ impl<'b> Analysis<'b> {
             shared: &shared,
             excluded: &excluded,
             results: &results,
+            reported: &reported,
         };
         let drafts = checks::run_all(&cx);
         let (mut report, pages) =
@@ -145,6 +157,7 @@ impl<'b> Analysis<'b> {
             citations,
             source,
             results,
+            reported,
             report,
             pages,
             options,

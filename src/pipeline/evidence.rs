@@ -77,6 +77,7 @@ pub(crate) fn provider_report(
             version: analysis.config.version.as_ref().map(ToString::to_string),
             rules,
         },
+        tested: analysis.results.asked,
         citations,
         declared: Default::default(),
         check,
@@ -98,6 +99,8 @@ fn citations_of(
         .collect();
     citations
         .iter()
+        // Another provider's report, read by the book, is not this provider's evidence.
+        .filter(|c| c.remote.is_none())
         .filter_map(|c| {
             let cited = c.cited.as_ref().ok()?;
             let results = match (&c.test, c.verb) {

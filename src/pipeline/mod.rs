@@ -18,6 +18,7 @@ mod analysis;
 pub(crate) mod evidence;
 pub(crate) mod notes;
 pub(crate) mod outline;
+mod reports;
 pub(crate) mod snapshot;
 pub(crate) mod status;
 pub(crate) mod unmapped;

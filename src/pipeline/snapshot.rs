@@ -475,6 +475,9 @@ pub(crate) const STATUS_NAMES: &[&str] = &[
     "not-bound",
     "profile-unknown",
     "optional",
+    "declared",
+    "declared-not-implemented",
+    "no-report",
 ];
 
 /// A cell's status as the snapshot names it (with test results a verified rule has `passed`),
@@ -493,6 +496,9 @@ fn status_name(status: Status, results: bool) -> (&'static str, Option<usize>) {
         Status::NotBound => ("not-bound", None),
         Status::Undecided => ("profile-unknown", None),
         Status::Optional => ("optional", None),
+        Status::Declared(true) => ("declared", None),
+        Status::Declared(false) => ("declared-not-implemented", None),
+        Status::NoReport => ("no-report", None),
     }
 }
 
@@ -530,6 +536,9 @@ mod tests {
             Status::NotBound,
             Status::Undecided,
             Status::Optional,
+            Status::Declared(true),
+            Status::Declared(false),
+            Status::NoReport,
         ];
         for status in all {
             for results in [false, true] {

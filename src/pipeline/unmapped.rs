@@ -62,7 +62,7 @@ pub(super) fn unmapped_of(analysis: &Analysis<'_>) -> Option<Unmapped> {
     let model = &analysis.model;
     // Where citations stand, by file: their lines.
     let mut cited: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for citation in &analysis.citations {
+    for citation in analysis.citations.iter().filter(|c| c.remote.is_none()) {
         cited.entry(&citation.path).or_default().push(citation.line);
     }
     let mut owners: BTreeMap<Option<usize>, UnmappedOwner> = BTreeMap::new();

@@ -31,6 +31,9 @@ fn look(status: Status, known: bool, results: bool) -> (&'static str, &'static s
         Status::NotBound => ("not-bound", "\u{2013}", "not bound"),
         Status::Undecided => ("undecided", "?", "profile unknown"),
         Status::Optional => ("optional", "\u{25c7}", "optional"),
+        Status::Declared(true) => ("declared", "\u{25b3}", "declared"),
+        Status::Declared(false) => ("declared-not", "\u{25bd}", "declared not implemented"),
+        Status::NoReport => ("no-report", "\u{2205}", "no report"),
     }
 }
 
@@ -44,19 +47,28 @@ fn uncited_title(status: Status, known: bool) -> Option<&'static str> {
             "profile unknown: the rule binds only if the provider claims a profile it has not stated yet"
         }
         Status::Optional => "optional: it permits and obliges nothing, so nothing to verify",
+        Status::Declared(true) => {
+            "declared implemented in the provider's report, with no citation or test result: a claim, not evidence"
+        }
+        Status::Declared(false) => "declared not implemented in the provider's report",
+        Status::NoReport => {
+            "no report: `provider-reports` names no report of this provider, so nothing is known of it"
+        }
         _ => return None,
     })
 }
 
 /// The counts of one provider's bound rules, by what the summary bar shows, in its order.
-const SEGMENTS: [&str; 7] = [
+const SEGMENTS: [&str; 9] = [
     "passed",
     "failed",
     "skipped",
     "not-run",
     "unattributed",
     "implemented",
+    "declared",
     "uncovered",
+    "no-report",
 ];
 
 fn segment_word(segment: &str, results: bool) -> &'static str {
@@ -68,6 +80,8 @@ fn segment_word(segment: &str, results: bool) -> &'static str {
         "not-run" => "not run",
         "unattributed" => "unattributed",
         "implemented" => "implemented only",
+        "declared" => "declared",
+        "no-report" => "no report",
         "unknown" => "bound",
         _ => "uncovered",
     }
@@ -85,6 +99,10 @@ fn segment(status: Status, known: bool) -> Option<&'static str> {
         Status::Implemented(_) => "implemented",
         Status::Uncovered if known => "uncovered",
         Status::Uncovered => "unknown",
+        Status::Declared(true) => "declared",
+        // Declared not implemented: bound, and not met.
+        Status::Declared(false) => "uncovered",
+        Status::NoReport => "no-report",
         Status::NotBound | Status::Undecided | Status::Optional => return None,
     })
 }
@@ -354,8 +372,11 @@ impl<'a> Renderer<'a> {
             .or_else(|| uncited_title(status, coverage.known).map(str::to_owned));
         let link = citation
             .and_then(|c| self.rules.citations.get(c))
-            .zip(self.rules.repository)
-            .map(|(c, repository)| repository.blob(&c.path, c.line));
+            .and_then(|c| match &c.remote {
+                // A provider report's line, in its repository at the report's commit.
+                Some(remote) => remote.link.clone(),
+                None => self.rules.repository.map(|r| r.blob(&c.path, c.line)),
+            });
         let provider = attr(provider);
         let _ = write!(
             html,

@@ -33,6 +33,7 @@ mod portable;
 mod prose_checks;
 mod protocol;
 mod provider_reports;
+mod provider_reports_book;
 mod regressions;
 mod rendering;
 mod results;

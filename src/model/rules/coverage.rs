@@ -51,6 +51,11 @@ pub(crate) enum Status {
     /// A MAY that binds the provider: it permits and obliges nothing, so there is nothing to
     /// verify and it is not counted.
     Optional,
+    /// From a provider's report: nothing cites the rule, and the provider declares it
+    /// implemented (`true`) or not implemented (`false`). A claim, never verified.
+    Declared(bool),
+    /// `provider-reports` is set and no report of the provider was read: nothing is known.
+    NoReport,
 }
 
 /// What a report cannot say of a test's cases.
@@ -315,7 +320,9 @@ impl Coverage {
                 | Status::Failed(..)
                 | Status::Skipped(..)
                 | Status::NotRun(_)
-                | Status::Unattributed(..) => bound += 1,
+                | Status::Unattributed(..)
+                | Status::Declared(_)
+                | Status::NoReport => bound += 1,
                 Status::NotBound | Status::Undecided | Status::Optional => {}
             }
         }

@@ -26,6 +26,10 @@ pub(crate) struct ProviderReport {
     pub commit: Option<String>,
     /// The contract the report was made against.
     pub contract: ContractRef,
+    /// Whether test results were read (`--test-results`): then a `verify` without a result did
+    /// not run, and without them it counts as verified, as in a book without `test-results`.
+    #[serde(default)]
+    pub tested: bool,
     /// Every citation of a rule in the provider's source tree.
     pub citations: Vec<ReportCitation>,
     /// What the provider states without evidence: rule ID to `implemented`,
