@@ -99,10 +99,10 @@ fn the_books_coverage_is_what_each_report_says_and_a_reported_failure_fails_chec
     assert_eq!(
         seen,
         [
-            "store.put alpha verified",
-            "store.put beta verified",
+            "store.put alpha passed",
+            "store.put beta passed",
             "store.get alpha failed",
-            "store.get beta verified",
+            "store.get beta passed",
             "store.list alpha uncovered",
             "store.list beta uncovered",
         ]
@@ -167,11 +167,11 @@ fn the_books_coverage_is_what_each_report_says_and_a_reported_failure_fails_chec
     assert_eq!(
         coverage,
         [
-            "alpha store.put verified",
+            "alpha store.put passed",
             "alpha store.get failed",
             "alpha store.list uncovered",
-            "beta store.put verified",
-            "beta store.get verified",
+            "beta store.put passed",
+            "beta store.get passed",
             "beta store.list uncovered",
         ]
     );
@@ -224,6 +224,16 @@ fn a_rule_reworded_after_the_reports_is_flagged_naming_the_report_and_what_to_do
             "the provider report `reports/beta.json` of `beta` was made against another text or version of the rule `store.put`: what it says of the rule is of that text",
         ]
     );
+    // The reworded rule's cells say the reports checked another text; the others do not.
+    let cells = cells(&root);
+    let put = &cells[&("store.put".to_owned(), "alpha".to_owned())];
+    assert!(put.text.ends_with("(older text)"), "{put:?}");
+    assert!(
+        put.title.as_deref().unwrap().contains("run its CI again"),
+        "{put:?}"
+    );
+    let get = &cells[&("store.get".to_owned(), "beta".to_owned())];
+    assert!(!get.text.contains("older text"), "{get:?}");
     let stale = found.iter().find(|f| f["check"] == "stale-rule").unwrap();
     assert_eq!(stale["path"], "book.toml", "{stale:#}");
     assert!(
@@ -287,7 +297,7 @@ fn declared_statuses_are_declared_never_passed_and_a_citation_overrides_them() {
     let cells = cells(&root);
     assert_eq!(status_of(&cells, "store.list", "alpha"), "declared");
     // A citation overrides the declared status.
-    assert_eq!(status_of(&cells, "store.put", "alpha"), "verified");
+    assert_eq!(status_of(&cells, "store.put", "alpha"), "passed");
     assert_eq!(status_of(&cells, "store.list", "beta"), "not-bound");
     let (_, export, _) = run_in(&root, &["export"]);
     let export: Value = serde_json::from_str(&export).unwrap();

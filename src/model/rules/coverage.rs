@@ -95,6 +95,9 @@ pub(crate) struct Coverage {
     /// The `verify` citations whose test's cases name no provider: each counted for every
     /// provider it binds, on that test's word.
     pub for_all: BTreeSet<usize>,
+    /// The cells (rule, column) a provider's report made against another text or version of
+    /// the rule than the book's (`reported.rs`).
+    pub older_text: BTreeSet<(usize, usize)>,
 }
 
 /// A place of the source tree that holds a provider's code.
@@ -237,6 +240,7 @@ impl Coverage {
                 known: citations.is_some(),
                 results: results.is_some(),
                 places,
+                older_text: BTreeSet::new(),
             };
         }
         let known = citations.is_some();
@@ -295,6 +299,7 @@ impl Coverage {
             places,
             reports,
             for_all,
+            older_text: BTreeSet::new(),
         }
     }
 

@@ -62,6 +62,10 @@ pub(crate) fn apply(
         return reported;
     }
     coverage.known = true;
+    // Every column is a report's (or has none): passed means passed only when every report
+    // holds its tests' results.
+    coverage.results =
+        !reports.reports.is_empty() && reports.reports.iter().all(|r| r.report.tested);
     for (r, loaded) in reports.reports.iter().enumerate() {
         let report = &loaded.report;
         let digests: Vec<String> = rules
@@ -100,6 +104,8 @@ pub(crate) fn apply(
         match column {
             Some(column) => {
                 reported.columns[column] = Some(r);
+                let older = reported.drift.last().into_iter().flatten();
+                coverage.older_text.extend(older.map(|&row| (row, column)));
                 let first = citations.len();
                 let cases = append(loaded, r, citations, results);
                 coverage.reports[column]
