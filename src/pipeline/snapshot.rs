@@ -139,6 +139,9 @@ pub(crate) struct CoverageCell {
     /// The first citation that counts (a test for `verified`), as a path under
     /// `source-root` and a line.
     pub citation: Option<(String, usize)>,
+    /// For a citation of a provider's report: its line in the provider's repository at the
+    /// report's commit, where the host's form is known.
+    pub url: Option<String>,
     /// The result that decided a failed or skipped cell.
     pub result: Option<ResultSnap>,
 }
@@ -270,6 +273,7 @@ impl Snapshot {
                         citation: at
                             .and_then(|i| citations.get(i))
                             .map(|c| (c.path.clone(), c.line)),
+                        url: at.and_then(|i| citations.get(i)?.remote.as_ref()?.link.clone()),
                         result: decided_by(cell, results),
                     }
                 })

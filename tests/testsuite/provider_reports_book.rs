@@ -29,6 +29,12 @@ fn reported(files: &[(&str, &str, &str)], args: &[&str]) -> Repos {
             )],
         );
     }
+    read_reports(&repos);
+    repos
+}
+
+/// Sets `provider-reports` in the book to the reports in its `reports/`.
+fn read_reports(repos: &Repos) {
     let toml = repos.path("book/book.toml");
     let text = std::fs::read_to_string(&toml).unwrap();
     std::fs::write(
@@ -36,7 +42,6 @@ fn reported(files: &[(&str, &str, &str)], args: &[&str]) -> Repos {
         format!("{text}provider-reports = [\"reports/*.json\"]\n"),
     )
     .unwrap();
-    repos
 }
 
 fn book(repos: &Repos) -> PathBuf {
@@ -175,6 +180,16 @@ fn the_books_coverage_is_what_each_report_says_and_a_reported_failure_fails_chec
             "beta store.list uncovered",
         ]
     );
+    assert_eq!(
+        export["coverage"][0]["rules"][1]["citation"]["url"],
+        format!("https://github.com/acme/alpha/blob/{alpha}/tests/test_store.py#L6").as_str()
+    );
+    let schema: Value = serde_json::from_str(mdbook_contract::CONTRACT_SCHEMA).unwrap();
+    let validator = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(&schema)
+        .unwrap();
+    assert!(validator.is_valid(&export), "{export:#}");
     let (_, status, stderr) = run_in(&root, &["status"]);
     assert!(stderr.is_empty(), "{stderr}");
     assert!(
@@ -345,4 +360,38 @@ fn a_report_of_an_unknown_rule_or_provider_is_a_finding() {
             "the provider report `reports/gamma.json` is of `betta`, which is not a built provider of the book: it counts for no one; did you mean `beta`?"
         ]
     );
+}
+
+#[test]
+fn a_report_without_results_verifies_and_another_hosts_citation_is_plain_text() {
+    let repos = Repos::new();
+    for name in ["alpha", "beta"] {
+        let args = [
+            "report",
+            "--book",
+            "../book",
+            "--provider",
+            name,
+            "--repository",
+            "https://git.example.org/acme/store",
+        ];
+        let (code, report, stderr) = run_in(&repos.path(name), &args);
+        assert_eq!(code, 0, "{stderr}");
+        write(&book(&repos), &[(&format!("reports/{name}.json"), &report)]);
+    }
+    read_reports(&repos);
+    let cells = cells(&book(&repos));
+    let get = &cells[&("store.get".to_owned(), "alpha".to_owned())];
+    // No results were read in alpha's repository: its failing test is not known to fail.
+    assert_eq!(get.status, "verified", "{get:?}");
+    assert_eq!(get.href, None, "no link for a host whose form is not known");
+    assert!(
+        get.title
+            .as_deref()
+            .unwrap()
+            .contains("tests/test_store.py:6"),
+        "{get:?}"
+    );
+    let (_, found) = findings(&book(&repos));
+    assert!(of(&found, "failing-rule").is_empty(), "{found:#?}");
 }
