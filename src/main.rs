@@ -806,11 +806,14 @@ fn provider_report(
             root
         };
         ctx.config.set("preprocessor.contract.source-root", root)?;
-        // The other providers' reports the book reads are not this provider's evidence.
-        ctx.config.set(
-            "preprocessor.contract.provider-reports",
-            Vec::<String>::new(),
-        )?;
+        // The other providers' reports the book reads are not this provider's evidence, nor
+        // are the book's own test results.
+        let none: Vec<String> = Vec::new();
+        ctx.config
+            .set("preprocessor.contract.provider-reports", none.clone())?;
+        if test_results.is_empty() {
+            ctx.config.set("preprocessor.contract.test-results", none)?;
+        }
         mdbook_contract::provider_report(&ctx, &book, source_root, options)
     });
     match made {

@@ -286,6 +286,11 @@ fn outside_a_repository_the_repository_and_commit_are_null_and_the_schema_is_pri
     let repos = Repos::new();
     let plain = repos.path("plain");
     write(&plain, &[("tests/test_store.py", TESTS)]);
+    // The book's own test results are not the provider's.
+    let toml = repos.path("book/book.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, format!("{text}test-results = [\"results/*.xml\"]\n")).unwrap();
+    write(&repos.path("book"), &[("results/pytest.xml", &junit(None))]);
     let (code, stdout, stderr) = run_in(
         repos.dir.path(),
         &[
@@ -302,6 +307,7 @@ fn outside_a_repository_the_repository_and_commit_are_null_and_the_schema_is_pri
     let report: Value = serde_json::from_str(&stdout).unwrap();
     assert_valid(&report);
     assert_eq!(report["repository"], Value::Null);
+    assert_eq!(report["tested"], false);
     assert_eq!(report["citations"].as_array().unwrap().len(), 2);
     // Without results, a cited test has none.
     assert_eq!(report["citations"][0]["results"], serde_json::json!([]));
