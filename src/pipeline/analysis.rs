@@ -352,10 +352,17 @@ struct Wanted<'w> {
 }
 
 /// The paths under the source tree at `source_root` that the book builds or serves (its build
-/// folder, `output.html.additional-js` and `additional-css`, relative to book.toml), as paths
-/// under `source_root`: they are not source.
-fn book_paths_under(ctx: &PreprocessorContext, source_root: &std::path::Path) -> Vec<String> {
+/// folder, `output.html.additional-js` and `additional-css`, relative to book.toml) or reads as
+/// provider reports (`provider-reports`), as paths under `source_root`: they are not source.
+fn book_paths_under(
+    ctx: &PreprocessorContext,
+    source_root: &std::path::Path,
+    reports: &[String],
+) -> Vec<String> {
     let mut own = vec![ctx.config.build.build_dir.clone()];
+    for pattern in reports {
+        own.extend(crate::read::results::expand(&ctx.root, pattern));
+    }
     for key in ["output.html.additional-js", "output.html.additional-css"] {
         if let Ok(Some(files)) = ctx.config.get::<Vec<std::path::PathBuf>>(key) {
             own.extend(files);
@@ -469,7 +476,7 @@ fn index_source(
                 patterns: &patterns,
                 read: &read,
             });
-            let of_the_book = book_paths_under(ctx, &path);
+            let of_the_book = book_paths_under(ctx, &path, &config.provider_reports);
             let options = Options {
                 symbol_files: config.symbol_files.as_deref(),
                 of_the_book: &of_the_book,

@@ -408,3 +408,34 @@ fn a_report_without_results_verifies_and_another_hosts_citation_is_plain_text() 
     let (_, found) = findings(&book(&repos));
     assert!(of(&found, "failing-rule").is_empty(), "{found:#?}");
 }
+
+#[test]
+fn local_results_beside_reports_are_not_said_to_disagree_with_them_nor_stale() {
+    let repos = reported(&[], &[]);
+    let root = book(&repos);
+    write(
+        &root,
+        &[("results/local.xml", &crate::provider_reports::junit(None))],
+    );
+    let toml = root.join("book.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    let text = text.replace(
+        "[preprocessor.contract]\n",
+        "[preprocessor.contract]\nsource-root = \".\"\ntest-results = [\"results/*.xml\"]\n",
+    );
+    std::fs::write(&toml, text).unwrap();
+    let (_, status, stderr) = run_in(&root, &["status"]);
+    assert!(stderr.is_empty(), "{stderr}");
+    assert!(!status.contains("disagree"), "{status}");
+    assert!(!status.contains("flaky"), "{status}");
+    // The reports under the source tree are not source: their text cites nothing.
+    assert!(!status.contains("stands in no test"), "{status}");
+    assert!(
+        status.contains("`reports/alpha.json (results/pytest.xml of alpha)`"),
+        "{status}"
+    );
+    let (_, found) = findings(&root);
+    assert!(of(&found, "stale-results").is_empty(), "{found:#?}");
+    assert_eq!(status_of(&cells(&root), "store.get", "alpha"), "failed");
+    assert_eq!(status_of(&cells(&root), "store.get", "beta"), "passed");
+}

@@ -40,6 +40,8 @@ pub(crate) struct Reported {
     /// The built providers (indexes into the model's) without a report, when
     /// `provider-reports` is set.
     pub missing: Vec<usize>,
+    /// How many of the results' files are the test results' own: the reports' runs follow.
+    pub local_files: usize,
 }
 
 /// Puts the reports' evidence into `coverage`, its citations into `citations` and its results
@@ -55,6 +57,7 @@ pub(crate) fn apply(
 ) -> Reported {
     let mut reported = Reported {
         columns: vec![None; coverage.providers.len()],
+        local_files: results.files.len(),
         ..Reported::default()
     };
     if !reports.asked {
@@ -194,10 +197,7 @@ fn append(
                     results.files.push(ResultsFile {
                         path: std::path::PathBuf::from(&loaded.shown),
                         item: loaded.item,
-                        shown: format!(
-                            "{} ({} of `{}`)",
-                            loaded.shown, result.run, report.provider
-                        ),
+                        shown: format!("{} ({} of {})", loaded.shown, result.run, report.provider),
                         modified: None,
                         timestamp: None,
                     });
@@ -212,7 +212,9 @@ fn append(
             };
             results.cases.push(Case {
                 name: result.case.clone(),
-                classname: String::new(),
+                // Its own per report: two providers' cases of one name are no rerun of each
+                // other, nor reports that disagree.
+                classname: format!("{}: {}", loaded.shown, result.run),
                 file: Some(c.path.clone()),
                 display: None,
                 outcome,
