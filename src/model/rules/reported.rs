@@ -69,67 +69,81 @@ pub(crate) fn apply(
     // holds its tests' results.
     coverage.results =
         !reports.reports.is_empty() && reports.reports.iter().all(|r| r.report.tested);
+    let digests: Vec<String> = rules
+        .rules
+        .iter()
+        .zip(texts)
+        .map(|(rule, text)| digest(&rule.id, rule.version, text))
+        .collect();
     for (r, loaded) in reports.reports.iter().enumerate() {
         let report = &loaded.report;
-        let digests: Vec<String> = rules
-            .rules
-            .iter()
-            .zip(texts)
-            .map(|(rule, text)| digest(&rule.id, rule.version, text))
-            .collect();
-        let drift = rules
-            .rules
-            .iter()
-            .enumerate()
-            .filter(|(i, rule)| {
-                report
-                    .contract
-                    .rules
-                    .iter()
-                    .any(|seen| seen.id == rule.id && seen.digest != digests[*i])
-            })
-            .map(|(i, _)| i)
-            .collect();
-        reported.drift.push(drift);
-        let known = |id: &str| rules.rules.iter().any(|rule| rule.id == id);
-        let mut unknown: BTreeSet<String> = BTreeSet::new();
-        let cited = report.citations.iter().map(|c| c.rule.as_str());
-        for id in cited.chain(report.declared.keys().map(String::as_str)) {
-            if !known(id) {
-                unknown.insert(id.to_owned());
-            }
-        }
-        reported.unknown.push(unknown.into_iter().collect());
+        let (drift, unknown) = judged(report, rules, &digests);
+        reported.unknown.push(unknown);
         let column = coverage
             .providers
             .iter()
             .position(|&p| model.providers[p].name == report.provider);
-        match column {
-            Some(column) => {
-                reported.columns[column] = Some(r);
-                let older = reported.drift.last().into_iter().flatten();
-                coverage.older_text.extend(older.map(|&row| (row, column)));
-                let first = citations.len();
-                let cases = append(loaded, r, citations, results);
-                coverage.reports[column]
-                    .extend(cases.iter().flatten().map(|&c| results.cases[c].report));
-                for (row, rule) in coverage.cells.iter_mut().zip(&rules.rules) {
-                    row[column] = cell(
-                        rule,
-                        row[column],
-                        &report.citations,
-                        first,
-                        &cases,
-                        results,
-                        report.tested,
-                    )
-                    .or_else(|| declared(row[column], report.declared.get(&rule.id)))
-                    .unwrap_or(Status::Uncovered);
-                }
-            }
-            None => reported.strangers.push(r),
+        let Some(column) = column else {
+            reported.drift.push(drift);
+            reported.strangers.push(r);
+            continue;
+        };
+        reported.columns[column] = Some(r);
+        coverage
+            .older_text
+            .extend(drift.iter().map(|&row| (row, column)));
+        reported.drift.push(drift);
+        let first = citations.len();
+        let cases = append(loaded, r, citations, results);
+        coverage.reports[column].extend(cases.iter().flatten().map(|&c| results.cases[c].report));
+        for (row, rule) in coverage.cells.iter_mut().zip(&rules.rules) {
+            let said = Said {
+                cited: &report.citations,
+                first,
+                cases: &cases,
+                results,
+                tested: report.tested,
+            };
+            row[column] = cell(rule, row[column], &said)
+                .or_else(|| declared(row[column], report.declared.get(&rule.id)))
+                .unwrap_or(Status::Uncovered);
         }
     }
+    no_report(coverage, &mut reported);
+    reported.reports = reports;
+    reported
+}
+
+/// The rules (indexes) whose digest differs from the one `report` recorded, and the rule IDs
+/// it cites or declares that the contract does not have.
+fn judged(
+    report: &crate::read::reports::document::ProviderReport,
+    rules: &Rules,
+    digests: &[String],
+) -> (Vec<usize>, Vec<String>) {
+    let drift = rules
+        .rules
+        .iter()
+        .enumerate()
+        .filter(|(i, rule)| {
+            let seen = report.contract.rules.iter();
+            seen.filter(|seen| seen.id == rule.id)
+                .any(|seen| seen.digest != digests[*i])
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let known = |id: &str| rules.rules.iter().any(|rule| rule.id == id);
+    let cited = report.citations.iter().map(|c| c.rule.as_str());
+    let unknown: BTreeSet<String> = cited
+        .chain(report.declared.keys().map(String::as_str))
+        .filter(|id| !known(id))
+        .map(str::to_owned)
+        .collect();
+    (drift, unknown.into_iter().collect())
+}
+
+/// Every built provider without a report is `NoReport` wherever a rule binds it.
+fn no_report(coverage: &mut Coverage, reported: &mut Reported) {
     for (column, &p) in coverage.providers.iter().enumerate() {
         if reported.columns[column].is_some() {
             continue;
@@ -144,8 +158,16 @@ pub(crate) fn apply(
             }
         }
     }
-    reported.reports = reports;
-    reported
+}
+
+/// What one report says, for its column's cells: its citations (appended to the analysis'
+/// from `first` on), each one's cases, and whether it read its tests' results.
+struct Said<'s> {
+    cited: &'s [ReportCitation],
+    first: usize,
+    cases: &'s [Vec<usize>],
+    results: &'s Results,
+    tested: bool,
 }
 
 /// Appends the report's citations (as remote ones) and the results of their tests (a results
@@ -230,21 +252,20 @@ fn append(
 
 /// The cell of `rule` from the report's citations (`cited`, appended from `first` on, with
 /// their cases): `None` when none cites the rule at its version. The binding is the book's.
-fn cell(
-    rule: &super::Rule,
-    local: Status,
-    cited: &[ReportCitation],
-    first: usize,
-    cases: &[Vec<usize>],
-    results: &Results,
-    tested: bool,
-) -> Option<Status> {
+fn cell(rule: &super::Rule, local: Status, said: &Said<'_>) -> Option<Status> {
     if matches!(
         local,
         Status::NotBound | Status::Undecided | Status::Optional
     ) {
         return Some(local);
     }
+    let Said {
+        cited,
+        first,
+        cases,
+        results,
+        tested,
+    } = *said;
     let of = |verb: &'static str| {
         cited
             .iter()
