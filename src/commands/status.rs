@@ -127,8 +127,10 @@ fn provider_line(out: &mut String, provider: &ProviderCoverage, results: bool) {
 
 /// A built provider's counts.
 fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool) {
+    // What a provider report adds: declared without evidence, or no report at all.
+    let reported = provider.declared + provider.no_report;
     let _ = if provider.known && results {
-        writeln!(
+        write!(
             out,
             "{}:{}: `{}`, {} of {} rules passed, {} failed, {} skipped, {} not run, {} implemented only, {} uncovered",
             provider.path.display(),
@@ -146,9 +148,10 @@ fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool)
                 - provider.failed
                 - provider.skipped
                 - provider.not_run
+                - reported
         )
     } else if provider.known {
-        writeln!(
+        write!(
             out,
             "{}:{}: `{}`, {} of {} rules verified, {} implemented only, {} uncovered",
             provider.path.display(),
@@ -157,10 +160,10 @@ fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool)
             provider.verified,
             provider.bound,
             provider.implemented,
-            provider.bound - provider.verified - provider.implemented
+            provider.bound - provider.verified - provider.implemented - reported
         )
     } else {
-        writeln!(
+        write!(
             out,
             "{}:{}: `{}`, bound by {} rules; coverage unknown (book.toml sets no `source-root`)",
             provider.path.display(),
@@ -169,6 +172,13 @@ fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool)
             provider.bound
         )
     };
+    if provider.known && provider.declared > 0 {
+        let _ = write!(out, ", {} declared (no evidence)", provider.declared);
+    }
+    if provider.known && provider.no_report > 0 {
+        let _ = write!(out, ", {} no report", provider.no_report);
+    }
+    out.push('\n');
 }
 
 /// Which test results were read (or that none were), and what the source tree held.

@@ -234,7 +234,10 @@ fn a_provider_without_a_report_is_no_report_never_passed_and_status_names_it() {
         status.contains("note: `gamma` has no report among `provider-reports`: every rule that binds it is `no report`"),
         "{status}"
     );
-    assert!(status.contains("`gamma`, 0 of 3"), "{status}");
+    assert!(
+        status.contains("`gamma`, 0 of 3 rules passed, 0 failed, 0 skipped, 0 not run, 0 implemented only, 0 uncovered, 3 no report"),
+        "{status}"
+    );
 }
 
 #[test]
@@ -342,6 +345,11 @@ fn declared_statuses_are_declared_never_passed_and_a_citation_overrides_them() {
             &"`alpha` is bound by the rule `store.list`, which its report declares implemented, with no citation or test result"
         ),
         "{found:#?}"
+    );
+    let (_, status, _) = run_in(&root, &["status"]);
+    assert!(
+        status.contains("`alpha`, 1 of 3 rules passed, 1 failed, 0 skipped, 0 not run, 0 implemented only, 0 uncovered, 1 declared (no evidence)"),
+        "{status}"
     );
     let (code, _, _) = run_in(&root, &["status", "--min-verified", "100"]);
     assert_eq!(code, 1, "a declared rule is not verified");
