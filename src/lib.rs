@@ -35,6 +35,7 @@ pub use commands::install::{CSS, CSS_FILE, Installed, JS, JS_FILE, install};
 pub use commands::new_spec::{NewSpec, new_spec};
 pub use commands::preprocessor::ContractPreprocessor;
 pub use commands::protocol::{SUPPORTED, run as run_protocol};
+pub use commands::provider_report::{ReportOptions, provider_report};
 pub use commands::status::{StatusFormat, render_status};
 /// The child process of the language server that runs the book's own preprocessors (see
 /// `mdbook-contract lsp-arrival`); not part of the API.
@@ -48,6 +49,9 @@ pub use pipeline::status::{
 pub use pipeline::unmapped::{Unmapped, UnmappedOwner, UnmappedUnit};
 pub use pipeline::{Outcome, check, overview, process, status, status_with};
 pub use read::load::{Commands, load};
+pub use read::reports::document::{
+    SCHEMA as PROVIDER_REPORT_SCHEMA, SCHEMA_VERSION as PROVIDER_REPORT_SCHEMA_VERSION,
+};
 pub use read::sourcemap::Location;
 pub use report::baseline::{setting as baseline_setting, write as write_baseline};
 pub use report::diagnostic::{Finding, Format, Report};

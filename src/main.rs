@@ -139,6 +139,41 @@ enum Command {
         #[arg(long)]
         allow_commands: bool,
     },
+    /// Writes a provider's evidence against the contract as one JSON document, for the book's
+    /// `provider-reports`: run in the provider's repository after its tests.
+    ///
+    /// The document holds the provider, its repository and commit, each rule's ID, version and
+    /// digest, every citation of a rule in the source root with the results of its test, the
+    /// declared statuses and what `check` found. Exit 2 when the book cannot be loaded or an
+    /// option is wrong.
+    Report {
+        /// The contract's book (a checkout of its repository), where book.toml is.
+        #[arg(long = "book", value_name = "PATH", required_unless_present = "schema")]
+        book_dir: Option<PathBuf>,
+        /// The provider, as the book's provider section names it.
+        #[arg(long, value_name = "NAME", required_unless_present = "schema")]
+        provider: Option<String>,
+        /// The provider's repository (default: `git remote get-url origin`, written as https).
+        #[arg(long, value_name = "URL")]
+        repository: Option<String>,
+        /// The commit the report is of (default: the source root's HEAD).
+        #[arg(long, value_name = "SHA")]
+        commit: Option<String>,
+        /// Test results to read (JUnit XML or `go test -json` output, globs allowed), relative
+        /// to where the command runs; may be given more than once.
+        #[arg(long = "test-results", value_name = "GLOB")]
+        test_results: Vec<PathBuf>,
+        /// A TOML file whose table `[declared]` gives rule IDs the status the provider states
+        /// without evidence: "implemented", "not-implemented" or "not-applicable".
+        #[arg(long, value_name = "FILE")]
+        declared: Option<PathBuf>,
+        /// The provider's source tree (default: the folder the command runs in).
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        source_root: PathBuf,
+        /// Print the JSON Schema of the document instead.
+        #[arg(long)]
+        schema: bool,
+    },
     /// Writes the contract as one JSON document (a `schema_version`, the book, axes, rules,
     /// providers, specs, coverage and findings): the same book gives the same bytes.
     ///
@@ -373,6 +408,25 @@ fn main() -> ExitCode {
             unmapped,
         ),
         Some(Command::Export { renderer: true, .. }) => export_renderer(),
+        Some(Command::Report {
+            book_dir,
+            provider,
+            repository,
+            commit,
+            test_results,
+            declared,
+            source_root,
+            schema,
+        }) => {
+            let options = mdbook_contract::ReportOptions {
+                provider: provider.unwrap_or_default(),
+                repository,
+                commit,
+                declared,
+            };
+            let book_dir = book_dir.unwrap_or_default();
+            provider_report(&book_dir, &source_root, &test_results, &options, schema)
+        }
         Some(Command::Export {
             book_dir,
             out,
@@ -711,6 +765,61 @@ fn diff(
                 (Some(threshold), Some(level)) if level >= threshold => ExitCode::from(1),
                 _ => ExitCode::SUCCESS,
             }
+        }
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `mdbook-contract report`: the book loaded with the provider's tree as `source-root` and its
+/// results as `test-results`, the report on standard output.
+fn provider_report(
+    book_dir: &Path,
+    source_root: &Path,
+    test_results: &[PathBuf],
+    options: &mdbook_contract::ReportOptions,
+    schema: bool,
+) -> ExitCode {
+    if schema {
+        let _ = std::io::stdout()
+            .lock()
+            .write_all(mdbook_contract::PROVIDER_REPORT_SCHEMA.as_bytes());
+        return ExitCode::SUCCESS;
+    }
+    let mut given = test_results.to_vec();
+    given.push(source_root.to_owned());
+    mdbook_contract::given_on_command_line(&given);
+    let made = load(book_dir, test_results, None).and_then(|(mut ctx, book)| {
+        if !source_root.is_dir() {
+            anyhow::bail!(
+                "`--source-root` is `{}`, which is not a folder",
+                source_root.display()
+            );
+        }
+        let root = mdbook_contract::from_folder(book_dir, source_root);
+        let root = mdbook_contract::slashed(&root);
+        let root = if root.is_empty() {
+            ".".to_owned()
+        } else {
+            root
+        };
+        ctx.config.set("preprocessor.contract.source-root", root)?;
+        // The other providers' reports the book reads are not this provider's evidence, nor
+        // are the book's own test results.
+        let none: Vec<String> = Vec::new();
+        ctx.config
+            .set("preprocessor.contract.provider-reports", none.clone())?;
+        if test_results.is_empty() {
+            ctx.config.set("preprocessor.contract.test-results", none)?;
+        }
+        mdbook_contract::provider_report(&ctx, &book, source_root, options)
+    });
+    match made {
+        Ok(json) => {
+            let _ = std::io::stdout().lock().write_all(json.as_bytes());
+            ExitCode::SUCCESS
         }
         Err(error) => {
             let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");

@@ -50,6 +50,7 @@ mod missing_evidence;
 mod missing_role;
 mod missing_rule;
 mod must_cite;
+mod provider_reports;
 mod readme_link;
 mod spec_drift;
 mod spec_mismatch;
@@ -95,6 +96,8 @@ pub(crate) struct Context<'a> {
     pub excluded: &'a HashSet<String>,
     /// The test results read (none without `test-results`).
     pub results: &'a crate::read::results::Results,
+    /// What the provider reports (`provider-reports`) made of the coverage.
+    pub reported: &'a crate::model::rules::reported::Reported,
 }
 
 /// A text that the prose checks read: a chapter, or a companion.
@@ -336,16 +339,28 @@ fn run(check: Check, cx: &Context<'_>, out: &mut Vec<Draft>) {
         Check::SpecMismatch => spec_mismatch::run(cx, out),
         Check::DuplicateRule => duplicate_rule::run(cx, out),
         Check::MalformedRule => malformed_rule::run(cx, out),
-        Check::UnknownRule => unknown_rule::run(cx, out),
-        Check::StaleRule => stale_rule::run(cx, out),
+        Check::UnknownRule => {
+            unknown_rule::run(cx, out);
+            provider_reports::unknown(cx, out);
+        }
+        Check::StaleRule => {
+            stale_rule::run(cx, out);
+            provider_reports::drift(cx, out);
+        }
         Check::UnclosedIgnore => unclosed_ignore::run(cx, out),
         Check::SyntaxError => syntax_error::run(cx, out),
         Check::UnreadableSource => unreadable_source::run(cx, out),
-        Check::UnverifiedRule => unverified_rule::run(cx, out),
+        Check::UnverifiedRule => {
+            unverified_rule::run(cx, out);
+            provider_reports::missing(cx, out);
+        }
         Check::MissingRule => missing_rule::run(cx, out),
         Check::FailingRule => failing_rule::run(cx, out),
         Check::StaleResults => stale_results::run(cx, out),
-        Check::MalformedResults => malformed_results::run(cx, out),
+        Check::MalformedResults => {
+            malformed_results::run(cx, out);
+            provider_reports::malformed(cx, out);
+        }
         Check::MalformedConfig | Check::DanglingPath => config_problems(cx, check, out),
         // Found by `crate::report::baseline` once the findings are resolved.
         Check::OutdatedBaseline => {}

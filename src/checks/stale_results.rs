@@ -22,7 +22,9 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     };
     let source_root = cx.files.root().join(root);
     let results = cx.results;
-    for (index, file) in results.files.iter().enumerate() {
+    // A provider report's runs are of its repository's tree, not of this one.
+    let local = results.files.iter().take(cx.reported.local_files);
+    for (index, file) in local.enumerate() {
         let at = Place::Config(cx.config.item_at("test-results", file.item));
         if let Some(newer) = newer_test(cx, &source_root, index) {
             out.push(

@@ -7,7 +7,8 @@ use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     for (i, citation) in cx.citations.iter().enumerate() {
-        let Ok(cited) = &citation.cited else {
+        // A provider report's citations are `provider_reports.rs`'s.
+        let (None, Ok(cited)) = (&citation.remote, &citation.cited) else {
             continue;
         };
         let Some(rule) = cx.rules.get(&cited.id) else {

@@ -33,8 +33,10 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             );
         }
     }
+    // A provider report's citations are `provider_reports.rs`'s.
     for (i, citation) in cx.citations.iter().enumerate() {
         let message = match &citation.cited {
+            _ if citation.remote.is_some() => continue,
             Ok(cited) if rules.get(&cited.id).is_some() => continue,
             Ok(cited) => unknown(&cited.id),
             Err(why) => why.clone(),

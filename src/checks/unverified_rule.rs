@@ -86,6 +86,16 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 ),
                 Status::Implemented(_) => ("is implemented but no test verifies it", write),
                 Status::Uncovered => ("is cited by no test or code", write),
+                Status::Declared(implemented) => (
+                    if implemented {
+                        "its report declares implemented, with no citation or test result"
+                    } else {
+                        "its report declares not implemented"
+                    },
+                    format!("{write}, in the provider's repository, and make its report again"),
+                ),
+                // Said once per provider, not per rule.
+                Status::NoReport => continue,
             };
             let applies = match &rule.applies {
                 Some((axis, profile)) => format!(" (it claims `{profile}` on `{axis}`)"),

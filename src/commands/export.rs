@@ -33,7 +33,7 @@ use crate::pipeline::snapshot::{
 };
 
 /// The version of the document's shape (see the module docs).
-pub const SCHEMA_VERSION: &str = "1.3.0";
+pub const SCHEMA_VERSION: &str = "1.4.0";
 
 /// The JSON Schema of the document.
 pub const SCHEMA: &str = include_str!("../../schema/contract.schema.json");
@@ -148,9 +148,13 @@ pub struct SpecOut {
 /// A citation in code.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CitationOut {
-    /// Under `source-root`.
+    /// Under `source-root`, or under a provider report's repository.
     pub path: String,
     pub line: usize,
+    /// For a provider report's citation (since 1.4.0): its line in the provider's repository
+    /// at the report's commit, where the host's form is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 /// Where one rule stands for one built provider.
@@ -375,6 +379,7 @@ impl From<&CoverageSnap> for CoverageOut {
                     citation: cell.citation.as_ref().map(|(path, line)| CitationOut {
                         path: path.clone(),
                         line: *line,
+                        url: cell.url.clone(),
                     }),
                     result: cell.result.as_ref().map(|r| ResultOut {
                         case: r.case.clone(),

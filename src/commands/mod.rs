@@ -13,4 +13,5 @@ pub(crate) mod install;
 pub(crate) mod new_spec;
 pub(crate) mod preprocessor;
 pub(crate) mod protocol;
+pub(crate) mod provider_report;
 pub(crate) mod status;

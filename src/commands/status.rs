@@ -125,14 +125,16 @@ fn provider_line(out: &mut String, provider: &ProviderCoverage, results: bool, r
     }
 }
 
-/// A built provider's counts, with the rules not counted for it, so that the line adds up to
-/// the contract's rules.
+/// A built provider's counts, with what a provider report adds (declared without evidence, or
+/// no report at all) and the rules not counted for it, so that the line adds up to the
+/// contract's rules.
 fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool, rules: usize) {
     let rest = not_counted(provider, rules);
+    let reported = provider.declared + provider.no_report;
     let _ = if provider.known && results {
-        writeln!(
+        write!(
             out,
-            "{}:{}: `{}`, {} of {} rules passed, {} failed, {} skipped, {} not run, {} implemented only, {} uncovered{rest}",
+            "{}:{}: `{}`, {} of {} rules passed, {} failed, {} skipped, {} not run, {} implemented only, {} uncovered",
             provider.path.display(),
             provider.line,
             provider.provider,
@@ -148,21 +150,22 @@ fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool,
                 - provider.failed
                 - provider.skipped
                 - provider.not_run
+                - reported
         )
     } else if provider.known {
-        writeln!(
+        write!(
             out,
-            "{}:{}: `{}`, {} of {} rules verified, {} implemented only, {} uncovered{rest}",
+            "{}:{}: `{}`, {} of {} rules verified, {} implemented only, {} uncovered",
             provider.path.display(),
             provider.line,
             provider.provider,
             provider.verified,
             provider.bound,
             provider.implemented,
-            provider.bound - provider.verified - provider.implemented
+            provider.bound - provider.verified - provider.implemented - reported
         )
     } else {
-        writeln!(
+        write!(
             out,
             "{}:{}: `{}`, bound by {} rules; coverage unknown (book.toml sets no `source-root`)",
             provider.path.display(),
@@ -171,6 +174,16 @@ fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool,
             provider.bound
         )
     };
+    if provider.known && provider.declared > 0 {
+        let _ = write!(out, ", {} declared (no evidence)", provider.declared);
+    }
+    if provider.known && provider.no_report > 0 {
+        let _ = write!(out, ", {} no report", provider.no_report);
+    }
+    if provider.known {
+        out.push_str(&rest);
+    }
+    out.push('\n');
 }
 
 /// The rules of the contract a provider's counts leave out, when there are any: `, and 19

@@ -43,6 +43,8 @@ pub(super) struct Analysis<'b> {
     pub(super) source: Option<SourceIndex>,
     /// The test results read (none without `test-results`).
     pub(super) results: Results,
+    /// What the provider reports made of the coverage.
+    pub(super) reported: crate::model::rules::reported::Reported,
     pub(super) report: Report,
     pub(super) pages: Pages,
     pub(super) options: MarkdownOptions,
@@ -95,7 +97,7 @@ impl<'b> Analysis<'b> {
             },
             units,
         };
-        let (source, found, results) = read_tree_and_results(
+        let (source, found, mut results) = read_tree_and_results(
             ctx,
             &files,
             &mut config,
@@ -103,11 +105,11 @@ impl<'b> Analysis<'b> {
             &wanted,
             !rules.rules.is_empty(),
         );
-        let (citations, unclosed) = code::split(found);
+        let (mut citations, unclosed) = code::split(found);
         if let Some(source) = &source {
             check_provider_places(&mut config, source);
         }
-        let coverage = coverage_of(
+        let mut coverage = coverage_of(
             ctx,
             &rules,
             &model,
@@ -116,6 +118,15 @@ impl<'b> Analysis<'b> {
             &shared,
             &excluded,
             &results,
+        );
+        let reported = crate::pipeline::reports::apply(
+            ctx,
+            &files,
+            &config,
+            &chapters,
+            &model,
+            &rules,
+            (&mut coverage, &mut citations, &mut results),
         );
         let cx = checks::Context {
             chapters: &chapters,
@@ -132,6 +143,7 @@ impl<'b> Analysis<'b> {
             shared: &shared,
             excluded: &excluded,
             results: &results,
+            reported: &reported,
         };
         let drafts = checks::run_all(&cx);
         let (mut report, pages) =
@@ -149,6 +161,7 @@ impl<'b> Analysis<'b> {
             citations,
             source,
             results,
+            reported,
             report,
             pages,
             options,
@@ -349,7 +362,7 @@ struct Wanted<'w> {
 /// (`commands::install::{JS_FILE, CSS_FILE}`), the baseline and book.toml, each relative to
 /// book.toml. Both sides are made absolute first: run from inside the book (`.`) with
 /// `source-root = ".."`, a relative build folder `book` is not under `..` lexically, and the
-/// built pages were read as source.
+/// built pages were read as source. The files `provider-reports` names are not source either.
 fn book_paths_under(
     ctx: &PreprocessorContext,
     config: &Config,
@@ -363,6 +376,9 @@ fn book_paths_under(
         "book.toml".into(),
     ];
     own.extend(config.baseline.iter().map(std::path::PathBuf::from));
+    for pattern in &config.provider_reports {
+        own.extend(crate::read::results::expand(&ctx.root, pattern));
+    }
     for key in ["output.html.additional-js", "output.html.additional-css"] {
         if let Ok(Some(files)) = ctx.config.get::<Vec<std::path::PathBuf>>(key) {
             own.extend(files);

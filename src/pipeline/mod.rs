@@ -15,8 +15,10 @@
 //! report, the editor's outline, the snapshot, the agent's state), `status.rs` status's.
 
 mod analysis;
+pub(crate) mod evidence;
 pub(crate) mod notes;
 pub(crate) mod outline;
+mod reports;
 pub(crate) mod snapshot;
 pub(crate) mod status;
 pub(crate) mod unmapped;

@@ -20,7 +20,42 @@ pub(super) fn notes(analysis: &Analysis<'_>) -> Vec<String> {
         disagreements(analysis, &mut out);
     }
     for_every_provider(analysis, &mut out);
+    provider_reports(analysis, &mut out);
     out
+}
+
+/// What each provider report says of its provider, and each built provider without one.
+fn provider_reports(analysis: &Analysis<'_>, out: &mut Vec<String>) {
+    let reported = &analysis.reported;
+    for (r, loaded) in reported.reports.reports.iter().enumerate() {
+        let report = &loaded.report;
+        let cited = analysis
+            .citations
+            .iter()
+            .filter(|c| c.remote.as_ref().is_some_and(|remote| remote.report == r))
+            .count();
+        let from = match (&report.repository, &report.commit) {
+            (Some(repository), Some(commit)) => format!("{repository} at {commit}"),
+            (Some(repository), None) => format!("{repository}, no commit said"),
+            _ => "a repository it does not name".to_owned(),
+        };
+        let declared = report.declared.len();
+        out.push(format!(
+            "`{}`'s report `{}` (of {from}): {cited} citations of rules{}, {} declared without evidence; its own check found {} and {}",
+            report.provider,
+            loaded.shown,
+            if report.tested { " with their tests' results" } else { ", no test results" },
+            declared,
+            crate::util::counted(report.check.errors, "error"),
+            crate::util::counted(report.check.warnings, "warning"),
+        ));
+    }
+    for &p in &reported.missing {
+        out.push(format!(
+            "`{}` has no report among `provider-reports`: every rule that binds it is `no report`",
+            analysis.model.providers[p].name
+        ));
+    }
 }
 
 /// A `verify` whose test cannot be found: it stands in no test and above none.

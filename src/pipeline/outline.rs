@@ -254,6 +254,9 @@ impl Outline {
                         Status::NotBound => "not bound",
                         Status::Undecided => "bound if its profile is the rule's",
                         Status::Optional => "optional",
+                        Status::Declared(true) => "declared implemented (no evidence)",
+                        Status::Declared(false) => "declared not implemented",
+                        Status::NoReport => "no report",
                     };
                     format!("`{}` {word}", model.providers[p].name)
                 })
@@ -287,7 +290,8 @@ impl Outline {
                 });
             }
         }
-        for citation in read.citations {
+        // A provider report's citations are in another repository.
+        for citation in read.citations.iter().filter(|c| c.remote.is_none()) {
             let Ok(cited) = &citation.cited else {
                 continue;
             };

@@ -139,6 +139,9 @@ pub(crate) struct CoverageCell {
     /// The first citation that counts (a test for `verified`), as a path under
     /// `source-root` and a line.
     pub citation: Option<(String, usize)>,
+    /// For a citation of a provider's report: its line in the provider's repository at the
+    /// report's commit, where the host's form is known.
+    pub url: Option<String>,
     /// The result that decided a failed or skipped cell.
     pub result: Option<ResultSnap>,
 }
@@ -276,6 +279,7 @@ impl Snapshot {
                         citation: at
                             .and_then(|i| citations.get(i))
                             .map(|c| (c.path.clone(), c.line)),
+                        url: at.and_then(|i| citations.get(i)?.remote.as_ref()?.link.clone()),
                         result: decided_by(cell, results),
                     }
                 })
@@ -481,6 +485,9 @@ pub(crate) const STATUS_NAMES: &[&str] = &[
     "not-bound",
     "profile-unknown",
     "optional",
+    "declared",
+    "declared-not-implemented",
+    "no-report",
 ];
 
 /// A cell's status as the snapshot names it (with test results a verified rule has `passed`),
@@ -499,6 +506,9 @@ fn status_name(status: Status, results: bool) -> (&'static str, Option<usize>) {
         Status::NotBound => ("not-bound", None),
         Status::Undecided => ("profile-unknown", None),
         Status::Optional => ("optional", None),
+        Status::Declared(true) => ("declared", None),
+        Status::Declared(false) => ("declared-not-implemented", None),
+        Status::NoReport => ("no-report", None),
     }
 }
 
@@ -536,6 +546,9 @@ mod tests {
             Status::NotBound,
             Status::Undecided,
             Status::Optional,
+            Status::Declared(true),
+            Status::Declared(false),
+            Status::NoReport,
         ];
         for status in all {
             for results in [false, true] {

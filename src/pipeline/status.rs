@@ -175,6 +175,10 @@ pub struct ProviderCoverage {
     /// With test results: the reports (relative to the book root) whose cases decided its
     /// cells.
     pub reports: Vec<String>,
+    /// The ones its provider report declares, implemented or not, with nothing citing them.
+    pub declared: usize,
+    /// With `provider-reports`: the ones no report of the provider speaks of (it has none).
+    pub no_report: usize,
 }
 
 /// What `status` reports of an analysis.
@@ -208,7 +212,8 @@ pub(super) fn status_of(analysis: &Analysis<'_>) -> Status {
         (Some(root), Some(index)) => Some(source_read(root, index, citations.len())),
         _ => None,
     };
-    let results = results.asked.then(|| {
+    // Provider reports that hold their tests' results count as results read.
+    let results = (results.asked || coverage.results).then(|| {
         results
             .files
             .iter()
@@ -386,6 +391,8 @@ fn provider_coverage(analysis: &Analysis<'_>, column: usize, p: usize) -> Provid
         failed: coverage.count(column, |s| matches!(s, CellStatus::Failed(..))),
         skipped: coverage.count(column, |s| matches!(s, CellStatus::Skipped(..))),
         not_run: coverage.count(column, |s| matches!(s, CellStatus::NotRun(_))),
+        declared: coverage.count(column, |s| matches!(s, CellStatus::Declared(_))),
+        no_report: coverage.count(column, |s| matches!(s, CellStatus::NoReport)),
         must_verified: must - must_short.len(),
         must,
         must_short,

@@ -64,9 +64,10 @@ pub(super) fn unmapped_of(analysis: &Analysis<'_>) -> Option<Unmapped> {
     // rule gives no unit a reason.
     let mut cited: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     let known = |c: &&crate::model::rules::code::CodeCitation| {
-        c.cited
-            .as_ref()
-            .is_ok_and(|v| analysis.rules.get(&v.id).is_some())
+        c.remote.is_none()
+            && c.cited
+                .as_ref()
+                .is_ok_and(|v| analysis.rules.get(&v.id).is_some())
     };
     for citation in analysis.citations.iter().filter(known) {
         cited.entry(&citation.path).or_default().push(citation.line);

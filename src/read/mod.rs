@@ -15,6 +15,7 @@ pub(crate) mod config;
 pub(crate) mod kept;
 pub(crate) mod load;
 pub(crate) mod markdown;
+pub(crate) mod reports;
 pub(crate) mod results;
 pub(crate) mod shortcode;
 

@@ -13,7 +13,6 @@ use mdbook_markdown::pulldown_cmark::{CowStr, Event, Tag, TagEnd};
 use super::Events;
 use super::Renderer;
 use super::events::{code, strong, text};
-use crate::model::rules::Rule;
 use crate::model::rules::coverage::{Status, Unknowable};
 
 /// How a cell reads: its status word (the `data-status` and the class), its mark, its word.
@@ -31,6 +30,9 @@ fn look(status: Status, known: bool, results: bool) -> (&'static str, &'static s
         Status::NotBound => ("not-bound", "\u{2013}", "not bound"),
         Status::Undecided => ("undecided", "?", "profile unknown"),
         Status::Optional => ("optional", "\u{25c7}", "optional"),
+        Status::Declared(true) => ("declared", "\u{25b3}", "declared"),
+        Status::Declared(false) => ("declared-not", "\u{25bd}", "declared not implemented"),
+        Status::NoReport => ("no-report", "\u{2205}", "no report"),
     }
 }
 
@@ -44,19 +46,28 @@ fn uncited_title(status: Status, known: bool) -> Option<&'static str> {
             "profile unknown: the rule binds only if the provider claims a profile it has not stated yet"
         }
         Status::Optional => "optional: it permits and obliges nothing, so nothing to verify",
+        Status::Declared(true) => {
+            "declared implemented in the provider's report, with no citation or test result: a claim, not evidence"
+        }
+        Status::Declared(false) => "declared not implemented in the provider's report",
+        Status::NoReport => {
+            "no report: `provider-reports` names no report of this provider, so nothing is known of it"
+        }
         _ => return None,
     })
 }
 
 /// The counts of one provider's bound rules, by what the summary bar shows, in its order.
-const SEGMENTS: [&str; 7] = [
+const SEGMENTS: [&str; 9] = [
     "passed",
     "failed",
     "skipped",
     "not-run",
     "unattributed",
     "implemented",
+    "declared",
     "uncovered",
+    "no-report",
 ];
 
 fn segment_word(segment: &str, results: bool) -> &'static str {
@@ -68,6 +79,8 @@ fn segment_word(segment: &str, results: bool) -> &'static str {
         "not-run" => "not run",
         "unattributed" => "unattributed",
         "implemented" => "implemented only",
+        "declared" => "declared",
+        "no-report" => "no report",
         "unknown" => "bound",
         _ => "uncovered",
     }
@@ -85,6 +98,10 @@ fn segment(status: Status, known: bool) -> Option<&'static str> {
         Status::Implemented(_) => "implemented",
         Status::Uncovered if known => "uncovered",
         Status::Uncovered => "unknown",
+        Status::Declared(true) => "declared",
+        // Declared not implemented: bound, and not met.
+        Status::Declared(false) => "uncovered",
+        Status::NoReport => "no-report",
         Status::NotBound | Status::Undecided | Status::Optional => return None,
     })
 }
@@ -312,14 +329,15 @@ impl<'a> Renderer<'a> {
             attr(&counts)
         );
         for &r in rows {
-            self.row(from, &self.rules.rules.rules[r], &coverage.cells[r], html);
+            self.row(from, r, &coverage.cells[r], html);
         }
         html.push_str("</tbody>\n");
     }
 
     /// A rule's row: its ID (linked, its text as the title, breaking after its dots), its
     /// level, and a cell per provider.
-    fn row(&self, from: usize, rule: &Rule, cells: &[Status], html: &mut String) {
+    fn row(&self, from: usize, r: usize, cells: &[Status], html: &mut String) {
+        let rule = &self.rules.rules.rules[r];
         let coverage = self.rules.coverage;
         let level = crate::model::rules::level_name(rule.level);
         let chapter = &self.chapters[rule.chapter];
@@ -338,22 +356,27 @@ impl<'a> Renderer<'a> {
             title = attr(&text),
             segments = segments.join("<wbr>")
         );
-        for (&status, &p) in cells.iter().zip(&coverage.providers) {
-            self.status_cell(status, &self.model.providers[p].name, html);
+        for (column, (&status, &p)) in cells.iter().zip(&coverage.providers).enumerate() {
+            let older = coverage.older_text.contains(&(r, column));
+            self.status_cell(status, &self.model.providers[p].name, older, html);
         }
         html.push_str("</tr>\n");
     }
 
     /// A cell: the status mark and word, the test (its name, file and line, and why it failed)
     /// as the title of its link to the test, or of the cell without a repository to link to.
-    fn status_cell(&self, status: Status, provider: &str, html: &mut String) {
+    fn status_cell(&self, status: Status, provider: &str, older: bool, html: &mut String) {
         let coverage = self.rules.coverage;
         let (word, mark, said) = look(status, coverage.known, coverage.results);
-        let shown = if word == "failed" {
+        let mut shown = if word == "failed" {
             format!("<strong>{mark} {said}</strong>")
         } else {
             format!("{mark} {said}")
         };
+        // A provider's report made against another text of the rule: said on the cell.
+        if older {
+            shown.push_str(" (older text)");
+        }
         let (citation, case) = match status {
             Status::Verified(c) | Status::NotRun(c) | Status::Implemented(c) => (Some(c), None),
             Status::Failed(c, case) | Status::Skipped(c, case) | Status::Flaky(c, case) => {
@@ -364,11 +387,18 @@ impl<'a> Renderer<'a> {
         };
         let title = citation
             .and_then(|c| self.cell_title(status, c, case))
-            .or_else(|| uncited_title(status, coverage.known).map(str::to_owned));
+            .or_else(|| uncited_title(status, coverage.known).map(str::to_owned))
+            .map(|title| match older {
+                true => format!("{title}; the provider's report checked another text or version of the rule: run its CI again"),
+                false => title,
+            });
         let link = citation
             .and_then(|c| self.rules.citations.get(c))
-            .zip(self.rules.repository)
-            .map(|(c, repository)| repository.blob(&c.path, c.line));
+            .and_then(|c| match &c.remote {
+                // A provider report's line, in its repository at the report's commit.
+                Some(remote) => remote.link.clone(),
+                None => self.rules.repository.map(|r| r.blob(&c.path, c.line)),
+            });
         let provider = attr(provider);
         let _ = write!(
             html,

@@ -274,6 +274,26 @@ pub(crate) fn prefix(dir: &Path) -> Result<String> {
     Ok(prefix.trim().to_owned())
 }
 
+/// The commit checked out in the repository at `dir` (`HEAD`, in full).
+pub(crate) fn head(dir: &Path) -> Result<String> {
+    let sha = git(
+        dir,
+        ["rev-parse", "--verify", "HEAD^{commit}"],
+        &format!("the commit checked out in `{}`", dir.display()),
+    )?;
+    Ok(sha.trim().to_owned())
+}
+
+/// The URL of the remote `origin` of the repository at `dir`, as git has it.
+pub(crate) fn origin(dir: &Path) -> Result<String> {
+    let url = git(
+        dir,
+        ["remote", "get-url", "origin"],
+        &format!("the remote `origin` of `{}`", dir.display()),
+    )?;
+    Ok(url.trim().to_owned())
+}
+
 /// The path of `dir` from the top of the git work tree that holds it, for output that a
 /// repository's host places (GitHub annotations, SARIF): `docs/contract` when `dir` is that
 /// folder of the repository, empty at its top; `None` outside a work tree or without git.

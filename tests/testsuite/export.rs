@@ -203,7 +203,7 @@ fn the_code_no_citation_maps_is_exported_and_valid() {
     let export = mdbook_contract::export(book.root()).unwrap();
     let json: Value = serde_json::from_str(&export.to_json()).unwrap();
     assert_valid(&json);
-    assert_eq!(json["schema_version"], "1.3.0");
+    assert_eq!(json["schema_version"], "1.4.0");
     let owners = json["unmapped"]["owners"].as_array().unwrap();
     let names: Vec<&str> = owners
         .iter()

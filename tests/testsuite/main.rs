@@ -33,6 +33,8 @@ mod plan_verification;
 mod portable;
 mod prose_checks;
 mod protocol;
+mod provider_reports;
+mod provider_reports_book;
 mod reading;
 mod regressions;
 mod rendering;

@@ -57,6 +57,18 @@ pub(crate) struct CodeCitation {
     /// For a `verify`, the test it stands in (the innermost test that holds it, its comment
     /// above the test included), to find its results by.
     pub test: Option<TestSite>,
+    /// For a citation read from a provider's report (`provider-reports`), not from the source
+    /// tree: which report, and where its line is browsed.
+    pub remote: Option<Remote>,
+}
+
+/// Where a citation of a provider's report is: in the provider's repository.
+#[derive(Debug, Clone)]
+pub(crate) struct Remote {
+    /// The report (an index into the reports read).
+    pub report: usize,
+    /// The address of its line at the report's commit, when the host's form is known.
+    pub link: Option<String>,
 }
 
 /// What a file's matches are: a citation, or the opening of an ignore region never closed
@@ -190,6 +202,7 @@ pub(crate) fn read(
             line_text,
             cited,
             test,
+            remote: None,
         }));
     }
     out.extend(ignored.unclosed.map(Found::Unclosed));

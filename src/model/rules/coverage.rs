@@ -53,6 +53,11 @@ pub(crate) enum Status {
     /// A MAY that binds the provider: it permits and obliges nothing, so there is nothing to
     /// verify and it is not counted.
     Optional,
+    /// From a provider's report: nothing cites the rule, and the provider declares it
+    /// implemented (`true`) or not implemented (`false`). A claim, never verified.
+    Declared(bool),
+    /// `provider-reports` is set and no report of the provider was read: nothing is known.
+    NoReport,
 }
 
 /// What a report cannot say of a test's cases.
@@ -92,6 +97,9 @@ pub(crate) struct Coverage {
     /// The `verify` citations whose test's cases name no provider: each counted for every
     /// provider it binds, on that test's word.
     pub for_all: BTreeSet<usize>,
+    /// The cells (rule, column) a provider's report made against another text or version of
+    /// the rule than the book's (`reported.rs`).
+    pub older_text: BTreeSet<(usize, usize)>,
 }
 
 /// A place of the source tree that holds a provider's code.
@@ -252,6 +260,7 @@ impl Coverage {
                 known: citations.is_some(),
                 results: results.is_some(),
                 places,
+                older_text: BTreeSet::new(),
             };
         }
         let known = citations.is_some();
@@ -310,6 +319,7 @@ impl Coverage {
             places,
             reports,
             for_all,
+            older_text: BTreeSet::new(),
         }
     }
 
@@ -335,7 +345,9 @@ impl Coverage {
                 | Status::Failed(..)
                 | Status::Skipped(..)
                 | Status::NotRun(_)
-                | Status::Unattributed(..) => bound += 1,
+                | Status::Unattributed(..)
+                | Status::Declared(_)
+                | Status::NoReport => bound += 1,
                 Status::NotBound | Status::Undecided | Status::Optional => {}
             }
         }

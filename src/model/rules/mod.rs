@@ -15,6 +15,7 @@
 pub(crate) mod code;
 pub(crate) mod coverage;
 pub(crate) mod marker;
+pub(crate) mod reported;
 
 use std::collections::HashMap;
 use std::ops::Range;

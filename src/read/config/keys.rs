@@ -221,6 +221,12 @@ impl Config {
                     self.test_results = self.keep(key, patterns);
                 }
             }
+            "provider-reports" => {
+                if let Some(patterns) = strings(&at, value, problems) {
+                    let patterns = globs(&at, patterns, problems, |p| Some(p.to_owned()));
+                    self.provider_reports = self.keep(key, patterns);
+                }
+            }
             "test-results-limit" => self.set_results_limit(&at, value, problems),
             "symbol-ignore" => {
                 if let Some(words) = strings(&at, value, problems) {

@@ -61,6 +61,10 @@ pub(crate) const KNOWN_KEYS: &[(&str, &str)] = &[
         "a list of globs relative to the book root, of JUnit XML files or `go test -json` output",
     ),
     (
+        "provider-reports",
+        "a list of globs relative to the book root, of the JSON reports `mdbook-contract report` wrote in providers' repositories",
+    ),
+    (
         "test-results-limit",
         "the largest test report read, in MiB (a whole number; 256 by default)",
     ),
@@ -121,6 +125,9 @@ pub(crate) struct Config {
     /// `test-results`: globs of test results (JUnit XML, `go test -json`), relative to the
     /// book root.
     pub test_results: Vec<String>,
+    /// `provider-reports`: globs of provider reports (`mdbook-contract report`), relative to
+    /// the book root.
+    pub provider_reports: Vec<String>,
     /// `test-results-limit`: the largest report read, in bytes.
     pub test_results_limit: u64,
     /// The contract's version, which `diff` holds against the level of a change.
@@ -173,6 +180,7 @@ impl Default for Config {
             changed_since: None,
             baseline: None,
             test_results: Vec::new(),
+            provider_reports: Vec::new(),
             test_results_limit: DEFAULT_RESULTS_LIMIT,
             version: None,
             brief_checklist: "checklist".to_owned(),

@@ -287,7 +287,7 @@ pub(crate) struct Read {
 /// The files `pattern` matches under `root`: the file itself without wildcards, else every
 /// file under the pattern's folder that matches (results lie in folders git ignores, so
 /// nothing is left out for that).
-fn expand(root: &Path, pattern: &str) -> Vec<PathBuf> {
+pub(crate) fn expand(root: &Path, pattern: &str) -> Vec<PathBuf> {
     if !crate::read::code::is_glob(pattern) {
         let path = root.join(pattern);
         return if path.is_file() {
@@ -332,7 +332,7 @@ fn fixed_folder(pattern: &str) -> PathBuf {
         .collect()
 }
 
-fn shown(root: &Path, path: &Path) -> String {
+pub(crate) fn shown(root: &Path, path: &Path) -> String {
     crate::util::paths::slashed(path.strip_prefix(root).unwrap_or(path))
 }
 
