@@ -688,3 +688,41 @@ fn appendix_with(name: &str, message: &str) -> String {
     built.unwrap();
     std::fs::read_to_string(out.join("providers.html")).unwrap()
 }
+
+#[test]
+fn a_go_test_json_name_never_becomes_markup_in_a_page() {
+    let book = storage("go", "providers", "azure-blob", &["go-test-json.jsonl"]);
+    let name = format!("TestPutAtomic/gcs{HEADING}");
+    let line = |action: &str, extra: &str| {
+        format!(
+            "{{\"Time\":\"2026-12-07T10:00:00Z\",\"Action\":\"{action}\",\"Package\":\"example.com/store/conformance\",\"Test\":{}{extra}}}\n",
+            serde_json::to_string(&name).unwrap()
+        )
+    };
+    let report = line("run", "")
+        + &line(
+            "output",
+            &format!(
+                ",\"Output\":{}",
+                serde_json::to_string(&format!("{MESSAGE}\n")).unwrap()
+            ),
+        )
+        + &line("fail", ",\"Elapsed\":0");
+    std::fs::write(book.root().join("results/go-test-json.jsonl"), report).unwrap();
+    let toml = book.root().join("book.toml");
+    let text = std::fs::read_to_string(&toml).unwrap().replace(
+        "must-cite = \"off\"",
+        "must-cite = \"off\"\nfailing-rule = \"warning\"",
+    );
+    std::fs::write(&toml, text).unwrap();
+    let (built, out) = book.build();
+    built.unwrap();
+    let mut shown = false;
+    for page in pages(&out) {
+        let html = std::fs::read_to_string(&page).unwrap();
+        let bad = markup_from_data(&html);
+        assert!(bad.is_empty(), "{}: {bad:?}", page.display());
+        shown |= html.contains("onerror=alert(3)");
+    }
+    assert!(shown, "the report's message is shown nowhere");
+}
