@@ -1,7 +1,8 @@
 //! What the coverage of the rules rests on that its reader should know, each said once, for
 //! `status`: a `verify` that stands in no test (its results cannot be found), a test that
 //! passed on a rerun after failing, two reports that disagree on one test, and a test that
-//! names no provider yet is the only evidence of a rule for several of them.
+//! names no provider yet is the only evidence of a rule for several of them, and the files that
+//! count for every built provider (a shared suite no provider's places hold).
 
 use std::collections::BTreeSet;
 
@@ -20,8 +21,46 @@ pub(super) fn notes(analysis: &Analysis<'_>) -> Vec<String> {
         disagreements(analysis, &mut out);
     }
     for_every_provider(analysis, &mut out);
+    shared_suites(analysis, &mut out);
     provider_reports(analysis, &mut out);
     out
+}
+
+/// The files no provider's places hold whose citations count for every built provider (a
+/// shared suite), said once with their citations' count, so that a first `status` says which
+/// suite counts for whom.
+fn shared_suites(analysis: &Analysis<'_>, out: &mut Vec<String>) {
+    let coverage = &analysis.coverage;
+    if !coverage.known || coverage.providers.len() < 2 {
+        return;
+    }
+    let mut files: Vec<(&str, usize)> = Vec::new();
+    for citation in analysis.citations.iter().filter(|c| c.remote.is_none()) {
+        if citation.cited.is_err() || !coverage.owners(&citation.path).is_empty() {
+            continue;
+        }
+        match files.iter_mut().find(|(path, _)| *path == citation.path) {
+            Some((_, n)) => *n += 1,
+            None => files.push((&citation.path, 1)),
+        }
+    }
+    if files.is_empty() {
+        return;
+    }
+    let names: Vec<String> = coverage
+        .providers
+        .iter()
+        .map(|&p| format!("`{}`", analysis.model.providers[p].name))
+        .collect();
+    let listed: Vec<String> = files
+        .iter()
+        .map(|(path, n)| format!("{path} ({})", crate::util::counted(*n, "citation")))
+        .collect();
+    out.push(format!(
+        "counting for every built provider ({}), as no provider's places hold them: {}; to count a file for one provider alone, put it in that provider's folder or name it in `provider-paths`",
+        names.join(", "),
+        listed.join(", ")
+    ));
 }
 
 /// What each provider report says of its provider, and each built provider without one.

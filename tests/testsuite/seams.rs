@@ -229,3 +229,13 @@ fn results_that_match_nothing_suggest_the_path_from_book_toml_and_keep_the_basel
         "{found:?}"
     );
 }
+
+#[test]
+fn status_names_the_shared_suite_that_counts_for_every_built_provider() {
+    let book = crate::broker::broker(&[]);
+    let (_, status, _) = run_in(book.root(), &["status"]);
+    assert!(
+        status.contains("counting for every built provider (`kafka`, `nats-jetstream`, `rabbitmq`), as no provider's places hold them: conformance/conformance_test.go (4 citations)"),
+        "{status}"
+    );
+}
