@@ -82,6 +82,14 @@ fn zones_of<'c>(cx: &Context<'c>, number: usize) -> Vec<(Range<usize>, &'static 
         zones.push((rule.marker.clone(), "a rule marker"));
         zones.push((rule.text.clone(), "a rule's text"));
     }
+    // A marker that the character itself made malformed (`r[put\u{200b}.atomic]`) is one too.
+    zones.extend(
+        cx.rules
+            .problems
+            .iter()
+            .filter(|p| p.chapter == number && p.check == Check::MalformedRule)
+            .map(|p| (p.range.clone(), "a rule marker")),
+    );
     zones.extend(
         chapter
             .index

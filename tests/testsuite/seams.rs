@@ -239,3 +239,22 @@ fn status_names_the_shared_suite_that_counts_for_every_built_provider() {
         "{status}"
     );
 }
+
+#[test]
+fn a_zero_width_space_in_a_marker_is_named_as_the_guide_says() {
+    let mut files = crate::common::contract_book();
+    let contract = format!(
+        "{}\n## Rules\n\nr[put\u{200b}.atomic]\nA put MUST be atomic.\n",
+        crate::common::CONTRACT
+    );
+    files.retain(|(p, _)| *p != "src/contract.md");
+    files.push(("src/contract.md", &contract));
+    let book = Fixture::new(&files);
+    let found = findings(&book);
+    assert!(
+        found
+            .iter()
+            .any(|(c, m)| c == "invisible-character" && m.contains("a rule marker")),
+        "{found:?}"
+    );
+}
