@@ -446,14 +446,10 @@ fn one_test(
         let none_read = !citations
             .iter()
             .any(|other| other.path == citation.path && other.test.is_some());
-        if none_read && let Some(case) = with.failed.in_file(&citation.path) {
-            return (
-                Status::Unattributed(c, Unknowable::Provider, Some(case)),
-                vec![case],
-                false,
-            );
-        }
-        return (Status::NotRun(c), Vec::new(), false);
+        return none_read
+            .then(|| failed_in_file(with, citations, c))
+            .flatten()
+            .unwrap_or((Status::NotRun(c), Vec::new(), false));
     };
     let Matched { found, kinds } = with.matched[c].get_or_init(|| {
         let site = site_of(citation, test);
@@ -471,13 +467,9 @@ fn one_test(
     // No case is this test's, yet the report holds a failure of its file that no test was
     // placed on: never "not run" over a failure (a runner whose names are not read yet).
     if found.cases.is_empty()
-        && let Some(case) = with.failed.in_file(&citation.path)
+        && let Some(told) = failed_in_file(with, citations, c)
     {
-        return (
-            Status::Unattributed(c, Unknowable::Provider, Some(case)),
-            vec![case],
-            false,
-        );
+        return told;
     }
     let me = with.matcher.provider_index(&model.providers[p].name);
     let worst = |cases: &[usize]| {
@@ -532,6 +524,21 @@ fn one_test(
         },
     };
     (status, own, !by_provider)
+}
+
+/// The cell of citation `c` when its report holds a failed case of its file that no test was
+/// placed on: unattributed, with that case.
+fn failed_in_file(
+    with: &WithResults<'_>,
+    citations: &[CodeCitation],
+    c: usize,
+) -> Option<(Status, Vec<usize>, bool)> {
+    let case = with.failed.in_file(&citations[c].path)?;
+    Some((
+        Status::Unattributed(c, Unknowable::Provider, Some(case)),
+        vec![case],
+        false,
+    ))
 }
 
 /// The test a citation stands in, as the matcher looks it up.
