@@ -22,80 +22,8 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             let write = format!(
                 "write `r[verify {citation}]` in a comment of the test that verifies it, in the provider's folders or a shared test"
             );
-            let test_at = |c: usize| {
-                cx.citations.get(c).map_or_else(String::new, |c| {
-                    let name = c
-                        .test
-                        .as_ref()
-                        .map_or_else(String::new, |t| format!(" (`{}`)", t.name));
-                    format!("{}:{}{name}", c.path, c.line)
-                })
-            };
-            let (what, help) = match row[column] {
-                // A failed test is `failing-rule`'s.
-                Status::Verified(_)
-                | Status::Flaky(..)
-                | Status::Failed(..)
-                | Status::NotBound
-                | Status::Undecided
-                | Status::Optional => {
-                    continue;
-                }
-                Status::Skipped(c, _) => (
-                    "is verified only by a test the last run skipped",
-                    format!(
-                        "the test at {} cites it: make it run for `{}`",
-                        test_at(c),
-                        provider.name
-                    ),
-                ),
-                Status::NotRun(_) if unread => continue,
-                // A `verify` above a constant or between tests is no test's: not run, and
-                // said so.
-                Status::NotRun(c) if cx.citations.get(c).is_some_and(|c| c.test.is_none()) => (
-                    "is cited by a `verify` that stands in no test",
-                    format!(
-                        "the citation at {} stands in no test (it is above no test function or case): move it to the line above the test that verifies the rule, for `{}`",
-                        test_at(c),
-                        provider.name
-                    ),
-                ),
-                Status::NotRun(c) => (
-                    "is cited by a test that no result of the test run names (not run)",
-                    format!(
-                        "the test at {} cites the rule, and the last run did not report it for `{}`: run it, or have `test-results` name the report that holds it",
-                        test_at(c),
-                        provider.name
-                    ),
-                ),
-                // A failure among them is `failing-rule`'s.
-                Status::Unattributed(_, _, Some(_)) => continue,
-                Status::Unattributed(c, Unknowable::Provider, None) => (
-                    "is cited by a test whose report names its cases by position only, so which provider each ran for is not known",
-                    format!(
-                        "name each case of the test at {} by its provider (a JUnit 5 display name `@ParameterizedTest(name = \"{{0}}\")` read from the Console Launcher's report, an rstest `#[case::name]`, a pytest id, a Go subtest)",
-                        test_at(c)
-                    ),
-                ),
-                Status::Unattributed(c, Unknowable::File, None) => (
-                    "is cited by a test whose report names no file, while another file has a test of the same name, so which ran is not known",
-                    format!(
-                        "have the report name each case's file (jest-junit: `addFileAttribute: \"true\"`), or give the test at {} a title of its own",
-                        test_at(c)
-                    ),
-                ),
-                Status::Implemented(_) => ("is implemented but no test verifies it", write),
-                Status::Uncovered => ("is cited by no test or code", write),
-                Status::Declared(implemented) => (
-                    if implemented {
-                        "its report declares implemented, with no citation or test result"
-                    } else {
-                        "its report declares not implemented"
-                    },
-                    format!("{write}, in the provider's repository, and make its report again"),
-                ),
-                // Said once per provider, not per rule.
-                Status::NoReport => continue,
+            let Some((what, help)) = said(cx, row[column], &provider.name, write, unread) else {
+                continue;
             };
             let applies = match &rule.applies {
                 Some((axis, profile)) => format!(" (it claims `{profile}` on `{axis}`)"),
@@ -116,4 +44,93 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             );
         }
     }
+}
+
+/// Where `cx.citations[c]` is, with its test's name when it stands in one.
+fn test_at(cx: &Context<'_>, c: usize) -> String {
+    cx.citations.get(c).map_or_else(String::new, |c| {
+        let name = c
+            .test
+            .as_ref()
+            .map_or_else(String::new, |t| format!(" (`{}`)", t.name));
+        format!("{}:{}{name}", c.path, c.line)
+    })
+}
+
+/// What the finding says of a cell of `provider` with `status`, and what to do (`write` the
+/// citation to write); `None` for a cell this check does not report (`unread`: no results
+/// were read, which `malformed-results` says once).
+fn said(
+    cx: &Context<'_>,
+    status: Status,
+    provider: &str,
+    write: String,
+    unread: bool,
+) -> Option<(&'static str, String)> {
+    Some(match status {
+        // A failed test is `failing-rule`'s.
+        Status::Verified(_)
+        | Status::Flaky(..)
+        | Status::Failed(..)
+        | Status::NotBound
+        | Status::Undecided
+        | Status::Optional => {
+            return None;
+        }
+        Status::Skipped(c, _) => (
+            "is verified only by a test the last run skipped",
+            format!(
+                "the test at {} cites it: make it run for `{}`",
+                test_at(cx, c),
+                provider
+            ),
+        ),
+        Status::NotRun(_) if unread => return None,
+        // A `verify` above a constant or between tests is no test's: not run, and
+        // said so.
+        Status::NotRun(c) if cx.citations.get(c).is_some_and(|c| c.test.is_none()) => (
+            "is cited by a `verify` that stands in no test",
+            format!(
+                "the citation at {} stands in no test (it is above no test function or case): move it to the line above the test that verifies the rule, for `{}`",
+                test_at(cx, c),
+                provider
+            ),
+        ),
+        Status::NotRun(c) => (
+            "is cited by a test that no result of the test run names (not run)",
+            format!(
+                "the test at {} cites the rule, and the last run did not report it for `{}`: run it, or have `test-results` name the report that holds it",
+                test_at(cx, c),
+                provider
+            ),
+        ),
+        // A failure among them is `failing-rule`'s.
+        Status::Unattributed(_, _, Some(_)) => return None,
+        Status::Unattributed(c, Unknowable::Provider, None) => (
+            "is cited by a test whose report names its cases by position only, so which provider each ran for is not known",
+            format!(
+                "name each case of the test at {} by its provider (a JUnit 5 display name `@ParameterizedTest(name = \"{{0}}\")` read from the Console Launcher's report, an rstest `#[case::name]`, a pytest id, a Go subtest)",
+                test_at(cx, c)
+            ),
+        ),
+        Status::Unattributed(c, Unknowable::File, None) => (
+            "is cited by a test whose report names no file, while another file has a test of the same name, so which ran is not known",
+            format!(
+                "have the report name each case's file (jest-junit: `addFileAttribute: \"true\"`), or give the test at {} a title of its own",
+                test_at(cx, c)
+            ),
+        ),
+        Status::Implemented(_) => ("is implemented but no test verifies it", write),
+        Status::Uncovered => ("is cited by no test or code", write),
+        Status::Declared(implemented) => (
+            if implemented {
+                "its report declares implemented, with no citation or test result"
+            } else {
+                "its report declares not implemented"
+            },
+            format!("{write}, in the provider's repository, and make its report again"),
+        ),
+        // Said once per provider, not per rule.
+        Status::NoReport => return None,
+    })
 }
