@@ -360,16 +360,14 @@ fn main() -> ExitCode {
             baseline,
             write_baseline,
             test_results,
-        }) => {
-            let mut given = test_results.clone();
-            given.extend(baseline.clone());
-            mdbook_contract::given_on_command_line(&given);
-            let loaded = load(&book_dir, &test_results, changed_since.as_deref());
-            match write_baseline {
-                Some(file) => record_baseline(loaded, &book_dir, &file),
-                None => check(loaded, &book_dir, format, baseline.as_deref()),
-            }
-        }
+        }) => check_command(
+            &book_dir,
+            format,
+            changed_since.as_deref(),
+            baseline.as_deref(),
+            write_baseline.as_deref(),
+            &test_results,
+        ),
         Some(Command::Install { book_dir }) => install(&book_dir),
         Some(Command::Init {
             dir,
@@ -472,6 +470,26 @@ fn main() -> ExitCode {
             path,
         }) => new_spec(&book_dir, &provider_type, path.as_deref()),
         None => protocol(),
+    }
+}
+
+/// `mdbook-contract check`: what the user names on the command line is theirs to read, then the
+/// book is checked, or its findings recorded as a baseline.
+fn check_command(
+    book_dir: &Path,
+    format: OutputFormat,
+    changed_since: Option<&str>,
+    baseline: Option<&Path>,
+    write_baseline: Option<&Path>,
+    test_results: &[PathBuf],
+) -> ExitCode {
+    let mut given = test_results.to_vec();
+    given.extend(baseline.map(Path::to_path_buf));
+    mdbook_contract::given_on_command_line(&given);
+    let loaded = load(book_dir, test_results, changed_since);
+    match write_baseline {
+        Some(file) => record_baseline(loaded, book_dir, file),
+        None => check(loaded, book_dir, format, baseline),
     }
 }
 
