@@ -145,13 +145,7 @@ impl<'b> Analysis<'b> {
             results: &results,
             reported: &reported,
         };
-        let drafts = checks::run_all(&cx);
-        let (mut report, pages) =
-            resolve(&chapters, &companions, &citations, &files, &config, drafts);
-        // Without every report read, what the results would have said is not known.
-        let unread = !results.problems.is_empty();
-        crate::report::baseline::apply(&mut report, &config, &files, unread);
-        let pages = without_known(pages, &report.known);
+        let (report, pages) = findings(&cx);
         Ok(Analysis {
             chapters,
             model,
@@ -169,6 +163,25 @@ impl<'b> Analysis<'b> {
             files,
         })
     }
+}
+
+/// The findings of the checks of `cx`, resolved to their places, with the baseline applied,
+/// and the pages they are shown on.
+fn findings(cx: &checks::Context<'_>) -> (Report, Pages) {
+    let drafts = checks::run_all(cx);
+    let (mut report, pages) = resolve(
+        cx.chapters,
+        cx.companions,
+        cx.citations,
+        cx.files,
+        cx.config,
+        drafts,
+    );
+    // Without every report read, what the results would have said is not known.
+    let unread = !cx.results.problems.is_empty();
+    crate::report::baseline::apply(&mut report, cx.config, cx.files, unread);
+    let pages = without_known(pages, &report.known);
+    (report, pages)
 }
 
 /// `pages` without the findings the baseline made known, one for each: `mdbook serve`'s pages
