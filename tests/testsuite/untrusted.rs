@@ -32,19 +32,7 @@ fn hostile_book() -> Fixture {
         attribute(&format!("beta{HEADING}")),
     );
     std::fs::write(book.root().join("results/hostile.xml"), report).unwrap();
-    let toml = book.root().join("book.toml");
-    // The failures are warnings here, so that the pages are built.
-    let text = std::fs::read_to_string(&toml)
-        .unwrap()
-        .replace(
-            "test-results = [\"results/pytest-junit.xml\"]",
-            "test-results = [\"results/pytest-junit.xml\", \"results/hostile.xml\"]",
-        )
-        .replace(
-            "must-cite = \"off\"",
-            "must-cite = \"off\"\nfailing-rule = \"warning\"",
-        );
-    std::fs::write(&toml, text).unwrap();
+    reading_also(&book, Some("hostile.xml"));
     #[cfg(unix)]
     {
         let evil = book
@@ -154,6 +142,36 @@ fn attributes(mut text: &str) -> (Vec<(String, String)>, &str) {
     }
 }
 
+/// Adds the report `extra` (under `results/`) to the book's `test-results`, and makes a failed
+/// rule a warning, so that the pages are built.
+fn reading_also(book: &Fixture, extra: Option<&str>) {
+    let toml = book.root().join("book.toml");
+    let mut text = std::fs::read_to_string(&toml).unwrap().replace(
+        "must-cite = \"off\"",
+        "must-cite = \"off\"\nfailing-rule = \"warning\"",
+    );
+    if let Some(extra) = extra {
+        // After the reports already named, in their order.
+        let list = text.find("test-results = [").unwrap();
+        let close = list + text[list..].find(']').unwrap();
+        text.insert_str(close, &format!(", \"results/{extra}\""));
+    }
+    std::fs::write(&toml, text).unwrap();
+}
+
+/// Asserts that no page under `out` holds markup from data, and that one shows `shown` as
+/// text (the test is not vacuous).
+fn assert_data_is_text(out: &Path, shown: &str) {
+    let mut seen = false;
+    for page in pages(out) {
+        let html = std::fs::read_to_string(&page).unwrap();
+        let bad = markup_from_data(&html);
+        assert!(bad.is_empty(), "{}: {bad:?}", page.display());
+        seen |= html.contains(shown);
+    }
+    assert!(seen, "`{shown}` is shown nowhere");
+}
+
 /// Every HTML page under `out`.
 fn pages(out: &Path) -> Vec<PathBuf> {
     crate::common::files(out)
@@ -167,15 +185,7 @@ fn pages(out: &Path) -> Vec<PathBuf> {
 fn data_from_reports_and_file_names_never_becomes_markup_in_a_page() {
     let book = hostile_book();
     let (_, out) = book.build();
-    let mut shown = false;
-    for page in pages(&out) {
-        let html = std::fs::read_to_string(&page).unwrap();
-        let bad = markup_from_data(&html);
-        assert!(bad.is_empty(), "{}: {bad:?}", page.display());
-        shown |= html.contains("tabindex=0 autofocus onfocus=alert(1)");
-    }
-    // Not vacuous: the data is on the page, as text.
-    assert!(shown, "the hostile name is shown nowhere");
+    assert_data_is_text(&out, "tabindex=0 autofocus onfocus=alert(1)");
     let appendix = std::fs::read_to_string(out.join("providers.html")).unwrap();
     assert!(
         appendix.contains("&#10;&#10;# x &#123;#x") || appendix.contains("\n\n# x {#x"),
@@ -525,12 +535,7 @@ fn a_100_mb_failure_message_costs_a_bounded_page_output_and_memory() {
         base >> 20
     );
     // The page that shows it.
-    let toml = book.root().join("book.toml");
-    let text = std::fs::read_to_string(&toml).unwrap().replace(
-        "must-cite = \"off\"",
-        "must-cite = \"off\"\nfailing-rule = \"warning\"",
-    );
-    std::fs::write(&toml, text).unwrap();
+    reading_also(&book, None);
     let (built, out) = book.build();
     built.unwrap();
     let page = std::fs::metadata(out.join("providers.html")).unwrap().len();
@@ -672,18 +677,7 @@ fn appendix_with(name: &str, message: &str) -> String {
         attribute(message)
     );
     std::fs::write(book.root().join("results/more.xml"), report).unwrap();
-    let toml = book.root().join("book.toml");
-    let text = std::fs::read_to_string(&toml)
-        .unwrap()
-        .replace(
-            "\"results/pytest-junit.xml\"",
-            "\"results/pytest-junit.xml\", \"results/more.xml\"",
-        )
-        .replace(
-            "must-cite = \"off\"",
-            "must-cite = \"off\"\nfailing-rule = \"warning\"",
-        );
-    std::fs::write(&toml, text).unwrap();
+    reading_also(&book, Some("more.xml"));
     let (built, out) = book.build();
     built.unwrap();
     std::fs::read_to_string(out.join("providers.html")).unwrap()
@@ -709,20 +703,8 @@ fn a_go_test_json_name_never_becomes_markup_in_a_page() {
         )
         + &line("fail", ",\"Elapsed\":0");
     std::fs::write(book.root().join("results/go-test-json.jsonl"), report).unwrap();
-    let toml = book.root().join("book.toml");
-    let text = std::fs::read_to_string(&toml).unwrap().replace(
-        "must-cite = \"off\"",
-        "must-cite = \"off\"\nfailing-rule = \"warning\"",
-    );
-    std::fs::write(&toml, text).unwrap();
+    reading_also(&book, None);
     let (built, out) = book.build();
     built.unwrap();
-    let mut shown = false;
-    for page in pages(&out) {
-        let html = std::fs::read_to_string(&page).unwrap();
-        let bad = markup_from_data(&html);
-        assert!(bad.is_empty(), "{}: {bad:?}", page.display());
-        shown |= html.contains("onerror=alert(3)");
-    }
-    assert!(shown, "the report's message is shown nowhere");
+    assert_data_is_text(&out, "onerror=alert(3)");
 }
