@@ -38,15 +38,23 @@ pub(crate) fn cut(text: &str, max: usize) -> Cow<'_, str> {
     if text.len() <= max {
         return Cow::Borrowed(text);
     }
+    let kept = head(text, max);
+    Cow::Owned(format!(
+        "{kept}\u{2026} (cut: {} more bytes)",
+        text.len() - kept.len()
+    ))
+}
+
+/// At most `max` bytes of the start of `text`, cut at a character boundary.
+pub(crate) fn head(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
     let mut end = max;
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    Cow::Owned(format!(
-        "{}\u{2026} (cut: {} more bytes)",
-        &text[..end],
-        text.len() - end
-    ))
+    &text[..end]
 }
 
 #[cfg(test)]

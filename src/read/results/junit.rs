@@ -151,23 +151,11 @@ impl State {
         // Only a first line is kept of either: what is read past a bound is not held.
         let room = |kept: &String| super::KEPT.saturating_sub(kept.len());
         if open.in_body {
-            open.body.push_str(head(text, room(&open.body)));
+            open.body.push_str(crate::util::text::head(text, room(&open.body)));
         } else if open.in_out {
-            open.out.push_str(head(text, room(&open.out)));
+            open.out.push_str(crate::util::text::head(text, room(&open.out)));
         }
     }
-}
-
-/// At most `max` bytes of the start of `text`, cut at a character boundary.
-fn head(text: &str, max: usize) -> &str {
-    if text.len() <= max {
-        return text;
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
 }
 
 /// The text an entity reference stands for.
