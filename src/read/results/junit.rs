@@ -151,9 +151,11 @@ impl State {
         // Only a first line is kept of either: what is read past a bound is not held.
         let room = |kept: &String| super::KEPT.saturating_sub(kept.len());
         if open.in_body {
-            open.body.push_str(crate::util::text::head(text, room(&open.body)));
+            open.body
+                .push_str(crate::util::text::head(text, room(&open.body)));
         } else if open.in_out {
-            open.out.push_str(crate::util::text::head(text, room(&open.out)));
+            open.out
+                .push_str(crate::util::text::head(text, room(&open.out)));
         }
     }
 }
