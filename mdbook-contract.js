@@ -105,9 +105,13 @@
     }
 
     /** @type {Record<string, string>} */
-    const WORDS = { 'not-run': 'not run', 'not-bound': 'not bound', undecided: 'profile unknown' };
+    // A cell's statuses in the order a reader meets them, and their words where a word is not
+    // the name: the same table as the export's (a test holds them to it).
     const STATUSES = ['failed', 'skipped', 'not-run', 'unattributed', 'uncovered', 'implemented',
-        'undecided', 'unknown', 'passed', 'verified', 'optional', 'not-bound'];
+        'declared', 'declared-not-implemented', 'no-report', 'profile-unknown', 'unknown', 'passed',
+        'verified', 'optional', 'not-bound'];
+    const WORDS = { 'not-run': 'not run', 'declared-not-implemented': 'declared not implemented',
+        'no-report': 'no report', 'profile-unknown': 'profile unknown', 'not-bound': 'not bound' };
     const LEVELS = ['MUST', 'SHOULD', 'MAY', 'required'];
     /** @type {readonly ('provider' | 'status' | 'level')[]} */
     const SELECTS = ['provider', 'status', 'level'];

@@ -28,6 +28,7 @@ use serde::Serialize;
 
 use crate::read::markdown::plain;
 
+use crate::model::rules::status::Kind as CellStatus;
 use crate::pipeline::snapshot::{
     AxisSnap, CoverageSnap, Place, ProviderSnap, RuleSnap, Snapshot, SpecSnap,
 };
@@ -161,7 +162,7 @@ pub struct CitationOut {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CoverageRuleOut {
     pub rule: String,
-    pub status: &'static str,
+    pub status: CellStatus,
     pub citation: Option<CitationOut>,
     /// The test result that decided a `failed` or `skipped` cell.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -134,7 +134,7 @@ fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool,
     let _ = if provider.known && results {
         write!(
             out,
-            "{}:{}: `{}`, {} of {} rules passed, {} failed, {} skipped, {} not run, {} implemented only, {} uncovered",
+            "{}:{}: `{}`, {} of {} rules passed, {} failed, {} skipped, {} not run, {}{} implemented only, {} uncovered",
             provider.path.display(),
             provider.line,
             provider.provider,
@@ -143,6 +143,10 @@ fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool,
             provider.failed,
             provider.skipped,
             provider.not_run,
+            match provider.unattributed {
+                0 => String::new(),
+                n => format!("{n} unattributed, "),
+            },
             provider.implemented,
             provider.bound
                 - provider.verified
@@ -150,6 +154,7 @@ fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool,
                 - provider.failed
                 - provider.skipped
                 - provider.not_run
+                - provider.unattributed
                 - reported
         )
     } else if provider.known {

@@ -138,7 +138,7 @@ fn coverage(before: &Loaded, after: &Loaded) -> Vec<String> {
         else {
             continue;
         };
-        let old: HashMap<&str, &str> = was
+        let old: HashMap<&str, crate::model::rules::status::Kind> = was
             .rules
             .iter()
             .map(|r| (r.rule.as_str(), r.status))

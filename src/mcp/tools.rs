@@ -53,9 +53,10 @@ pub(crate) struct RulesArguments {
     /// A built provider, or one only a spec describes: each rule's status for it.
     #[serde(default)]
     pub(crate) provider: Option<String>,
-    /// Rules with this status (for `provider`, else for any provider): `passed`, `failed`,
-    /// `skipped`, `not-run`, `unattributed`, `verified`, `implemented`, `uncovered`,
-    /// `not-bound`, `profile-unknown` or `optional`.
+    /// Rules with this status (for `provider`, else for any provider): `failed`, `skipped`,
+    /// `not-run`, `unattributed`, `uncovered`, `implemented`, `declared`,
+    /// `declared-not-implemented`, `no-report`, `profile-unknown`, `unknown`, `passed`,
+    /// `verified`, `optional` or `not-bound`.
     #[serde(default)]
     pub(crate) status: Option<String>,
     /// The `next_cursor` of the previous answer, for the next page.
@@ -358,5 +359,22 @@ fn read<A: DeserializeOwned>(tool: &str, arguments: JsonObject) -> Result<A, Ref
 impl<T: Serialize> From<answers::Typed<T>> for Answer {
     fn from(typed: answers::Typed<T>) -> Answer {
         Answer::of(&typed.value, typed.text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_status_filter_names_every_status() {
+        let schema = schemars::schema_for!(RulesArguments);
+        let said = schema.as_value()["properties"]["status"]["description"]
+            .as_str()
+            .unwrap()
+            .replace('\n', " ");
+        for row in &crate::model::rules::status::ROWS {
+            assert!(said.contains(&format!("`{}`", row.name)), "{}", row.name);
+        }
     }
 }

@@ -238,7 +238,7 @@ impl Outline {
                 .iter()
                 .zip(cells)
                 .map(|(&p, status)| {
-                    let word = hover_word(*status, read.coverage.results, read.coverage.known);
+                    let word = hover_word(*status, read.coverage);
                     format!("`{}` {word}", model.providers[p].name)
                 })
                 .collect();
@@ -385,26 +385,12 @@ fn fragments(
     out
 }
 
-/// How a rule's hover says where it stands for a provider (`results`: test results were read;
-/// `known`: the source tree was).
-fn hover_word(status: Status, results: bool, known: bool) -> &'static str {
+/// How a rule's hover says where it stands for a provider: the status's word, and a pass on a
+/// rerun said as such.
+fn hover_word(status: Status, coverage: &Coverage) -> String {
     match status {
-        Status::Verified(_) if results => "passed",
-        Status::Verified(_) => "verified",
-        Status::Failed(..) => "failed",
-        Status::Skipped(..) => "skipped",
-        Status::NotRun(_) => "not run",
-        Status::Flaky(..) => "passed on a rerun (flaky)",
-        Status::Unattributed(..) => "ran, for a provider or file its report does not name",
-        Status::Implemented(_) => "implemented",
-        Status::Uncovered if known => "uncovered",
-        Status::Uncovered => "bound",
-        Status::NotBound => "not bound",
-        Status::Undecided => "bound if its profile is the rule's",
-        Status::Optional => "optional",
-        Status::Declared(true) => "declared implemented (no evidence)",
-        Status::Declared(false) => "declared not implemented",
-        Status::NoReport => "no report",
+        Status::Flaky(..) => format!("{} on a rerun (flaky)", coverage.kind(status).word()),
+        _ => coverage.kind(status).word().to_owned(),
     }
 }
 

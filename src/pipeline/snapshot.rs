@@ -14,6 +14,7 @@ use crate::model::Model;
 use crate::model::rules::Rules;
 use crate::model::rules::code::CodeCitation;
 use crate::model::rules::coverage::{Coverage, Status};
+use crate::model::rules::status::Kind;
 use crate::model::spec::Specs;
 use crate::read::chapter::{BookFiles, Chapter};
 use crate::read::results::Results;
@@ -133,9 +134,7 @@ pub(crate) struct PageSnap {
 #[derive(Debug, Clone)]
 pub(crate) struct CoverageCell {
     pub rule: String,
-    /// `verified`, `implemented`, `uncovered`, `not-bound`, `profile-unknown` or `optional`;
-    /// with test results, `passed`, `failed`, `skipped` or `not-run` in place of `verified`.
-    pub status: &'static str,
+    pub status: Kind,
     /// The first citation that counts (a test for `verified`), as a path under
     /// `source-root` and a line.
     pub citation: Option<(String, usize)>,
@@ -272,7 +271,7 @@ impl Snapshot {
                 .iter()
                 .zip(statuses)
                 .map(|(rule, cell)| {
-                    let (status, at) = status_name(cell, coverage.results);
+                    let (status, at) = (coverage.kind(cell), cell.citation());
                     CoverageCell {
                         rule: rule.id.clone(),
                         status,
@@ -472,46 +471,6 @@ fn pages_of(
     snaps
 }
 
-/// Every name [`status_name`] gives a cell, as the export, `status` and the MCP tools write it.
-pub(crate) const STATUS_NAMES: &[&str] = &[
-    "verified",
-    "passed",
-    "failed",
-    "skipped",
-    "not-run",
-    "unattributed",
-    "implemented",
-    "uncovered",
-    "not-bound",
-    "profile-unknown",
-    "optional",
-    "declared",
-    "declared-not-implemented",
-    "no-report",
-];
-
-/// A cell's status as the snapshot names it (with test results a verified rule has `passed`),
-/// and the citation that counts for it.
-fn status_name(status: Status, results: bool) -> (&'static str, Option<usize>) {
-    match status {
-        Status::Verified(i) if results => ("passed", Some(i)),
-        Status::Verified(i) => ("verified", Some(i)),
-        Status::Failed(i, _) => ("failed", Some(i)),
-        Status::Skipped(i, _) => ("skipped", Some(i)),
-        Status::NotRun(i) => ("not-run", Some(i)),
-        Status::Flaky(i, _) => ("passed", Some(i)),
-        Status::Unattributed(i, ..) => ("unattributed", Some(i)),
-        Status::Implemented(i) => ("implemented", Some(i)),
-        Status::Uncovered => ("uncovered", None),
-        Status::NotBound => ("not-bound", None),
-        Status::Undecided => ("profile-unknown", None),
-        Status::Optional => ("optional", None),
-        Status::Declared(true) => ("declared", None),
-        Status::Declared(false) => ("declared-not-implemented", None),
-        Status::NoReport => ("no-report", None),
-    }
-}
-
 /// The result of the case that failed or skipped a cell (`None` for any other status).
 fn decided_by(status: Status, results: &Results) -> Option<ResultSnap> {
     match status {
@@ -524,37 +483,5 @@ fn decided_by(status: Status, results: &Results) -> Option<ResultSnap> {
             })
         }
         _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::rules::coverage::Unknowable;
-
-    #[test]
-    fn every_status_has_its_name_listed() {
-        let all = [
-            Status::Verified(0),
-            Status::Failed(0, 0),
-            Status::Skipped(0, 0),
-            Status::NotRun(0),
-            Status::Unattributed(0, Unknowable::Provider, None),
-            Status::Flaky(0, 0),
-            Status::Implemented(0),
-            Status::Uncovered,
-            Status::NotBound,
-            Status::Undecided,
-            Status::Optional,
-            Status::Declared(true),
-            Status::Declared(false),
-            Status::NoReport,
-        ];
-        for status in all {
-            for results in [false, true] {
-                let (name, _) = status_name(status, results);
-                assert!(STATUS_NAMES.contains(&name), "{name}");
-            }
-        }
     }
 }

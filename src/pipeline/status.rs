@@ -15,6 +15,7 @@ use serde::Serialize;
 
 use super::analysis::Analysis;
 use crate::model::rules::coverage::Status as CellStatus;
+use crate::model::rules::status::Kind;
 
 /// One spec chapter's state.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -163,6 +164,9 @@ pub struct ProviderCoverage {
     pub skipped: usize,
     /// With test results: the ones cited by a test that has no result.
     pub not_run: usize,
+    /// With test results: the ones whose tests ran, for a provider or in a file their report
+    /// does not name.
+    pub unattributed: usize,
     /// The bound required rules (MUST, or no keyword), and of those the verified ones (for
     /// `--min-verified`).
     pub must: usize,
@@ -358,41 +362,29 @@ fn provider_coverage(analysis: &Analysis<'_>, column: usize, p: usize) -> Provid
             .zip(&coverage.cells)
             .filter(|(rule, _)| rule.required())
     };
+    let kind = |row: &[CellStatus]| coverage.kind(row[column]);
     let must_short: Vec<String> = must_rules()
-        .filter(|(_, row)| {
-            !matches!(
-                row[column],
-                CellStatus::Verified(_)
-                    | CellStatus::NotBound
-                    | CellStatus::Undecided
-                    | CellStatus::Optional
-            )
-        })
+        .filter(|(_, row)| kind(row).open())
         .map(|(rule, _)| rule.id.clone())
         .collect();
-    let must = must_rules()
-        .filter(|(_, row)| {
-            !matches!(
-                row[column],
-                CellStatus::NotBound | CellStatus::Undecided | CellStatus::Optional
-            )
-        })
-        .count();
+    let must = must_rules().filter(|(_, row)| kind(row).obliges()).count();
     ProviderCoverage {
         provider: provider.name.clone(),
         path: at.path,
         line: at.line,
         bound,
-        optional: coverage.count(column, |s| matches!(s, CellStatus::Optional)),
-        not_bound: coverage.count(column, |s| matches!(s, CellStatus::NotBound)),
-        undecided: coverage.count(column, |s| matches!(s, CellStatus::Undecided)),
+        optional: coverage.count(column, Kind::Optional),
+        not_bound: coverage.count(column, Kind::NotBound),
+        undecided: coverage.count(column, Kind::ProfileUnknown),
         verified,
-        implemented: coverage.implemented_only(column),
-        failed: coverage.count(column, |s| matches!(s, CellStatus::Failed(..))),
-        skipped: coverage.count(column, |s| matches!(s, CellStatus::Skipped(..))),
-        not_run: coverage.count(column, |s| matches!(s, CellStatus::NotRun(_))),
-        declared: coverage.count(column, |s| matches!(s, CellStatus::Declared(_))),
-        no_report: coverage.count(column, |s| matches!(s, CellStatus::NoReport)),
+        implemented: coverage.count(column, Kind::Implemented),
+        failed: coverage.count(column, Kind::Failed),
+        skipped: coverage.count(column, Kind::Skipped),
+        not_run: coverage.count(column, Kind::NotRun),
+        unattributed: coverage.count(column, Kind::Unattributed),
+        declared: coverage.count(column, Kind::Declared)
+            + coverage.count(column, Kind::DeclaredNotImplemented),
+        no_report: coverage.count(column, Kind::NoReport),
         must_verified: must - must_short.len(),
         must,
         must_short,

@@ -14,104 +14,49 @@ use super::Events;
 use super::Renderer;
 use super::events::{code, strong, text};
 use crate::model::rules::coverage::{Status, Unknowable};
+use crate::model::rules::status::Kind;
 
-/// How a cell reads: its status word (the `data-status` and the class), its mark, its word.
-fn look(status: Status, known: bool, results: bool) -> (&'static str, &'static str, &'static str) {
-    match status {
-        Status::Verified(_) | Status::Flaky(..) if results => ("passed", "\u{2713}", "passed"),
-        Status::Verified(_) | Status::Flaky(..) => ("verified", "\u{2713}", "verified"),
-        Status::Failed(..) => ("failed", "\u{2717}", "failed"),
-        Status::Skipped(..) => ("skipped", "\u{21b7}", "skipped"),
-        Status::NotRun(_) => ("not-run", "\u{25cb}", "not run"),
-        Status::Unattributed(..) => ("unattributed", "\u{25cc}", "unattributed"),
-        Status::Implemented(_) => ("implemented", "\u{25d0}", "implemented"),
-        Status::Uncovered if known => ("uncovered", "!", "uncovered"),
-        Status::Uncovered => ("unknown", "?", "unknown"),
-        Status::NotBound => ("not-bound", "\u{2013}", "not bound"),
-        Status::Undecided => ("undecided", "?", "profile unknown"),
-        Status::Optional => ("optional", "\u{25c7}", "optional"),
-        Status::Declared(true) => ("declared", "\u{25b3}", "declared"),
-        Status::Declared(false) => ("declared-not", "\u{25bd}", "declared not implemented"),
-        Status::NoReport => ("no-report", "\u{2205}", "no report"),
-    }
-}
-
-/// What the title of a cell with no citation says.
-fn uncited_title(status: Status, known: bool) -> Option<&'static str> {
-    Some(match status {
-        Status::Uncovered if known => "uncovered: no test or code cites the rule",
-        Status::Uncovered => "binds; coverage unknown: no citation in code was read",
-        Status::NotBound => "not bound: the rule applies to a profile the provider has not chosen",
-        Status::Undecided => {
-            "profile unknown: the rule binds only if the provider claims a profile it has not stated yet"
-        }
-        Status::Optional => "optional: it permits and obliges nothing, so nothing to verify",
-        Status::Declared(true) => {
-            "declared implemented in the provider's report, with no citation or test result: a claim, not evidence"
-        }
-        Status::Declared(false) => "declared not implemented in the provider's report",
-        Status::NoReport => {
-            "no report: `provider-reports` names no report of this provider, so nothing is known of it"
-        }
-        _ => return None,
-    })
-}
-
-/// The counts of one provider's bound rules, by what the summary bar shows, in its order.
-const SEGMENTS: [&str; 9] = [
-    "passed",
-    "failed",
-    "skipped",
-    "not-run",
-    "unattributed",
-    "implemented",
-    "declared",
-    "uncovered",
-    "no-report",
+/// The kinds the summary bar counts, in its order; then `unknown` (a bound rule whose coverage
+/// is not known), which only a bar of unknown coverage has.
+const SEGMENTS: [Kind; 9] = [
+    Kind::Passed,
+    Kind::Failed,
+    Kind::Skipped,
+    Kind::NotRun,
+    Kind::Unattributed,
+    Kind::Implemented,
+    Kind::Declared,
+    Kind::Uncovered,
+    Kind::NoReport,
 ];
 
-fn segment_word(segment: &str, results: bool) -> &'static str {
+fn segment_word(segment: Kind, results: bool) -> &'static str {
     match segment {
-        "passed" if results => "passed",
-        "passed" => "verified",
-        "failed" => "failed",
-        "skipped" => "skipped",
-        "not-run" => "not run",
-        "unattributed" => "unattributed",
-        "implemented" => "implemented only",
-        "declared" => "declared",
-        "no-report" => "no report",
-        "unknown" => "bound",
-        _ => "uncovered",
+        Kind::Passed if !results => Kind::Verified.word(),
+        Kind::Implemented => "implemented only",
+        Kind::Unknown => "bound",
+        other => other.word(),
     }
 }
 
-/// The segment a bound cell counts in, or `None` for a rule that does not bind. Without
-/// coverage (`known` false) an uncovered rule is only known to bind.
-fn segment(status: Status, known: bool) -> Option<&'static str> {
-    Some(match status {
-        Status::Verified(_) | Status::Flaky(..) => "passed",
-        Status::Failed(..) => "failed",
-        Status::Skipped(..) => "skipped",
-        Status::NotRun(_) => "not-run",
-        Status::Unattributed(..) => "unattributed",
-        Status::Implemented(_) => "implemented",
-        Status::Uncovered if known => "uncovered",
-        Status::Uncovered => "unknown",
-        Status::Declared(true) => "declared",
-        // Declared not implemented: bound, and not met.
-        Status::Declared(false) => "uncovered",
-        Status::NoReport => "no-report",
-        Status::NotBound | Status::Undecided | Status::Optional => return None,
-    })
+/// The segment a cell counts in, or `None` for a rule that binds and obliges nothing, or does
+/// not bind.
+fn segment(kind: Kind) -> Option<Kind> {
+    match kind {
+        _ if !kind.obliges() => None,
+        Kind::Verified => Some(Kind::Passed),
+        // Bound, and not met.
+        Kind::DeclaredNotImplemented => Some(Kind::Uncovered),
+        other => Some(other),
+    }
 }
 
-/// How many of the cells `statuses` count in each segment: in the order of [`SEGMENTS`], then
-/// `unknown` (a bound rule whose coverage is not known).
-fn tally(statuses: impl Iterator<Item = Status>, known: bool) -> [usize; SEGMENTS.len() + 1] {
+/// How many of the cells `kinds` count in each segment: in the order of [`SEGMENTS`], then
+/// `unknown`.
+fn tally(kinds: impl Iterator<Item = Kind>) -> [usize; SEGMENTS.len() + 1] {
     let mut counts = [0; SEGMENTS.len() + 1];
-    for status in statuses {
-        if let Some(segment) = segment(status, known) {
+    for kind in kinds {
+        if let Some(segment) = segment(kind) {
             let i = SEGMENTS
                 .iter()
                 .position(|s| *s == segment)
@@ -170,7 +115,7 @@ impl<'a> Renderer<'a> {
         html.push_str("<div class=\"contract-summary\">\n");
         for (column, &p) in coverage.providers.iter().enumerate() {
             let name = attr(&self.model.providers[p].name);
-            let all = tally(coverage.cells.iter().map(|row| row[column]), coverage.known);
+            let all = tally(coverage.cells.iter().map(|row| coverage.kind(row[column])));
             let bound: usize = all.iter().sum();
             // Drawn only when the coverage is known: no cell is `unknown`.
             let counts = &all[..SEGMENTS.len()];
@@ -178,7 +123,7 @@ impl<'a> Renderer<'a> {
                 .iter()
                 .zip(counts.iter().copied())
                 .filter(|(_, n)| *n > 0)
-                .map(|(s, n)| format!("{n} {}", segment_word(s, coverage.results)))
+                .map(|(s, n)| format!("{n} {}", segment_word(*s, coverage.results)))
                 .collect();
             let said = if words.is_empty() {
                 format!("no rule binds it, of {bound}")
@@ -190,6 +135,7 @@ impl<'a> Renderer<'a> {
                 "<div class=\"contract-summary-row\" data-provider=\"{name}\"><span class=\"contract-summary-name\">{name}</span><span class=\"contract-bar\" role=\"img\" aria-label=\"{name}: {said} rules that bind it\">"
             );
             for (segment, &n) in SEGMENTS.iter().zip(counts) {
+                let segment = segment.name();
                 if n > 0 {
                     let _ = write!(
                         html,
@@ -293,12 +239,12 @@ impl<'a> Renderer<'a> {
         for (column, &p) in coverage.providers.iter().enumerate() {
             // In the summary bar's order, so that every group reads alike.
             let tallied = tally(
-                rows.iter().map(|&r| coverage.cells[r][column]),
-                coverage.known,
+                rows.iter()
+                    .map(|&r| coverage.kind(coverage.cells[r][column])),
             );
-            let per: Vec<(&str, usize)> = SEGMENTS
+            let per: Vec<(Kind, usize)> = SEGMENTS
                 .iter()
-                .chain(&["unknown"])
+                .chain(&[Kind::Unknown])
                 .copied()
                 .zip(tallied)
                 .filter(|&(_, n)| n > 0)
@@ -306,7 +252,7 @@ impl<'a> Renderer<'a> {
             if !per.is_empty() {
                 let said: Vec<String> = per
                     .iter()
-                    .map(|(s, n)| format!("{n} {}", segment_word(s, coverage.results)))
+                    .map(|(s, n)| format!("{n} {}", segment_word(*s, coverage.results)))
                     .collect();
                 counts.push(format!(
                     "{}: {}",
@@ -367,8 +313,9 @@ impl<'a> Renderer<'a> {
     /// as the title of its link to the test, or of the cell without a repository to link to.
     fn status_cell(&self, status: Status, provider: &str, older: bool, html: &mut String) {
         let coverage = self.rules.coverage;
-        let (word, mark, said) = look(status, coverage.known, coverage.results);
-        let mut shown = if word == "failed" {
+        let kind = coverage.kind(status);
+        let (word, mark, said) = (kind.name(), kind.mark(), kind.word());
+        let mut shown = if kind == Kind::Failed {
             format!("<strong>{mark} {said}</strong>")
         } else {
             format!("{mark} {said}")
@@ -387,7 +334,7 @@ impl<'a> Renderer<'a> {
         };
         let title = citation
             .and_then(|c| self.cell_title(status, c, case))
-            .or_else(|| uncited_title(status, coverage.known).map(str::to_owned))
+            .or_else(|| Some(format!("{}: {}", kind.word(), kind.meaning())))
             .map(|title| match older {
                 true => format!("{title}; the provider's report checked another text or version of the rule: run its CI again"),
                 false => title,

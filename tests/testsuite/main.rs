@@ -52,3 +52,4 @@ mod scripts;
 mod seams;
 mod serve;
 mod specs;
+mod statuses;

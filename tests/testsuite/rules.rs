@@ -662,7 +662,7 @@ fn a_rule_of_a_profile_not_stated_yet_may_bind() {
     let vms = &cells[&("create-return.blocking-cancel".to_owned(), "vms".to_owned())];
     assert_eq!(
         (vms.status.as_str(), vms.text.as_str()),
-        ("undecided", "? profile unknown")
+        ("profile-unknown", "? profile unknown")
     );
     let report = fixture.check();
     assert_eq!(

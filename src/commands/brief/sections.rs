@@ -65,7 +65,7 @@ impl<'r> Writer<'r> {
     /// With test results, how the built providers' tests of `rule` did in the last run
     /// (`; the existing providers' tests: \`kafka\` passed, \`nats\` failed`).
     fn results_of(&self, events: &mut Vec<Event<'static>>, rule: &crate::model::rules::Rule) {
-        use crate::model::rules::coverage::Status;
+        use crate::model::rules::status::Kind;
         let rendered = self.rendered;
         let coverage = &rendered.coverage;
         if !coverage.results {
@@ -84,15 +84,11 @@ impl<'r> Writer<'r> {
             .providers
             .iter()
             .zip(row)
-            .filter_map(|(&p, status)| {
-                let word = match status {
-                    Status::Verified(_) => "passed",
-                    Status::Failed(..) => "failed",
-                    Status::Skipped(..) => "skipped",
-                    Status::NotRun(_) => "not run",
-                    _ => return None,
-                };
-                Some((p, word))
+            .filter_map(|(&p, &status)| {
+                // What the run said of the provider's tests: nothing for a rule no test cites.
+                let kind = coverage.kind(status);
+                let ran = [Kind::Passed, Kind::Failed, Kind::Skipped, Kind::NotRun];
+                (ran.contains(&kind) || kind == Kind::Unattributed).then_some((p, kind.word()))
             })
             .collect();
         if said.is_empty() {

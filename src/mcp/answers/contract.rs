@@ -12,6 +12,7 @@ use crate::commands::export::{
     ResultOut, RuleOut,
 };
 use crate::mcp::watch::Loaded;
+use crate::model::rules::status::{Binds, Kind};
 use crate::pipeline::RuleCitation;
 use crate::pipeline::status::SpecState;
 
@@ -326,7 +327,7 @@ struct RuleCell {
     /// Whether the rule binds it; none when that waits on a profile it has not stated.
     bound: Option<bool>,
     /// As `contract_rules` and the rule matrix say it (`passed`, `uncovered`, ...).
-    status: &'static str,
+    status: Kind,
     citation: Option<CitationOut>,
     result: Option<ResultOut>,
     /// Whether the source tree was read (`source-root`).
@@ -403,10 +404,10 @@ pub(super) fn rule_line(rule: &RuleOut) -> String {
 
 /// One provider's cell of a rule: whether it binds it, and its coverage.
 fn cell_of(coverage: &CoverageOut, status: &'static str, cell: &CoverageRuleOut) -> RuleCell {
-    let bound = match cell.status {
-        "not-bound" => Some(false),
-        "profile-unknown" => None,
-        _ => Some(true),
+    let bound = match cell.status.binds() {
+        Binds::No => Some(false),
+        Binds::NotKnown => None,
+        Binds::Yes | Binds::Permits => Some(true),
     };
     RuleCell {
         provider: coverage.provider.clone(),
@@ -431,11 +432,9 @@ fn cell_line(cell: &RuleCell) -> String {
         .and_then(|r| r.message.as_deref())
         .map(|m| format!(": {m}"))
         .unwrap_or_default();
-    let status = match cell.status {
-        "not-bound" => "not bound (it does not claim the profile the rule applies to)",
-        "profile-unknown" => "bound or not is unknown (its profile on the axis is not stated)",
-        "optional" => "bound, optional (it obliges nothing)",
-        other => other,
+    let status = match cell.status.binds() {
+        Binds::Yes => cell.status.word().to_owned(),
+        _ => format!("{} ({})", cell.status.word(), cell.status.meaning()),
     };
     let spec = if cell.provider_status == "spec" {
         " (spec)"

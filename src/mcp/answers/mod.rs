@@ -29,6 +29,7 @@ pub(crate) use providers::{provider, uncovered};
 pub(crate) use rules::{Filter, rules};
 
 use crate::commands::export::{CitationOut, CoverageOut, ResultOut, RuleOut};
+use crate::model::rules::status::Kind;
 
 /// What a tool answers: the structured content (a JSON object) and a short text of it.
 pub(crate) struct Answer {
@@ -121,11 +122,8 @@ pub(crate) struct ProviderRule {
     pub(crate) level: Option<&'static str>,
     /// The rule's words, as a reader sees them.
     pub(crate) text: String,
-    /// `verified` (without test results) or `passed`, `failed`, `skipped`, `not-run`,
-    /// `unattributed` (with them), `implemented`, `uncovered`, `not-bound` (it applies to a
-    /// profile the provider does not claim), `profile-unknown` (the provider has not stated
-    /// its profile on the rule's axis) or `optional` (a MAY: nothing to verify).
-    pub(crate) status: &'static str,
+    /// Where the rule stands for the provider, as the rule matrix and the export say it.
+    pub(crate) status: Kind,
     /// The citation that decides the status, from the repository's root.
     pub(crate) citation: Option<CitationOut>,
     /// The test result that decided a `failed` or `skipped` status.
@@ -149,11 +147,6 @@ pub(super) fn provider_rules(coverage: &CoverageOut, rules: &[RuleOut]) -> Vec<P
             }
         })
         .collect()
-}
-
-/// Whether a status is of a rule that binds the provider and obliges it.
-pub(super) fn binds(status: &str) -> bool {
-    !matches!(status, "not-bound" | "profile-unknown" | "optional")
 }
 
 /// Where the page a `cursor` names starts (0 without one): the number a previous answer gave

@@ -8,9 +8,10 @@ use std::fmt::Write as _;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{ProviderRule, Refusal, Typed, binds, provider_rules, unknown};
+use super::{ProviderRule, Refusal, Typed, provider_rules, unknown};
 use crate::commands::export::{CoverageOut, ProviderOut};
 use crate::mcp::watch::Loaded;
+use crate::model::rules::status::Kind;
 use crate::pipeline::status::{ProviderCoverage, SpecState};
 
 /// `contract_provider`'s answer.
@@ -143,14 +144,14 @@ fn coverage_line(c: &ProviderCoverage) -> String {
 
 /// What binds a provider only a spec describes, and what its code cites so far.
 fn pending_line(rules: &[ProviderRule]) -> String {
-    let bound = rules.iter().filter(|r| binds(r.status)).count();
+    let bound = rules.iter().filter(|r| r.status.obliges()).count();
     let cited = rules
         .iter()
-        .filter(|r| binds(r.status) && r.citation.is_some())
+        .filter(|r| r.status.obliges() && r.citation.is_some())
         .count();
     let undecided = rules
         .iter()
-        .filter(|r| r.status == "profile-unknown")
+        .filter(|r| r.status == Kind::ProfileUnknown)
         .count();
     let mut line = format!(
         "bound by {} by the profiles its spec claims; its own code cites {cited} of them so far",
@@ -348,27 +349,18 @@ fn asked_for<'l>(
     ))
 }
 
-/// Whether a status is of a rule that still waits for a test: bound, obliging, and not
-/// verified (passed).
-fn open(status: &str) -> bool {
-    matches!(
-        status,
-        "uncovered" | "implemented" | "failed" | "skipped" | "not-run" | "unattributed"
-    )
-}
-
 fn uncovered_of(c: &CoverageOut, status: &'static str, loaded: &Loaded) -> UncoveredOf {
     let all = provider_rules(c, &loaded.export.rules);
     let undecided = all
         .iter()
-        .filter(|r| r.status == "profile-unknown")
+        .filter(|r| r.status == Kind::ProfileUnknown)
         .map(|r| r.rule.clone())
         .collect();
     UncoveredOf {
         provider: c.provider.clone(),
         provider_status: status,
         source_read: c.known,
-        rules: all.into_iter().filter(|r| open(r.status)).collect(),
+        rules: all.into_iter().filter(|r| r.status.open()).collect(),
         undecided,
     }
 }

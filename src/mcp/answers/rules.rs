@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::{Refusal, Typed, unknown};
 use crate::commands::export::{AppliesOut, CitationOut, CoverageOut, PlaceOut, RuleOut};
 use crate::mcp::watch::Loaded;
-use crate::pipeline::snapshot::STATUS_NAMES;
+use crate::model::rules::status::{Kind, ROWS};
 
 /// How many rules one answer lists at most.
 pub(crate) const PAGE: usize = 100;
@@ -47,7 +47,7 @@ struct RuleRow {
     applies: Option<AppliesOut>,
     place: PlaceOut,
     /// With `provider`: where the rule stands for it, and the citation that decides it.
-    status: Option<&'static str>,
+    status: Option<Kind>,
     citation: Option<CitationOut>,
     /// With `status` and no `provider`: the providers whose cell has that status.
     providers: Vec<String>,
@@ -57,9 +57,9 @@ struct RuleRow {
 pub(crate) fn rules(loaded: &Loaded, filter: &Filter<'_>) -> Result<Typed<RulesAnswer>, Refusal> {
     let level = filter.level.map(level_of).transpose()?;
     if let Some(status) = filter.status
-        && !STATUS_NAMES.contains(&status)
+        && Kind::named(status).is_none()
     {
-        return Err(unknown("status", status, STATUS_NAMES.iter().copied()));
+        return Err(unknown("status", status, ROWS.iter().map(|r| r.name)));
     }
     let columns = columns(loaded, filter.provider)?;
     let matched: Vec<RuleRow> = loaded
@@ -152,7 +152,7 @@ fn row(rule: &RuleOut, columns: &[&CoverageOut], filter: &Filter<'_>) -> Option<
     let with_status: Vec<String> = match filter.status {
         Some(status) => cells
             .iter()
-            .filter(|(_, cell)| cell.status == status)
+            .filter(|(_, cell)| cell.status.name() == status)
             .map(|(p, _)| (*p).to_owned())
             .collect(),
         None => Vec::new(),

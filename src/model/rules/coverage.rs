@@ -13,6 +13,7 @@
 use std::collections::{BTreeSet, HashSet};
 
 use super::code::{CodeCitation, Verb};
+use super::status::Kind;
 use super::{Rule, Rules};
 use crate::model::Model;
 use crate::read::citation::{Citation, classify};
@@ -58,6 +59,27 @@ pub(crate) enum Status {
     Declared(bool),
     /// `provider-reports` is set and no report of the provider was read: nothing is known.
     NoReport,
+}
+
+impl Status {
+    /// The citation that decides the cell, if one does.
+    pub(crate) fn citation(self) -> Option<usize> {
+        match self {
+            Status::Verified(i)
+            | Status::Failed(i, _)
+            | Status::Skipped(i, _)
+            | Status::NotRun(i)
+            | Status::Flaky(i, _)
+            | Status::Unattributed(i, ..)
+            | Status::Implemented(i) => Some(i),
+            Status::Uncovered
+            | Status::NotBound
+            | Status::Undecided
+            | Status::Optional
+            | Status::Declared(_)
+            | Status::NoReport => None,
+        }
+    }
 }
 
 /// What a report cannot say of a test's cases.
@@ -332,41 +354,43 @@ impl Coverage {
     /// How many of the rules that bind the provider in column `column` are verified, and how
     /// many bind it.
     pub(crate) fn verified_of_bound(&self, column: usize) -> (usize, usize) {
-        let mut verified = 0;
-        let mut bound = 0;
-        for row in &self.cells {
-            match row[column] {
-                Status::Verified(_) | Status::Flaky(..) => {
-                    verified += 1;
-                    bound += 1;
-                }
-                Status::Implemented(_)
-                | Status::Uncovered
-                | Status::Failed(..)
-                | Status::Skipped(..)
-                | Status::NotRun(_)
-                | Status::Unattributed(..)
-                | Status::Declared(_)
-                | Status::NoReport => bound += 1,
-                Status::NotBound | Status::Undecided | Status::Optional => {}
-            }
-        }
-        (verified, bound)
+        let kinds = || self.cells.iter().map(|row| self.kind(row[column]));
+        let verified = kinds()
+            .filter(|k| matches!(k, Kind::Passed | Kind::Verified))
+            .count();
+        (verified, kinds().filter(|k| k.obliges()).count())
     }
 }
 
 impl Coverage {
-    /// How many of the rules that bind the provider in column `column` are left as `status`
-    /// says (compared by kind, not by citation).
-    pub(crate) fn count(&self, column: usize, kind: fn(&Status) -> bool) -> usize {
-        self.cells.iter().filter(|row| kind(&row[column])).count()
+    /// The kind of `status`: with test results (`results`) a verified rule is passed; without
+    /// the source tree (`known` false) an uncited rule's coverage is unknown.
+    pub(crate) fn kind(&self, status: Status) -> Kind {
+        let (results, known) = (self.results, self.known);
+        match status {
+            Status::Verified(_) | Status::Flaky(..) if results => Kind::Passed,
+            Status::Verified(_) | Status::Flaky(..) => Kind::Verified,
+            Status::Failed(..) => Kind::Failed,
+            Status::Skipped(..) => Kind::Skipped,
+            Status::NotRun(_) => Kind::NotRun,
+            Status::Unattributed(..) => Kind::Unattributed,
+            Status::Implemented(_) => Kind::Implemented,
+            Status::Uncovered if known => Kind::Uncovered,
+            Status::Uncovered => Kind::Unknown,
+            Status::NotBound => Kind::NotBound,
+            Status::Undecided => Kind::ProfileUnknown,
+            Status::Optional => Kind::Optional,
+            Status::Declared(true) => Kind::Declared,
+            Status::Declared(false) => Kind::DeclaredNotImplemented,
+            Status::NoReport => Kind::NoReport,
+        }
     }
 
-    /// How many of the rules that bind the provider in column `column` only an `impl` cites.
-    pub(crate) fn implemented_only(&self, column: usize) -> usize {
+    /// How many of the rules of the provider in column `column` are of `kind`.
+    pub(crate) fn count(&self, column: usize, kind: Kind) -> usize {
         self.cells
             .iter()
-            .filter(|row| matches!(row[column], Status::Implemented(_)))
+            .filter(|row| self.kind(row[column]) == kind)
             .count()
     }
 }

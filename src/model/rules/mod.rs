@@ -16,6 +16,7 @@ pub(crate) mod code;
 pub(crate) mod coverage;
 pub(crate) mod marker;
 pub(crate) mod reported;
+pub(crate) mod status;
 
 use std::collections::HashMap;
 use std::ops::Range;
