@@ -2,7 +2,8 @@
 //! results: an error for a required rule, a warning for a SHOULD, at the rule's marker, naming
 //! the provider, the test and the first line of its failure. A failed case of a test whose
 //! report does not say for which provider (or which file) it ran is told the same way, saying
-//! so: a failure is never hidden, nor put on a provider by a guess.
+//! so: a failure is never hidden, nor put on a provider by a guess; so is a failed case of a
+//! cited test's file that no test could be placed on.
 
 use super::{Context, Draft};
 use crate::model::rules::coverage::{Status, Unknowable};
@@ -23,6 +24,11 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                     citation,
                     case,
                     ", in a file its report does not name (another file has a test of the same name), so it may be another's",
+                ),
+                Status::Unmatched(citation, Some(case)) => (
+                    citation,
+                    case,
+                    ", a case of the test's file that could not be placed on a test and a provider (name it after the test it runs, and its provider where it runs for one)",
                 ),
                 _ => continue,
             };

@@ -105,7 +105,18 @@ fn said(
             ),
         ),
         // A failure among them is `failing-rule`'s.
-        Status::Unattributed(_, _, Some(_)) => return None,
+        Status::Unattributed(_, _, Some(_)) | Status::Unmatched(_, Some(_)) => return None,
+        Status::Unmatched(c, None) => {
+            let (names, n) = cx.coverage.unmatched_names(c, cx.results);
+            (
+                "is cited by a test that has no case in the test run, whose report holds cases of its file that could not be placed on a test and a provider",
+                format!(
+                    "the report holds {} of the file of the test at {} that no cited test was placed on ({names}): have the runner name each case after its test, and its provider where it runs for one",
+                    crate::util::counted(n, "case"),
+                    test_at(cx, c)
+                ),
+            )
+        }
         Status::Unattributed(c, Unknowable::Provider, None) => (
             "is cited by a test whose report names its cases by position only, so which provider each ran for is not known",
             format!(

@@ -143,10 +143,14 @@ fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool,
             provider.failed,
             provider.skipped,
             provider.not_run,
-            match provider.unattributed {
-                0 => String::new(),
-                n => format!("{n} unattributed, "),
-            },
+            [
+                (provider.unattributed, "unattributed"),
+                (provider.unmatched, "unmatched")
+            ]
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, word)| format!("{n} {word}, "))
+            .collect::<String>(),
             provider.implemented,
             provider.bound
                 - provider.verified
@@ -155,6 +159,7 @@ fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool,
                 - provider.skipped
                 - provider.not_run
                 - provider.unattributed
+                - provider.unmatched
                 - reported
         )
     } else if provider.known {

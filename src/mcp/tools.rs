@@ -54,7 +54,7 @@ pub(crate) struct RulesArguments {
     #[serde(default)]
     pub(crate) provider: Option<String>,
     /// Rules with this status (for `provider`, else for any provider): `failed`, `skipped`,
-    /// `not-run`, `unattributed`, `uncovered`, `implemented`, `declared`,
+    /// `not-run`, `unattributed`, `unmatched`, `uncovered`, `implemented`, `declared`,
     /// `declared-not-implemented`, `no-report`, `profile-unknown`, `unknown`, `passed`,
     /// `verified`, `optional` or `not-bound`.
     #[serde(default)]

@@ -344,7 +344,10 @@ fn coverage_of(
         matched: (0..citations.unwrap_or_default().len())
             .map(|_| std::sync::OnceLock::new())
             .collect(),
-        failed: crate::read::results::matching::FailedIn::of(results),
+        cases_in: crate::read::results::matching::CasesIn::of(results),
+        unplaced: (0..citations.unwrap_or_default().len())
+            .map(|_| std::sync::OnceLock::new())
+            .collect(),
     };
     Coverage::of(
         rules,

@@ -474,7 +474,7 @@ fn pages_of(
 /// The result of the case that failed or skipped a cell (`None` for any other status).
 fn decided_by(status: Status, results: &Results) -> Option<ResultSnap> {
     match status {
-        Status::Failed(_, case) | Status::Skipped(_, case) => {
+        Status::Failed(_, case) | Status::Skipped(_, case) | Status::Unmatched(_, Some(case)) => {
             results.cases.get(case).map(|case| ResultSnap {
                 case: case.name.clone(),
                 message: case.message.clone(),

@@ -167,6 +167,9 @@ pub struct ProviderCoverage {
     /// With test results: the ones whose tests ran, for a provider or in a file their report
     /// does not name.
     pub unattributed: usize,
+    /// With test results: the ones whose tests have no case in a report that holds cases of
+    /// their file no test could be placed on.
+    pub unmatched: usize,
     /// The bound required rules (MUST, or no keyword), and of those the verified ones (for
     /// `--min-verified`).
     pub must: usize,
@@ -382,6 +385,7 @@ fn provider_coverage(analysis: &Analysis<'_>, column: usize, p: usize) -> Provid
         skipped: coverage.count(column, Kind::Skipped),
         not_run: coverage.count(column, Kind::NotRun),
         unattributed: coverage.count(column, Kind::Unattributed),
+        unmatched: coverage.count(column, Kind::Unmatched),
         declared: coverage.count(column, Kind::Declared)
             + coverage.count(column, Kind::DeclaredNotImplemented),
         no_report: coverage.count(column, Kind::NoReport),

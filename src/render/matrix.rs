@@ -18,12 +18,13 @@ use crate::model::rules::status::Kind;
 
 /// The kinds the summary bar counts, in its order; then `unknown` (a bound rule whose coverage
 /// is not known), which only a bar of unknown coverage has.
-const SEGMENTS: [Kind; 9] = [
+const SEGMENTS: [Kind; 10] = [
     Kind::Passed,
     Kind::Failed,
     Kind::Skipped,
     Kind::NotRun,
     Kind::Unattributed,
+    Kind::Unmatched,
     Kind::Implemented,
     Kind::Declared,
     Kind::Uncovered,
@@ -329,7 +330,7 @@ impl<'a> Renderer<'a> {
             Status::Failed(c, case) | Status::Skipped(c, case) | Status::Flaky(c, case) => {
                 (Some(c), Some(case))
             }
-            Status::Unattributed(c, _, case) => (Some(c), case),
+            Status::Unattributed(c, _, case) | Status::Unmatched(c, case) => (Some(c), case),
             _ => (None, None),
         };
         let title = citation
@@ -390,6 +391,17 @@ impl<'a> Renderer<'a> {
             }
             Status::Unattributed(_, Unknowable::File, _) => {
                 "ran, in a file its report does not name"
+            }
+            Status::Unmatched(c, _) => {
+                let (names, n) = self.rules.coverage.unmatched_names(c, self.rules.results);
+                let failed = case.map_or_else(String::new, |case| {
+                    let why = case.message.as_deref().unwrap_or("");
+                    format!("; `{}` failed: {why}", case.name)
+                });
+                return Some(format!(
+                    "unmatched: no case of the test at {place} is in the report, which holds {} of its file that no test was placed on: {names}{failed}",
+                    crate::util::counted(n, "case")
+                ));
             }
             _ => "implemented",
         };

@@ -335,3 +335,66 @@ fn status_and_check_say_the_same_of_a_report_that_is_not_there() {
     assert_eq!(lines.len(), 1, "one cause, one finding: {check}");
     assert!(lines[0].contains("matches no file"), "{check}");
 }
+
+/// The pytest project with its xunit1 report edited by `edit`, and each cell of `put.atomic`
+/// as `export` says it, with `check`'s exit code and `failing-rule` messages.
+fn put_atomic_after(edit: impl Fn(&str) -> String) -> (Vec<String>, i32, Vec<String>) {
+    let fixture = storage(
+        "pytest-ids",
+        "providers",
+        "azure_blob",
+        &["pytest-junit-xunit1.xml"],
+    );
+    let report = fixture.root().join("results/pytest-junit-xunit1.xml");
+    let text = std::fs::read_to_string(&report).unwrap();
+    let edited = edit(&text);
+    assert_ne!(edited, text, "the edit changed the report");
+    std::fs::write(&report, edited).unwrap();
+    let got = cells(&fixture);
+    let put: Vec<String> = ["s3", "gcs", "azure-blob"]
+        .iter()
+        .map(|p| got[&format!("put.atomic {p}")].clone())
+        .collect();
+    let (code, _, findings) = crate::broker::check(&fixture);
+    let failing = findings
+        .iter()
+        .filter(|f| f["check"] == "failing-rule")
+        .map(|f| f["message"].as_str().unwrap_or("").to_owned())
+        .filter(|m| m.contains("`put.atomic`"))
+        .collect();
+    (put, code, failing)
+}
+
+#[test]
+fn cases_of_a_cited_tests_file_that_cannot_be_placed_are_unmatched_and_a_failure_among_them_fails()
+{
+    // The runner names the cases after a test the file does not declare (a renamed function,
+    // a runner whose names are not read): they ran, and none is placed on `test_put_atomic`.
+    let (put, code, failing) = put_atomic_after(|report| {
+        report.replace("name=\"test_put_atomic[", "name=\"test_put_atomically[")
+    });
+    assert_eq!(put, ["unmatched", "unmatched", "unmatched"]);
+    assert_eq!(code, 1);
+    assert!(
+        failing.iter().any(
+            |m| m.contains("`test_put_atomically[gcs [primary region]]` failed")
+                && m.contains("could not be placed on a test and a provider")
+        ),
+        "{failing:?}"
+    );
+}
+
+#[test]
+fn a_cited_test_its_report_did_not_run_is_not_run_when_the_rest_of_its_file_was_placed() {
+    // The cases of `test_put_atomic` deselected: the file's other cases are placed on their
+    // tests, so nothing of the file is left that could be this test's.
+    let (put, _, failing) = put_atomic_after(|report| {
+        let case = regex::Regex::new(
+            r#"(?s)<testcase classname="conformance.test_conformance" name="test_put_atomic\[.*?</testcase>|<testcase classname="conformance.test_conformance" name="test_put_atomic\[[^>]*/>"#,
+        )
+        .unwrap();
+        case.replace_all(report, "").into_owned()
+    });
+    assert_eq!(put, ["not-run", "not-run", "not-run"]);
+    assert!(failing.is_empty(), "{failing:?}");
+}

@@ -39,6 +39,10 @@ pub(crate) enum Status {
     /// file, and another file has a test of the same name). Not a pass: the citation, and a
     /// case of it that failed (told, whoever it was for).
     Unattributed(usize, Unknowable, Option<usize>),
+    /// With test results: no case of its test was found, and its report holds cases of the
+    /// test's file that could not be placed on a test and a provider (listed in
+    /// [`Coverage::unmatched`]): the citation, and one of them that failed.
+    Unmatched(usize, Option<usize>),
     /// With test results: every test citing it for the provider passed, one of them on a
     /// rerun after it failed (the citation, and the case).
     Flaky(usize, usize),
@@ -71,6 +75,7 @@ impl Status {
             | Status::NotRun(i)
             | Status::Flaky(i, _)
             | Status::Unattributed(i, ..)
+            | Status::Unmatched(i, _)
             | Status::Implemented(i) => Some(i),
             Status::Uncovered
             | Status::NotBound
@@ -122,6 +127,9 @@ pub(crate) struct Coverage {
     /// The cells (rule, column) a provider's report made against another text or version of
     /// the rule than the book's (`reported.rs`).
     pub older_text: BTreeSet<(usize, usize)>,
+    /// Per citation of an [`Status::Unmatched`] cell, the cases of its file that could not be
+    /// placed, in the results' order.
+    pub unmatched: std::collections::BTreeMap<usize, Vec<usize>>,
 }
 
 /// A place of the source tree that holds a provider's code.
@@ -173,9 +181,12 @@ pub(crate) struct WithResults<'r> {
     /// Per citation, its test's cases and what each name says, worked out at its first cell:
     /// they are the same for every provider and rule it counts for.
     pub matched: Vec<std::sync::OnceLock<Matched>>,
-    /// Every failed case with the files its report says it is of (see
-    /// [`crate::read::results::matching::FailedIn`]).
-    pub failed: crate::read::results::matching::FailedIn,
+    /// Every case with the files its report says it is of (see
+    /// [`crate::read::results::matching::CasesIn`]).
+    pub cases_in: crate::read::results::matching::CasesIn,
+    /// Per citation, the cases of its file that no cited test of the file was placed on,
+    /// worked out when a cell first needs them.
+    pub unplaced: Vec<std::sync::OnceLock<Vec<usize>>>,
 }
 
 /// The cases of a citation's test, and what each one's name says of its provider.
@@ -283,6 +294,7 @@ impl Coverage {
                 results: results.is_some(),
                 places,
                 older_text: BTreeSet::new(),
+                unmatched: Default::default(),
             };
         }
         let known = citations.is_some();
@@ -296,7 +308,7 @@ impl Coverage {
         };
         let mut reports: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); providers.len()];
         let mut for_all: BTreeSet<usize> = BTreeSet::new();
-        let cells = rules
+        let cells: Vec<Vec<Status>> = rules
             .rules
             .iter()
             .map(|rule| {
@@ -333,7 +345,6 @@ impl Coverage {
             .collect();
         Coverage {
             providers,
-            cells,
             pending,
             pending_cells,
             known,
@@ -342,6 +353,8 @@ impl Coverage {
             reports,
             for_all,
             older_text: BTreeSet::new(),
+            unmatched: results.map_or_else(Default::default, |with| unmatched_of(&cells, with)),
+            cells,
         }
     }
 
@@ -374,6 +387,7 @@ impl Coverage {
             Status::Skipped(..) => Kind::Skipped,
             Status::NotRun(_) => Kind::NotRun,
             Status::Unattributed(..) => Kind::Unattributed,
+            Status::Unmatched(..) => Kind::Unmatched,
             Status::Implemented(_) => Kind::Implemented,
             Status::Uncovered if known => Kind::Uncovered,
             Status::Uncovered => Kind::Unknown,
@@ -384,6 +398,26 @@ impl Coverage {
             Status::Declared(false) => Kind::DeclaredNotImplemented,
             Status::NoReport => Kind::NoReport,
         }
+    }
+
+    /// The cases an unmatched cell of citation `c` stands for, as a reader reads them: the
+    /// first three names and how many more, and how many in all.
+    pub(crate) fn unmatched_names(
+        &self,
+        c: usize,
+        results: &crate::read::results::Results,
+    ) -> (String, usize) {
+        let cases = self.unmatched.get(&c).map_or(&[][..], Vec::as_slice);
+        let mut names: Vec<String> = cases
+            .iter()
+            .take(3)
+            .filter_map(|&i| results.cases.get(i))
+            .map(|case| format!("`{}`", case.name))
+            .collect();
+        if cases.len() > 3 {
+            names.push(format!("{} more", cases.len() - 3));
+        }
+        (names.join(", "), cases.len())
     }
 
     /// How many of the rules of the provider in column `column` are of `kind`.
@@ -419,8 +453,8 @@ fn tested(
     let rank = |status: &Status| match status {
         Status::Failed(..) => 5,
         Status::Skipped(..) => 4,
-        Status::Unattributed(..) => 3,
-        Status::NotRun(_) => 2,
+        Status::Unmatched(_, Some(_)) | Status::Unattributed(..) => 3,
+        Status::Unmatched(_, None) | Status::NotRun(_) => 2,
         Status::Flaky(..) => 1,
         _ => 0,
     };
@@ -463,35 +497,14 @@ fn one_test(
 ) -> (Status, Vec<usize>, bool) {
     use crate::read::results::Outcome;
     use crate::read::results::names::Named;
-    let citation = &citations[c];
-    let Some(test) = &citation.test else {
+    let Some(Matched { found, kinds }) = matched(with, citations, c) else {
         // A file in which no test was recognised (a language or a runner whose tests are not
-        // read): a failure its report places in that file is told, not hidden as not run.
-        let none_read = !citations
-            .iter()
-            .any(|other| other.path == citation.path && other.test.is_some());
-        return none_read
-            .then(|| failed_in_file(with, citations, c))
-            .flatten()
-            .unwrap_or((Status::NotRun(c), Vec::new(), false));
+        // read): what its report holds of that file is told, never hidden as not run.
+        return unmatched(with, citations, c).unwrap_or((Status::NotRun(c), Vec::new(), false));
     };
-    let Matched { found, kinds } = with.matched[c].get_or_init(|| {
-        let site = site_of(citation, test);
-        let found = with.matcher.cases(with.source_root, &site, with.sites);
-        let named = |case: usize| {
-            if crate::read::results::matching::by_title(&citation.path) {
-                with.matcher.title_named(&site, case)
-            } else {
-                with.matcher.named(case)
-            }
-        };
-        let kinds = found.cases.iter().map(|&i| (i, named(i))).collect();
-        Matched { found, kinds }
-    });
-    // No case is this test's, yet the report holds a failure of its file that no test was
-    // placed on: never "not run" over a failure (a runner whose names are not read yet).
+    // No case is this test's, yet the report ran its file: not "not run".
     if found.cases.is_empty()
-        && let Some(told) = failed_in_file(with, citations, c)
+        && let Some(told) = unmatched(with, citations, c)
     {
         return told;
     }
@@ -551,18 +564,85 @@ fn one_test(
 }
 
 /// The cell of citation `c` when its report holds a failed case of its file that no test was
-/// placed on: unattributed, with that case.
-fn failed_in_file(
+/// Per citation of an unmatched cell, the cases of its file that could not be placed.
+fn unmatched_of(
+    cells: &[Vec<Status>],
+    with: &WithResults<'_>,
+) -> std::collections::BTreeMap<usize, Vec<usize>> {
+    cells
+        .iter()
+        .flatten()
+        .filter_map(|status| match *status {
+            Status::Unmatched(c, _) => Some((c, with.unplaced[c].get()?.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The cases of the test of citation `c`, and what each one's name says of its provider,
+/// worked out once; `None` for a citation that stands in no test.
+fn matched<'w>(
+    with: &'w WithResults<'_>,
+    citations: &[CodeCitation],
+    c: usize,
+) -> Option<&'w Matched> {
+    let citation = &citations[c];
+    let test = citation.test.as_ref()?;
+    Some(with.matched[c].get_or_init(|| {
+        let site = site_of(citation, test);
+        let found = with.matcher.cases(with.source_root, &site, with.sites);
+        let named = |case: usize| {
+            if crate::read::results::matching::by_title(&citation.path) {
+                with.matcher.title_named(&site, case)
+            } else {
+                with.matcher.named(case)
+            }
+        };
+        let kinds = found.cases.iter().map(|&i| (i, named(i))).collect();
+        Matched { found, kinds }
+    }))
+}
+
+/// For a test no case was found for: the cell when its report holds cases of its file that
+/// no cited test of that file was placed on. Where none of the file's cases could be placed
+/// (its runner's names are not read), every such case is the cell's, passed ones too; where
+/// some were, only a failure among the rest makes it unmatched (else the test did not run).
+fn unmatched(
     with: &WithResults<'_>,
     citations: &[CodeCitation],
     c: usize,
 ) -> Option<(Status, Vec<usize>, bool)> {
-    let case = with.failed.in_file(&citations[c].path)?;
-    Some((
-        Status::Unattributed(c, Unknowable::Provider, Some(case)),
-        vec![case],
-        false,
-    ))
+    let path = &citations[c].path;
+    let unplaced = with.unplaced[c].get_or_init(|| {
+        let cases = with.cases_in.in_file(path);
+        if cases.is_empty() {
+            return cases;
+        }
+        let placed: HashSet<usize> = (0..citations.len())
+            .filter(|&i| citations[i].path == *path)
+            .filter_map(|i| matched(with, citations, i))
+            .flat_map(|m| m.found.cases.iter().copied())
+            .collect();
+        let rest: Vec<usize> = cases
+            .iter()
+            .copied()
+            .filter(|i| !placed.contains(i))
+            .collect();
+        let failed =
+            |i: &usize| with.results.cases[*i].outcome == crate::read::results::Outcome::Failed;
+        if cases.iter().any(|i| placed.contains(i)) && !rest.iter().any(failed) {
+            return Vec::new();
+        }
+        rest
+    });
+    if unplaced.is_empty() {
+        return None;
+    }
+    let failed = unplaced
+        .iter()
+        .copied()
+        .find(|&i| with.results.cases[i].outcome == crate::read::results::Outcome::Failed);
+    Some((Status::Unmatched(c, failed), unplaced.clone(), false))
 }
 
 /// The test a citation stands in, as the matcher looks it up.

@@ -15,6 +15,7 @@ pub enum Kind {
     Skipped,
     NotRun,
     Unattributed,
+    Unmatched,
     Uncovered,
     Implemented,
     Declared,
@@ -56,7 +57,7 @@ pub struct Row {
 }
 
 /// Every kind, in the order a reader meets them (failures first).
-pub const ROWS: [Row; 15] = [
+pub const ROWS: [Row; 16] = [
     row(
         Kind::Failed,
         "failed",
@@ -88,6 +89,14 @@ pub const ROWS: [Row; 15] = [
         "\u{25cc}",
         Binds::Yes,
         "its test ran, but the report cannot say for this provider or this file",
+    ),
+    row(
+        Kind::Unmatched,
+        "unmatched",
+        "unmatched",
+        "\u{25cd}",
+        Binds::Yes,
+        "its test has no case in the report, which holds cases of its file that could not be placed on a test and a provider",
     ),
     row(
         Kind::Uncovered,
@@ -265,6 +274,7 @@ mod tests {
 
     #[test]
     fn only_what_binds_and_waits_is_open() {
+        assert!(Kind::Unmatched.open());
         assert!(Kind::Declared.open());
         assert!(!Kind::Passed.open());
         assert!(!Kind::ProfileUnknown.open());

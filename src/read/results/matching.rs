@@ -677,44 +677,45 @@ mod tests {
     }
 }
 
-/// The failed cases of the results with the files their reports say they are of: a `file`
-/// attribute, or a class that is a path (`./spec/a_spec.rb`, `a/b.lua:5`) or a dotted one
+/// The cases of the results with the files their reports say they are of: a `file` attribute,
+/// or a class that is a path (`./spec/a_spec.rb`, `a/b.lua:5`) or a dotted one
 /// (`Src.Conformance.Conformance`), each as a key without its extension, in lower case. What
-/// finds a failure of a cited test's file that no test was placed on, so that it is never
-/// shown as "not run".
+/// finds the cases of a cited test's file that no test was placed on, so that a test is "not
+/// run" only where its report ran nothing of its file that could be its.
 #[derive(Debug, Default)]
-pub(crate) struct FailedIn {
+pub(crate) struct CasesIn {
     keys: Vec<(String, usize)>,
 }
 
-impl FailedIn {
-    pub(crate) fn of(results: &super::Results) -> FailedIn {
+impl CasesIn {
+    pub(crate) fn of(results: &super::Results) -> CasesIn {
         let mut keys = Vec::new();
         for (i, case) in results.cases.iter().enumerate() {
-            if case.outcome != super::Outcome::Failed {
-                continue;
-            }
             for key in case_files(case) {
                 keys.push((key, i));
             }
         }
-        FailedIn { keys }
+        CasesIn { keys }
     }
 
-    /// A failed case whose file is `path` (under the source root), if any.
-    pub(crate) fn in_file(&self, path: &str) -> Option<usize> {
+    /// The cases whose file is `path` (under the source root), in the results' order.
+    pub(crate) fn in_file(&self, path: &str) -> Vec<usize> {
         if self.keys.is_empty() {
-            return None;
+            return Vec::new();
         }
         let wanted = path_key(path);
-        self.keys
+        let mut cases: Vec<usize> = self
+            .keys
             .iter()
-            .find(|(key, _)| {
+            .filter(|(key, _)| {
                 *key == wanted
                     || key.ends_with(&format!("/{wanted}"))
                     || (key.contains('/') && wanted.ends_with(&format!("/{key}")))
             })
             .map(|(_, i)| *i)
+            .collect();
+        cases.dedup();
+        cases
     }
 }
 
@@ -788,10 +789,10 @@ mod failed_in {
             ],
             ..Default::default()
         };
-        let failed = FailedIn::of(&results);
-        assert_eq!(failed.in_file("conformance/conformance_spec.lua"), Some(0));
-        assert_eq!(failed.in_file("conformance/robot.robot"), Some(1));
-        assert_eq!(failed.in_file("providers/gcs/provider_spec.rb"), Some(2));
-        assert_eq!(failed.in_file("providers/s3/provider_spec.rb"), None);
+        let cases = CasesIn::of(&results);
+        assert_eq!(cases.in_file("conformance/conformance_spec.lua"), [0]);
+        assert_eq!(cases.in_file("conformance/robot.robot"), [1]);
+        assert_eq!(cases.in_file("providers/gcs/provider_spec.rb"), [2]);
+        assert!(cases.in_file("providers/s3/provider_spec.rb").is_empty());
     }
 }
