@@ -4,7 +4,7 @@
 //! list item it labels, in a contract chapter. [`Rules::collect`] reads them once the model is
 //! collected (an `applies=PROFILE` is checked against the axis whose section holds the
 //! marker); `code.rs` reads `r[impl ID]` and `r[verify ID]` in comments of the source tree,
-//! in the source index's one pass; `coverage.rs` puts the two together per built provider.
+//! in the source index's one pass; `coverage/` puts the two together per built provider.
 //! Like the model, this module records what is written and what it cannot take in
 //! ([`Rules::problems`]); the checks decide what is wrong, `render` draws the markers and the
 //! matrix.

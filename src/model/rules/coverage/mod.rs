@@ -1,0 +1,380 @@
+//! Coverage: for each built provider and each rule, whether its code and tests cite it.
+//!
+//! A citation counts for the provider whose places hold its file: the folders its claims cite
+//! as evidence (a cited file's folder), outside the shared layer, and the folders, files and
+//! globs `provider-paths` gives it, and every folder named after it (`internal/hetzner/`);
+//! the most specific place wins (a file over a glob over a folder, a deeper folder over its
+//! parent). Every provider has places, built, proposed or only a spec: a new provider's code
+//! counts for it alone from its first file. A citation in a file no provider holds
+//! (a shared conformance suite, the shared layer) counts for every built provider. A spec or a
+//! proposed section is not counted until it is built. A citation of an older version than the
+//! rule's counts for nothing (`stale-rule` says so).
+
+use std::collections::{BTreeSet, HashSet};
+
+mod places;
+mod tested;
+
+use super::code::{CodeCitation, Verb};
+use super::status::Kind;
+use super::{Rule, Rules};
+use crate::model::Model;
+use crate::read::code::Roots;
+use crate::read::config::Config;
+use places::{Place, owners, places_of};
+use tested::{Tested, tested, unmatched_of};
+pub(crate) use tested::{WithResults, site_of};
+
+/// Where a rule stands for one provider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// A `verify` counts for it: the first such citation (an index into the source index's
+    /// citations). With test results, every test citing it for the provider passed.
+    Verified(usize),
+    /// With test results: a test citing it for the provider failed (the citation, and the
+    /// case, an index into the results' cases).
+    Failed(usize, usize),
+    /// With test results: none failed, and one was skipped.
+    Skipped(usize, usize),
+    /// With test results: none failed or was skipped, and one has no result (cited, but no
+    /// case of the results is its test, or none ran for the provider).
+    NotRun(usize),
+    /// With test results: the test ran, but its report cannot say for this provider (its
+    /// cases are named by position only, `put{String}[2]`) or for this file (it names no
+    /// file, and another file has a test of the same name). Not a pass: the citation, and a
+    /// case of it that failed (told, whoever it was for).
+    Unattributed(usize, Unknowable, Option<usize>),
+    /// With test results: no case of its test was found, and its report holds cases of the
+    /// test's file that could not be placed on a test and a provider (listed in
+    /// [`Coverage::unmatched`]): the citation, and one of them that failed.
+    Unmatched(usize, Option<usize>),
+    /// With test results: every test citing it for the provider passed, one of them on a
+    /// rerun after it failed (the citation, and the case).
+    Flaky(usize, usize),
+    /// Only an `impl` counts for it: the first one.
+    Implemented(usize),
+    /// It binds the provider and nothing cites it.
+    Uncovered,
+    /// `applies=` names a profile the provider does not claim.
+    NotBound,
+    /// `applies=` names a profile of an axis whose profile the provider has not stated yet
+    /// (`unknown`, or no claim): whether the rule binds it is not known.
+    Undecided,
+    /// A MAY that binds the provider: it permits and obliges nothing, so there is nothing to
+    /// verify and it is not counted.
+    Optional,
+    /// From a provider's report: nothing cites the rule, and the provider declares it
+    /// implemented (`true`) or not implemented (`false`). A claim, never verified.
+    Declared(bool),
+    /// `provider-reports` is set and no report of the provider was read: nothing is known.
+    NoReport,
+}
+
+impl Status {
+    /// The citation that decides the cell, if one does.
+    pub(crate) fn citation(self) -> Option<usize> {
+        match self {
+            Status::Verified(i)
+            | Status::Failed(i, _)
+            | Status::Skipped(i, _)
+            | Status::NotRun(i)
+            | Status::Flaky(i, _)
+            | Status::Unattributed(i, ..)
+            | Status::Unmatched(i, _)
+            | Status::Implemented(i) => Some(i),
+            Status::Uncovered
+            | Status::NotBound
+            | Status::Undecided
+            | Status::Optional
+            | Status::Declared(_)
+            | Status::NoReport => None,
+        }
+    }
+}
+
+/// What a report cannot say of a test's cases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unknowable {
+    /// For which provider each ran.
+    Provider,
+    /// Which file's test they are.
+    File,
+}
+
+/// The coverage of every rule for every built provider.
+#[derive(Debug, Default)]
+pub(crate) struct Coverage {
+    /// The built providers, as indexes into the model's providers, one per name, in document
+    /// order.
+    pub providers: Vec<usize>,
+    /// Per rule (as [`Rules::rules`]), the status for each of [`Coverage::providers`].
+    pub cells: Vec<Vec<Status>>,
+    /// The providers that only a spec describes so far (not built, not proposed), one per
+    /// name: what binds them by the profiles their specs claim, for whoever starts one.
+    pub pending: Vec<usize>,
+    /// Per rule, the status for each of [`Coverage::pending`]: only citations in the
+    /// provider's own places count (a shared suite has not run for code that may not exist).
+    pub pending_cells: Vec<Vec<Status>>,
+    /// Whether the source tree was read: without it every bound rule is `Uncovered` and
+    /// nothing is known.
+    pub known: bool,
+    /// Whether test results were read: with them, verified means passed.
+    pub results: bool,
+    /// The places of each provider of the model (built or not), in its order: which
+    /// provider's code a file is.
+    places: Vec<Vec<Place>>,
+    /// Per provider (as [`Coverage::providers`]), the reports (indexes into the results'
+    /// files) whose cases decided its cells.
+    pub reports: Vec<BTreeSet<usize>>,
+    /// The `verify` citations whose test's cases name no provider: each counted for every
+    /// provider it binds, on that test's word.
+    pub for_all: BTreeSet<usize>,
+    /// The cells (rule, column) a provider's report made against another text or version of
+    /// the rule than the book's (`reported.rs`).
+    pub older_text: BTreeSet<(usize, usize)>,
+    /// Per citation of an [`Status::Unmatched`] cell, the cases of its file that could not be
+    /// placed, in the results' order.
+    pub unmatched: std::collections::BTreeMap<usize, Vec<usize>>,
+}
+
+/// What a cell is worked out from: the citations of the source tree, whose places hold each
+/// one's file, and the test results.
+struct Cells<'c> {
+    model: &'c Model,
+    citations: &'c [CodeCitation],
+    owners: &'c [Vec<usize>],
+    results: Option<&'c WithResults<'c>>,
+}
+
+impl Cells<'_> {
+    /// Where `rule` stands for provider `p`, and the reports that decided it when its tests'
+    /// results did. With `own_only`, a citation counts only in `p`'s own places.
+    fn status(&self, rule: &Rule, p: usize, own_only: bool) -> (Status, Option<Tested>) {
+        let model = self.model;
+        // Whom an unreadable `applies=` binds is unknown: counted for nobody.
+        if rule.applies_unread {
+            return (Status::Undecided, None);
+        }
+        if let Some((axis, _)) = &rule.applies
+            && !rule.binds(model, p)
+        {
+            let stated = model.claims_of(p, axis).any(|c| model.answers(c));
+            let status = if stated {
+                Status::NotBound
+            } else {
+                Status::Undecided
+            };
+            return (status, None);
+        }
+        if !rule.obliges() {
+            return (Status::Optional, None);
+        }
+        let counting = |verb: Verb| {
+            self.citations
+                .iter()
+                .zip(self.owners)
+                .enumerate()
+                .filter(move |(_, (c, owner))| {
+                    c.verb == verb
+                        && cites(c, rule)
+                        && (owner.contains(&p) || (!own_only && owner.is_empty()))
+                })
+                .map(|(i, _)| i)
+        };
+        let verify: Vec<usize> = counting(Verb::Verify).collect();
+        match (verify.first(), counting(Verb::Impl).next()) {
+            (Some(&i), _) => match self.results {
+                Some(with) => {
+                    let tested = tested(with, self.citations, &verify, model, p);
+                    (tested.status, Some(tested))
+                }
+                None => (Status::Verified(i), None),
+            },
+            (None, Some(i)) => (Status::Implemented(i), None),
+            (None, None) => (Status::Uncovered, None),
+        }
+    }
+}
+
+impl Coverage {
+    /// Works out the coverage; `citations` are those of the source tree, when it was read.
+    pub(crate) fn of(
+        rules: &Rules,
+        model: &Model,
+        config: &Config,
+        citations: Option<&[CodeCitation]>,
+        shared: &Roots,
+        excluded: &HashSet<String>,
+        results: Option<&WithResults<'_>>,
+    ) -> Coverage {
+        let mut names = HashSet::new();
+        let providers: Vec<usize> = model
+            .providers
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !p.proposed && !p.spec && names.insert(p.name.as_str()))
+            .map(|(i, _)| i)
+            .collect();
+        // Every section's places, built or not: a citation in a proposed provider's folder
+        // counts for nobody until it is built, not for everyone. Without a source tree there
+        // is no file to place (the benchmark's 100 providers spent 2 % of a build on them).
+        let places: Vec<Vec<Place>> = match citations {
+            Some(_) => (0..model.providers.len())
+                .map(|p| places_of(model, config, shared, excluded, p))
+                .collect(),
+            None => Vec::new(),
+        };
+        if rules.rules.is_empty() {
+            return Coverage {
+                reports: vec![BTreeSet::new(); providers.len()],
+                for_all: BTreeSet::new(),
+                providers,
+                cells: Vec::new(),
+                pending: Vec::new(),
+                pending_cells: Vec::new(),
+                known: citations.is_some(),
+                results: results.is_some(),
+                places,
+                older_text: BTreeSet::new(),
+                unmatched: Default::default(),
+            };
+        }
+        let known = citations.is_some();
+        let citations = citations.unwrap_or_default();
+        let owners: Vec<Vec<usize>> = citations.iter().map(|c| owners(&places, &c.path)).collect();
+        let cells_of = Cells {
+            model,
+            citations,
+            owners: &owners,
+            results,
+        };
+        let mut reports: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); providers.len()];
+        let mut for_all: BTreeSet<usize> = BTreeSet::new();
+        let cells: Vec<Vec<Status>> = rules
+            .rules
+            .iter()
+            .map(|rule| {
+                providers
+                    .iter()
+                    .enumerate()
+                    .map(|(column, &p)| {
+                        let (status, tested) = cells_of.status(rule, p, false);
+                        if let Some(tested) = tested {
+                            reports[column].extend(tested.reports);
+                            for_all.extend(tested.for_all);
+                        }
+                        status
+                    })
+                    .collect()
+            })
+            .collect();
+        let pending: Vec<usize> = model
+            .providers
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.spec && names.insert(p.name.as_str()))
+            .map(|(i, _)| i)
+            .collect();
+        let pending_cells = rules
+            .rules
+            .iter()
+            .map(|rule| {
+                pending
+                    .iter()
+                    .map(|&p| cells_of.status(rule, p, true).0)
+                    .collect()
+            })
+            .collect();
+        Coverage {
+            providers,
+            pending,
+            pending_cells,
+            known,
+            results: results.is_some(),
+            places,
+            reports,
+            for_all,
+            older_text: BTreeSet::new(),
+            unmatched: results.map_or_else(Default::default, |with| unmatched_of(&cells, with)),
+            cells,
+        }
+    }
+
+    /// The providers (indexes into the model's) whose code the file at `path` is: none for
+    /// shared code.
+    pub(crate) fn owners(&self, path: &str) -> Vec<usize> {
+        owners(&self.places, path)
+    }
+
+    /// How many of the rules that bind the provider in column `column` are verified, and how
+    /// many bind it.
+    pub(crate) fn verified_of_bound(&self, column: usize) -> (usize, usize) {
+        let kinds = || self.cells.iter().map(|row| self.kind(row[column]));
+        let verified = kinds()
+            .filter(|k| matches!(k, Kind::Passed | Kind::Verified))
+            .count();
+        (verified, kinds().filter(|k| k.obliges()).count())
+    }
+}
+
+impl Coverage {
+    /// The kind of `status`: with test results (`results`) a verified rule is passed; without
+    /// the source tree (`known` false) an uncited rule's coverage is unknown.
+    pub(crate) fn kind(&self, status: Status) -> Kind {
+        let (results, known) = (self.results, self.known);
+        match status {
+            Status::Verified(_) | Status::Flaky(..) if results => Kind::Passed,
+            Status::Verified(_) | Status::Flaky(..) => Kind::Verified,
+            Status::Failed(..) => Kind::Failed,
+            Status::Skipped(..) => Kind::Skipped,
+            Status::NotRun(_) => Kind::NotRun,
+            Status::Unattributed(..) => Kind::Unattributed,
+            Status::Unmatched(..) => Kind::Unmatched,
+            Status::Implemented(_) => Kind::Implemented,
+            Status::Uncovered if known => Kind::Uncovered,
+            Status::Uncovered => Kind::Unknown,
+            Status::NotBound => Kind::NotBound,
+            Status::Undecided => Kind::ProfileUnknown,
+            Status::Optional => Kind::Optional,
+            Status::Declared(true) => Kind::Declared,
+            Status::Declared(false) => Kind::DeclaredNotImplemented,
+            Status::NoReport => Kind::NoReport,
+        }
+    }
+
+    /// The cases an unmatched cell of citation `c` stands for, as a reader reads them: the
+    /// first three names and how many more, and how many in all.
+    pub(crate) fn unmatched_names(
+        &self,
+        c: usize,
+        results: &crate::read::results::Results,
+    ) -> (String, usize) {
+        let cases = self.unmatched.get(&c).map_or(&[][..], Vec::as_slice);
+        let mut names: Vec<String> = cases
+            .iter()
+            .take(3)
+            .filter_map(|&i| results.cases.get(i))
+            .map(|case| format!("`{}`", case.name))
+            .collect();
+        if cases.len() > 3 {
+            names.push(format!("{} more", cases.len() - 3));
+        }
+        (names.join(", "), cases.len())
+    }
+
+    /// How many of the rules of the provider in column `column` are of `kind`.
+    pub(crate) fn count(&self, column: usize, kind: Kind) -> usize {
+        self.cells
+            .iter()
+            .filter(|row| self.kind(row[column]) == kind)
+            .count()
+    }
+}
+
+/// Whether `citation` cites `rule` at its version or a later one.
+fn cites(citation: &CodeCitation, rule: &Rule) -> bool {
+    citation
+        .cited
+        .as_ref()
+        .is_ok_and(|v| v.id == rule.id && v.version == rule.version)
+}
