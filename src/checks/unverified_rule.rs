@@ -70,6 +70,7 @@ fn said(
     Some(match status {
         // A failed test is `failing-rule`'s.
         Status::Verified(_)
+        | Status::Passed(..)
         | Status::Flaky(..)
         | Status::Failed(..)
         | Status::NotBound

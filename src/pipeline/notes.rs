@@ -168,7 +168,7 @@ fn for_every_provider(analysis: &Analysis<'_>, out: &mut Vec<String>) {
         let mut verified = 0;
         let mut only_for_all = true;
         for status in row {
-            if let Status::Verified(c) | Status::Flaky(c, _) = status {
+            if let Status::Verified(c) | Status::Passed(c, _) | Status::Flaky(c, _) = status {
                 verified += 1;
                 only_for_all &= coverage.for_all.contains(c);
             }

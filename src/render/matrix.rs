@@ -327,9 +327,10 @@ impl<'a> Renderer<'a> {
         }
         let (citation, case) = match status {
             Status::Verified(c) | Status::NotRun(c) | Status::Implemented(c) => (Some(c), None),
-            Status::Failed(c, case) | Status::Skipped(c, case) | Status::Flaky(c, case) => {
-                (Some(c), Some(case))
-            }
+            Status::Failed(c, case)
+            | Status::Skipped(c, case)
+            | Status::Flaky(c, case)
+            | Status::Passed(c, case) => (Some(c), Some(case)),
             Status::Unattributed(c, _, case) | Status::Unmatched(c, case) => (Some(c), case),
             _ => (None, None),
         };
@@ -381,6 +382,7 @@ impl<'a> Renderer<'a> {
         let what = match status {
             Status::Flaky(..) => "passed on a rerun after failing (flaky)",
             Status::Verified(_) if self.rules.coverage.results => "passed",
+            Status::Passed(..) => "passed",
             Status::Verified(_) => "verified",
             Status::Failed(..) => "failed",
             Status::Skipped(..) => "skipped",

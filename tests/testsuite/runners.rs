@@ -398,3 +398,19 @@ fn a_cited_test_its_report_did_not_run_is_not_run_when_the_rest_of_its_file_was_
     assert_eq!(put, ["not-run", "not-run", "not-run"]);
     assert!(failing.is_empty(), "{failing:?}");
 }
+
+#[test]
+fn a_passed_cell_of_a_parameterised_test_names_the_providers_own_case() {
+    let fixture = storage(
+        "pytest-ids",
+        "providers",
+        "azure_blob",
+        &["pytest-junit-xunit1.xml"],
+    );
+    let cells = crate::common::matrix_cells(&fixture.chapter("providers.md"));
+    let s3 = &cells[&("put.atomic".to_owned(), "s3".to_owned())];
+    assert_eq!(s3.status, "passed");
+    let title = s3.title.as_deref().unwrap_or("");
+    // The case that ran for s3, not the test's title pattern.
+    assert!(title.starts_with("passed: test_put_atomic[s3 "), "{title}");
+}

@@ -329,7 +329,7 @@ fn one_test(c: usize, cited: &ReportCitation, cases: &[usize], results: &Results
             let flaky = cases.iter().zip(&cited.results).find(|(_, r)| r.flaky);
             match flaky {
                 Some((&i, _)) => Status::Flaky(c, i),
-                None => Status::Verified(c),
+                None => Status::Passed(c, case),
             }
         }
     }

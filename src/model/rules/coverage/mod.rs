@@ -28,9 +28,12 @@ pub(crate) use tested::{WithResults, site_of};
 /// Where a rule stands for one provider.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Status {
-    /// A `verify` counts for it: the first such citation (an index into the source index's
-    /// citations). With test results, every test citing it for the provider passed.
+    /// A `verify` counts for it, and no test results were read: the first such citation (an
+    /// index into the source index's citations).
     Verified(usize),
+    /// With test results: every test citing it for the provider passed (the citation, and a
+    /// case of it that passed for the provider, whose name the cell shows).
+    Passed(usize, usize),
     /// With test results: a test citing it for the provider failed (the citation, and the
     /// case, an index into the results' cases).
     Failed(usize, usize),
@@ -75,6 +78,7 @@ impl Status {
     pub(crate) fn citation(self) -> Option<usize> {
         match self {
             Status::Verified(i)
+            | Status::Passed(i, _)
             | Status::Failed(i, _)
             | Status::Skipped(i, _)
             | Status::NotRun(i)
@@ -324,6 +328,7 @@ impl Coverage {
         let (results, known) = (self.results, self.known);
         match status {
             Status::Verified(_) | Status::Flaky(..) if results => Kind::Passed,
+            Status::Passed(..) => Kind::Passed,
             Status::Verified(_) | Status::Flaky(..) => Kind::Verified,
             Status::Failed(..) => Kind::Failed,
             Status::Skipped(..) => Kind::Skipped,

@@ -158,7 +158,7 @@ fn one_test(
         Outcome::Skipped => Status::Skipped(c, case),
         Outcome::Passed => match own.iter().find(|&&i| with.matcher.attempts.flaky[i]) {
             Some(&flaky) => Status::Flaky(c, flaky),
-            None => Status::Verified(c),
+            None => Status::Passed(c, case),
         },
     };
     (status, own, !by_provider)
