@@ -23,75 +23,83 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
         ));
     }
     // A provider has one section in the book, and may have a spec besides.
-    let mut sections: HashMap<&str, &Provider> = HashMap::new();
-    let mut specs: HashMap<&str, &Provider> = HashMap::new();
+    let mut seen: [HashMap<&str, &Provider>; 2] = Default::default();
     for provider in &cx.model.providers {
-        let (seen, what) = if provider.spec {
-            (&mut specs, "specs")
-        } else {
-            (&mut sections, "sections")
-        };
-        if let Some(first) = seen.get(provider.name.as_str()).copied() {
-            out.push(
-                Draft::new(
-                    Check::MalformedSection,
-                    provider.chapter,
-                    provider.range.clone(),
-                    format!("provider `{}` has two {what}", provider.name),
-                )
-                .related(first.chapter, first.range.clone(), "the first here"),
-            );
-        } else {
-            seen.insert(provider.name.as_str(), provider);
-        }
-        let also_specified = cx
-            .model
-            .providers
-            .iter()
-            .find(|s| s.spec && s.name == provider.name);
-        if let Some(spec) = also_specified.filter(|_| !provider.spec && provider.proposed) {
-            out.push(
-                Draft::new(
-                    Check::MalformedSection,
-                    provider.chapter,
-                    provider.range.clone(),
-                    format!(
-                        "provider `{}` is proposed both here and in its spec; the spec is its column in the matrix",
-                        provider.name
-                    ),
-                )
-                .related(spec.chapter, spec.range.clone(), "the spec")
-                .help("answer in the spec; the appendix gets the provider's section once it is built"),
-            );
-        }
-        if let Some(class) = misspelt_proposed(cx, provider) {
-            out.push(
-                Draft::new(
-                    Check::MalformedSection,
-                    provider.chapter,
-                    provider.range.clone(),
-                    format!(
-                        "provider `{}` has the class `{class}`, which this preprocessor does not know, so it counts as built",
-                        provider.name
-                    ),
-                )
-                .help("write `{.provider .proposed}` for a provider that is specified but not built yet, or drop the class"),
-            );
-        }
-        if provider.spec && !is_dns_label(&provider.name) {
-            out.push(
-                Draft::new(
-                    Check::MalformedSection,
-                    provider.chapter,
-                    provider.range.clone(),
-                    format!(
-                        "`{}` is not a provider type: a type is a DNS-1123 label (lowercase letters, digits and `-`, at most 63, starting and ending with a letter or digit)",
-                        provider.name
-                    ),
-                )
-                .help("name the provider by its type, a DNS-1123 label (lowercase letters, digits and `-`), as in ``# `TYPE` spec {.provider .proposed}``"),
-            );
-        }
+        twice(&mut seen, provider, out);
+        of_provider(cx, provider, out);
+    }
+}
+
+/// A second section (or spec) of a provider, told at the second with the first as its note;
+/// `seen` holds the first sections, then the first specs, by name.
+fn twice<'m>(
+    seen: &mut [HashMap<&'m str, &'m Provider>; 2],
+    provider: &'m Provider,
+    out: &mut Vec<Draft>,
+) {
+    let (seen, what) = if provider.spec {
+        (&mut seen[1], "specs")
+    } else {
+        (&mut seen[0], "sections")
+    };
+    if let Some(first) = seen.get(provider.name.as_str()).copied() {
+        out.push(
+            Draft::new(
+                Check::MalformedSection,
+                provider.chapter,
+                provider.range.clone(),
+                format!("provider `{}` has two {what}", provider.name),
+            )
+            .related(first.chapter, first.range.clone(), "the first here"),
+        );
+    } else {
+        seen.insert(provider.name.as_str(), provider);
+    }
+}
+
+/// What is wrong with one provider's section: proposed both here and in a spec, a misspelt
+/// `.proposed`, a spec's name that is no provider type.
+fn of_provider(cx: &Context<'_>, provider: &Provider, out: &mut Vec<Draft>) {
+    let draft = |message: String| {
+        Draft::new(
+            Check::MalformedSection,
+            provider.chapter,
+            provider.range.clone(),
+            message,
+        )
+    };
+    let also_specified = cx
+        .model
+        .providers
+        .iter()
+        .find(|s| s.spec && s.name == provider.name);
+    if let Some(spec) = also_specified.filter(|_| !provider.spec && provider.proposed) {
+        out.push(
+            draft(format!(
+                "provider `{}` is proposed both here and in its spec; the spec is its column in the matrix",
+                provider.name
+            ))
+            .related(spec.chapter, spec.range.clone(), "the spec")
+            .help("answer in the spec; the appendix gets the provider's section once it is built"),
+        );
+    }
+    if let Some(class) = misspelt_proposed(cx, provider) {
+        out.push(
+            draft(format!(
+                "provider `{}` has the class `{class}`, which this preprocessor does not know, so it counts as built",
+                provider.name
+            ))
+            .help("write `{.provider .proposed}` for a provider that is specified but not built yet, or drop the class"),
+        );
+    }
+    if provider.spec && !is_dns_label(&provider.name) {
+        out.push(
+            draft(format!(
+                "`{}` is not a provider type: a type is a DNS-1123 label (lowercase letters, digits and `-`, at most 63, starting and ending with a letter or digit)",
+                provider.name
+            ))
+            .help("name the provider by its type, a DNS-1123 label (lowercase letters, digits and `-`), as in ``# `TYPE` spec {.provider .proposed}``"),
+        );
     }
 }
 

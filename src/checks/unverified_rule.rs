@@ -87,51 +87,11 @@ fn said(
             ),
         ),
         Status::NotRun(_) if unread => return None,
-        // A `verify` above a constant or between tests is no test's: not run, and
-        // said so.
-        Status::NotRun(c) if cx.citations.get(c).is_some_and(|c| c.test.is_none()) => (
-            "is cited by a `verify` that stands in no test",
-            format!(
-                "the citation at {} stands in no test (it is above no test function or case): move it to the line above the test that verifies the rule, for `{}`",
-                test_at(cx, c),
-                provider
-            ),
-        ),
-        Status::NotRun(c) => (
-            "is cited by a test that no result of the test run names (not run)",
-            format!(
-                "the test at {} cites the rule, and the last run did not report it for `{}`: run it, or have `test-results` name the report that holds it",
-                test_at(cx, c),
-                provider
-            ),
-        ),
+        Status::NotRun(c) => not_run(cx, c, provider),
         // A failure among them is `failing-rule`'s.
         Status::Unattributed(_, _, Some(_)) | Status::Unmatched(_, Some(_)) => return None,
-        Status::Unmatched(c, None) => {
-            let (names, n) = cx.coverage.unmatched_names(c, cx.results);
-            (
-                "is cited by a test that has no case in the test run, whose report holds cases of its file that could not be placed on a test and a provider",
-                format!(
-                    "the report holds {} of the file of the test at {} that no cited test was placed on ({names}): have the runner name each case after its test, and its provider where it runs for one",
-                    crate::util::counted(n, "case"),
-                    test_at(cx, c)
-                ),
-            )
-        }
-        Status::Unattributed(c, Unknowable::Provider, None) => (
-            "is cited by a test whose report names its cases by position only, so which provider each ran for is not known",
-            format!(
-                "name each case of the test at {} by its provider (a JUnit 5 display name `@ParameterizedTest(name = \"{{0}}\")` read from the Console Launcher's report, an rstest `#[case::name]`, a pytest id, a Go subtest)",
-                test_at(cx, c)
-            ),
-        ),
-        Status::Unattributed(c, Unknowable::File, None) => (
-            "is cited by a test whose report names no file, while another file has a test of the same name, so which ran is not known",
-            format!(
-                "have the report name each case's file (jest-junit: `addFileAttribute: \"true\"`), or give the test at {} a title of its own",
-                test_at(cx, c)
-            ),
-        ),
+        Status::Unattributed(c, why, None) => unattributed(cx, c, why),
+        Status::Unmatched(c, None) => unmatched(cx, c),
         Status::Implemented(_) => ("is implemented but no test verifies it", write),
         Status::Uncovered => ("is cited by no test or code", write),
         Status::Declared(implemented) => (
@@ -145,4 +105,60 @@ fn said(
         // Said once per provider, not per rule.
         Status::NoReport => return None,
     })
+}
+
+/// A cited test no result names for `provider`; a `verify` above a constant or between tests
+/// is no test's, and said so.
+fn not_run(cx: &Context<'_>, c: usize, provider: &str) -> (&'static str, String) {
+    if cx.citations.get(c).is_some_and(|c| c.test.is_none()) {
+        return (
+            "is cited by a `verify` that stands in no test",
+            format!(
+                "the citation at {} stands in no test (it is above no test function or case): move it to the line above the test that verifies the rule, for `{}`",
+                test_at(cx, c),
+                provider
+            ),
+        );
+    }
+    (
+        "is cited by a test that no result of the test run names (not run)",
+        format!(
+            "the test at {} cites the rule, and the last run did not report it for `{}`: run it, or have `test-results` name the report that holds it",
+            test_at(cx, c),
+            provider
+        ),
+    )
+}
+
+/// A test that ran, whose report cannot say for which provider or file.
+fn unattributed(cx: &Context<'_>, c: usize, why: Unknowable) -> (&'static str, String) {
+    match why {
+        Unknowable::Provider => (
+            "is cited by a test whose report names its cases by position only, so which provider each ran for is not known",
+            format!(
+                "name each case of the test at {} by its provider (a JUnit 5 display name `@ParameterizedTest(name = \"{{0}}\")` read from the Console Launcher's report, an rstest `#[case::name]`, a pytest id, a Go subtest)",
+                test_at(cx, c)
+            ),
+        ),
+        Unknowable::File => (
+            "is cited by a test whose report names no file, while another file has a test of the same name, so which ran is not known",
+            format!(
+                "have the report name each case's file (jest-junit: `addFileAttribute: \"true\"`), or give the test at {} a title of its own",
+                test_at(cx, c)
+            ),
+        ),
+    }
+}
+
+/// A test with no case, whose report holds cases of its file that could not be placed.
+fn unmatched(cx: &Context<'_>, c: usize) -> (&'static str, String) {
+    let (names, n) = cx.coverage.unmatched_names(c, cx.results);
+    (
+        "is cited by a test that has no case in the test run, whose report holds cases of its file that could not be placed on a test and a provider",
+        format!(
+            "the report holds {} of the file of the test at {} that no cited test was placed on ({names}): have the runner name each case after its test, and its provider where it runs for one",
+            crate::util::counted(n, "case"),
+            test_at(cx, c)
+        ),
+    )
 }

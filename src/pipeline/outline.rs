@@ -216,45 +216,10 @@ impl Outline {
         for (rule, cells) in read.rules.rules.iter().zip(&read.coverage.cells) {
             let chapter = &chapters[rule.chapter];
             let start = rule.id_range.start;
-            let at = chapter.locate(files, start..start + rule.id.len());
-            let mut about = format!("**rule `{}`**", rule.id);
-            let mut facts = Vec::new();
-            facts.push(crate::model::rules::level_name(rule.level).to_owned());
-            if rule.version > 1 {
-                facts.push(format!("version {}", rule.version));
-            }
-            if let Some((axis, profile)) = &rule.applies {
-                facts.push(format!("binds the providers with `{profile}` on `{axis}`"));
-            }
-            if !facts.is_empty() {
-                about.push_str(&format!(" ({})", facts.join(", ")));
-            }
-            about.push_str("\n\n");
-            about.push_str(chapter.content[rule.text.clone()].trim());
-            about.push_str("\n\n");
-            let statuses: Vec<String> = read
-                .coverage
-                .providers
-                .iter()
-                .zip(cells)
-                .map(|(&p, status)| {
-                    let word = hover_word(*status, read.coverage);
-                    format!("`{}` {word}", model.providers[p].name)
-                })
-                .collect();
-            if !statuses.is_empty() {
-                about.push_str(if read.coverage.known {
-                    "Coverage: "
-                } else {
-                    "Coverage unknown without `source-root`: "
-                });
-                about.push_str(&statuses.join(", "));
-                about.push('\n');
-            }
             self.rules.push(RuleOutline {
                 id: rule.id.clone(),
-                at,
-                about,
+                at: chapter.locate(files, start..start + rule.id.len()),
+                about: about(rule, chapter, cells, model, read.coverage),
             });
         }
         for chapter in chapters {
@@ -383,6 +348,51 @@ fn fragments(
         }
     }
     out
+}
+
+/// What a rule's hover shows: its ID, level, version and profile, its words, and where it
+/// stands for each built provider (`cells`, its row of `coverage`).
+fn about(
+    rule: &crate::model::rules::Rule,
+    chapter: &Chapter<'_>,
+    cells: &[Status],
+    model: &Model,
+    coverage: &Coverage,
+) -> String {
+    let mut about = format!("**rule `{}`**", rule.id);
+    let mut facts = Vec::new();
+    facts.push(crate::model::rules::level_name(rule.level).to_owned());
+    if rule.version > 1 {
+        facts.push(format!("version {}", rule.version));
+    }
+    if let Some((axis, profile)) = &rule.applies {
+        facts.push(format!("binds the providers with `{profile}` on `{axis}`"));
+    }
+    if !facts.is_empty() {
+        about.push_str(&format!(" ({})", facts.join(", ")));
+    }
+    about.push_str("\n\n");
+    about.push_str(chapter.content[rule.text.clone()].trim());
+    about.push_str("\n\n");
+    let statuses: Vec<String> = coverage
+        .providers
+        .iter()
+        .zip(cells)
+        .map(|(&p, status)| {
+            let word = hover_word(*status, coverage);
+            format!("`{}` {word}", model.providers[p].name)
+        })
+        .collect();
+    if !statuses.is_empty() {
+        about.push_str(if coverage.known {
+            "Coverage: "
+        } else {
+            "Coverage unknown without `source-root`: "
+        });
+        about.push_str(&statuses.join(", "));
+        about.push('\n');
+    }
+    about
 }
 
 /// How a rule's hover says where it stands for a provider: the status's word, and a pass on a

@@ -334,22 +334,9 @@ pub fn scan(
     let mut from = 0;
     while let Some(start) = find_braces(content, from) {
         from = start + 2;
-        let mut cursor = start + 2;
-        while cursor < bytes.len() && matches!(bytes[cursor], b' ' | b'\t') {
-            cursor += 1;
-        }
-        if bytes.get(cursor) != Some(&b'#') {
+        let Some((name_start, name_end)) = name_at(content, start) else {
             continue;
-        }
-        let name_start = cursor + 1;
-        let name_end = name_start
-            + content[name_start..]
-                .bytes()
-                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
-                .count();
-        if name_end == name_start {
-            continue;
-        }
+        };
         let name = &content[name_start..name_end];
         // mdBook expands its own directives in code too (an include in a fenced block is
         // common), so a leftover one there is still worth reporting; ours are text in code.
@@ -360,54 +347,91 @@ pub fn scan(
         if escaped {
             continue;
         }
-        let line_end = content[name_end..]
-            .find('\n')
-            .map_or(content.len(), |i| name_end + i);
-        let close = content[name_end..line_end].find("}}").map(|i| name_end + i);
-        let known = Name::from_str(name);
-        let ours = (known.is_some() || in_our_family(name)) && !MDBOOK_DIRECTIVES.contains(&name);
-        let Some(close) = close else {
-            if ours {
-                out.malformed.push(Malformed {
-                    range: start..name_end,
-                    message: format!("`{{{{#{name}` has no closing `}}}}` on its line"),
-                    help: None,
-                });
-            }
-            continue;
-        };
-        let range = start..close + 2;
-        from = range.end;
-        let Some(known) = known else {
-            if ours {
-                let hint = suggest::hint(name, Name::ALL.map(Name::as_str));
-                out.malformed.push(Malformed {
-                    range,
-                    message: format!("unknown shortcode `{{{{#{name}}}}}`{hint}"),
-                    help: None,
-                });
-            } else {
-                out.foreign.push(Foreign {
-                    range,
-                    name: name.to_owned(),
-                });
-            }
-            continue;
-        };
-        if let Some(malformed) = odd_space(content, known, name_end..close) {
-            out.malformed.push(malformed);
-            continue;
-        }
-        match parse(content, index, known, range.clone(), name_end..close) {
-            Ok(shortcode) => out.shortcodes.push(shortcode),
-            Err(message) => out.malformed.push(Malformed {
-                range,
-                message,
-                help: None,
-            }),
+        if let Some(end) = one(content, index, start, name_start..name_end, &mut out) {
+            from = end;
         }
     }
     out
+}
+
+/// Where the name of the directive whose `{{` is at `start` is, when a `#` and a name follow.
+fn name_at(content: &str, start: usize) -> Option<(usize, usize)> {
+    let bytes = content.as_bytes();
+    let mut cursor = start + 2;
+    while cursor < bytes.len() && matches!(bytes[cursor], b' ' | b'\t') {
+        cursor += 1;
+    }
+    if bytes.get(cursor) != Some(&b'#') {
+        return None;
+    }
+    let name_start = cursor + 1;
+    let name_end = name_start
+        + content[name_start..]
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+            .count();
+    (name_end > name_start).then_some((name_start, name_end))
+}
+
+/// Reads the directive at `start` whose name is `name` (a range of `content`) into `out`: a
+/// shortcode, a malformed one, or another preprocessor's; the end of what it took, when it
+/// closes.
+fn one(
+    content: &str,
+    index: &ChapterIndex,
+    start: usize,
+    name: std::ops::Range<usize>,
+    out: &mut Scan,
+) -> Option<usize> {
+    let name_end = name.end;
+    let name = &content[name];
+    let line_end = content[name_end..]
+        .find('\n')
+        .map_or(content.len(), |i| name_end + i);
+    let close = content[name_end..line_end].find("}}").map(|i| name_end + i);
+    let known = Name::from_str(name);
+    let ours = (known.is_some() || in_our_family(name)) && !MDBOOK_DIRECTIVES.contains(&name);
+    let Some(close) = close else {
+        if ours {
+            out.malformed.push(Malformed {
+                range: start..name_end,
+                message: format!("`{{{{#{name}` has no closing `}}}}` on its line"),
+                help: None,
+            });
+        }
+        return None;
+    };
+    let range = start..close + 2;
+    let end = range.end;
+    let Some(known) = known else {
+        if ours {
+            let hint = suggest::hint(name, Name::ALL.map(Name::as_str));
+            out.malformed.push(Malformed {
+                range,
+                message: format!("unknown shortcode `{{{{#{name}}}}}`{hint}"),
+                help: None,
+            });
+        } else {
+            out.foreign.push(Foreign {
+                range,
+                name: name.to_owned(),
+            });
+        }
+        return Some(end);
+    };
+    if let Some(malformed) = odd_space(content, known, name_end..close) {
+        out.malformed.push(malformed);
+        return Some(end);
+    }
+    match parse(content, index, known, range.clone(), name_end..close) {
+        Ok(shortcode) => out.shortcodes.push(shortcode),
+        Err(message) => out.malformed.push(Malformed {
+            range,
+            message,
+            help: None,
+        }),
+    }
+    Some(end)
 }
 
 /// A space that is not U+0020 among the arguments of shortcode `name` (they are `args` of

@@ -212,13 +212,7 @@ impl Coverage {
         results: Option<&WithResults<'_>>,
     ) -> Coverage {
         let mut names = HashSet::new();
-        let providers: Vec<usize> = model
-            .providers
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| !p.proposed && !p.spec && names.insert(p.name.as_str()))
-            .map(|(i, _)| i)
-            .collect();
+        let providers = sections(model, &mut names, |p| !p.proposed && !p.spec);
         // Every section's places, built or not: a citation in a proposed provider's folder
         // counts for nobody until it is built, not for everyone. Without a source tree there
         // is no file to place (the benchmark's 100 providers spent 2 % of a build on them).
@@ -228,22 +222,17 @@ impl Coverage {
                 .collect(),
             None => Vec::new(),
         };
+        let mut coverage = Coverage {
+            reports: vec![BTreeSet::new(); providers.len()],
+            providers,
+            known: citations.is_some(),
+            results: results.is_some(),
+            ..Coverage::default()
+        };
         if rules.rules.is_empty() {
-            return Coverage {
-                reports: vec![BTreeSet::new(); providers.len()],
-                for_all: BTreeSet::new(),
-                providers,
-                cells: Vec::new(),
-                pending: Vec::new(),
-                pending_cells: Vec::new(),
-                known: citations.is_some(),
-                results: results.is_some(),
-                places,
-                older_text: BTreeSet::new(),
-                unmatched: Default::default(),
-            };
+            coverage.places = places;
+            return coverage;
         }
-        let known = citations.is_some();
         let citations = citations.unwrap_or_default();
         let owners: Vec<Vec<usize>> = citations.iter().map(|c| owners(&places, &c.path)).collect();
         let cells_of = Cells {
@@ -252,56 +241,40 @@ impl Coverage {
             owners: &owners,
             results,
         };
-        let mut reports: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); providers.len()];
-        let mut for_all: BTreeSet<usize> = BTreeSet::new();
-        let cells: Vec<Vec<Status>> = rules
+        coverage.cells = rules
+            .rules
+            .iter()
+            .map(|rule| coverage.row_of(&cells_of, rule))
+            .collect();
+        coverage.pending = sections(model, &mut names, |p| p.spec);
+        coverage.pending_cells = rules
             .rules
             .iter()
             .map(|rule| {
-                providers
-                    .iter()
-                    .enumerate()
-                    .map(|(column, &p)| {
-                        let (status, tested) = cells_of.status(rule, p, false);
-                        if let Some(tested) = tested {
-                            reports[column].extend(tested.reports);
-                            for_all.extend(tested.for_all);
-                        }
-                        status
-                    })
-                    .collect()
+                let pending = coverage.pending.iter();
+                pending.map(|&p| cells_of.status(rule, p, true).0).collect()
             })
             .collect();
-        let pending: Vec<usize> = model
-            .providers
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.spec && names.insert(p.name.as_str()))
-            .map(|(i, _)| i)
-            .collect();
-        let pending_cells = rules
-            .rules
-            .iter()
-            .map(|rule| {
-                pending
-                    .iter()
-                    .map(|&p| cells_of.status(rule, p, true).0)
-                    .collect()
-            })
-            .collect();
-        Coverage {
-            providers,
-            pending,
-            pending_cells,
-            known,
-            results: results.is_some(),
-            places,
-            reports,
-            for_all,
-            older_text: BTreeSet::new(),
-            unmatched: results.map_or_else(Default::default, |with| unmatched_of(&cells, with)),
-            cells,
+        if let Some(with) = results {
+            coverage.unmatched = unmatched_of(&coverage.cells, with);
         }
+        coverage.places = places;
+        coverage
+    }
+
+    /// The cells of `rule` for the built providers, with the reports and the citations for
+    /// all that decided them.
+    fn row_of(&mut self, cells_of: &Cells<'_>, rule: &Rule) -> Vec<Status> {
+        let mut row = Vec::with_capacity(self.providers.len());
+        for (column, &p) in self.providers.iter().enumerate() {
+            let (status, tested) = cells_of.status(rule, p, false);
+            if let Some(tested) = tested {
+                self.reports[column].extend(tested.reports);
+                self.for_all.extend(tested.for_all);
+            }
+            row.push(status);
+        }
+        row
     }
 
     /// The providers (indexes into the model's) whose code the file at `path` is: none for
@@ -374,6 +347,20 @@ impl Coverage {
             .filter(|row| self.kind(row[column]) == kind)
             .count()
     }
+}
+
+/// The providers whose sections `keep` keeps, one per name (the first section of a name),
+/// in document order; `names` holds the names already taken.
+fn sections<'m>(
+    model: &'m Model,
+    names: &mut HashSet<&'m str>,
+    keep: impl Fn(&crate::model::Provider) -> bool,
+) -> Vec<usize> {
+    let providers = model.providers.iter().enumerate();
+    providers
+        .filter(|(_, p)| keep(p) && names.insert(p.name.as_str()))
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// Whether `citation` cites `rule` at its version or a later one.
