@@ -419,52 +419,13 @@ fn problem_with(
             chapter: None,
             path,
             ..
-        } => {
-            let on_disk = cx.files.src_dir().join(&path);
-            if GENERATED_PAGES.contains(&path.as_str())
-                || on_disk.is_file() && path.ends_with(".html")
-            {
-                return None;
-            }
-            let hint = suggest::hint(&path, cx.chapters.iter().map(|c| c.key.as_str()));
-            let why = if on_disk.is_file() {
-                "; the file exists, but SUMMARY.md does not list it, so mdBook does not render it"
-            } else {
-                ""
-            };
-            Some((
-                format!(
-                    "the link to {} leads to no chapter of the book{why}{hint}",
-                    leads_to(dest, &path)
-                ),
-                None,
-            ))
-        }
+        } => no_chapter(cx, dest, &path).map(|message| (message, None)),
         Target::Page {
             chapter: Some(target),
             path,
             fragment: Some(fragment),
-        } => {
-            let anchors = &cx.chapters[target].index.anchors;
-            if fragment.is_empty()
-                || fragment == "top"
-                || fragment.starts_with("mdbook-")
-                || anchors.contains(fragment.as_ref())
-                || cx.rules.is_anchor_in(target, &fragment)
-            {
-                return None;
-            }
-            let hint = suggest::hint(&fragment, anchors.iter().map(String::as_str));
-            let page = if target == from {
-                "this page".to_owned()
-            } else {
-                format!("`{path}`")
-            };
-            Some((
-                format!("{page} has no anchor `#{fragment}`{hint}"),
-                Some(ANCHOR_HELP),
-            ))
-        }
+        } => no_anchor(cx, from, target, &path, &fragment)
+            .map(|message| (message, Some(ANCHOR_HELP))),
         Target::Page { .. } => None,
         Target::File { path } => (!cx.files.src_dir().join(&path).exists()).then(|| {
             (
@@ -487,6 +448,51 @@ fn problem_with(
             })
         }
     }
+}
+
+/// A link to `path`, a page no chapter is: said unless mdBook writes the page itself.
+fn no_chapter(cx: &Context<'_>, dest: &str, path: &str) -> Option<String> {
+    let on_disk = cx.files.src_dir().join(path);
+    if GENERATED_PAGES.contains(&path) || on_disk.is_file() && path.ends_with(".html") {
+        return None;
+    }
+    let hint = suggest::hint(path, cx.chapters.iter().map(|c| c.key.as_str()));
+    let why = if on_disk.is_file() {
+        "; the file exists, but SUMMARY.md does not list it, so mdBook does not render it"
+    } else {
+        ""
+    };
+    Some(format!(
+        "the link to {} leads to no chapter of the book{why}{hint}",
+        leads_to(dest, path)
+    ))
+}
+
+/// A link from chapter `from` to `#fragment` of chapter `target` (at `path`), when the page
+/// has no such anchor.
+fn no_anchor(
+    cx: &Context<'_>,
+    from: usize,
+    target: usize,
+    path: &str,
+    fragment: &str,
+) -> Option<String> {
+    let anchors = &cx.chapters[target].index.anchors;
+    if fragment.is_empty()
+        || fragment == "top"
+        || fragment.starts_with("mdbook-")
+        || anchors.contains(fragment)
+        || cx.rules.is_anchor_in(target, fragment)
+    {
+        return None;
+    }
+    let hint = suggest::hint(fragment, anchors.iter().map(String::as_str));
+    let page = if target == from {
+        "this page".to_owned()
+    } else {
+        format!("`{path}`")
+    };
+    Some(format!("{page} has no anchor `#{fragment}`{hint}"))
 }
 
 #[cfg(test)]

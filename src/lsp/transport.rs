@@ -49,59 +49,20 @@ pub(crate) fn read_frame(input: &mut impl BufRead) -> Result<Option<Vec<u8>>, Fr
     let mut headers: Vec<String> = Vec::new();
     let mut first = true;
     loop {
-        let mut line = Vec::new();
-        let read = input
-            .by_ref()
-            .take(MAX_HEADER_LINE)
-            .read_until(b'\n', &mut line)
-            .map_err(|e| lost(format!("the input could not be read: {e}")))?;
-        if read == 0 {
-            if first {
-                return Ok(None);
-            }
-            return Err(lost("the input ended inside a message's header"));
-        }
+        let Some(line) = header_line(input, first)? else {
+            return Ok(None);
+        };
         first = false;
-        if line.last() != Some(&b'\n') {
-            if line.len() as u64 >= MAX_HEADER_LINE {
-                return Err(lost(format!(
-                    "a header line is longer than {MAX_HEADER_LINE} bytes"
-                )));
-            }
-            return Err(lost("the input ended inside a message's header"));
-        }
-        line.pop();
-        if line.last() == Some(&b'\r') {
-            line.pop();
-        }
         if line.is_empty() {
             break;
         }
-        let Ok(text) = std::str::from_utf8(&line) else {
-            return Err(lost(format!(
-                "a header line is not UTF-8 text: {}",
-                String::from_utf8_lossy(&line).escape_debug()
-            )));
-        };
-        let Some((name, value)) = text.split_once(':') else {
-            return Err(lost(format!(
-                "`{}` is not a header (`Name: value`)",
-                text.escape_debug()
-            )));
-        };
-        if name.trim().eq_ignore_ascii_case("Content-Length") {
-            let Ok(n) = value.trim().parse::<u64>() else {
-                return Err(lost(format!(
-                    "`Content-Length` is `{}`, not a number of bytes",
-                    value.trim().escape_debug()
-                )));
-            };
+        if let Some(n) = content_length(&line)? {
             if length.is_some_and(|m| m != n) {
                 return Err(lost("the header gives two different `Content-Length`s"));
             }
             length = Some(n);
         }
-        headers.push(text.escape_debug().to_string());
+        headers.push(line.escape_debug().to_string());
     }
     let Some(length) = length else {
         return Err(lost(if headers.is_empty() {
@@ -128,6 +89,62 @@ pub(crate) fn read_frame(input: &mut impl BufRead) -> Result<Option<Vec<u8>>, Fr
         )));
     }
     Ok(Some(body))
+}
+
+/// One line of a frame's header, without its line end; `None` at the end of the input
+/// before the `first` line of a frame.
+fn header_line(input: &mut impl BufRead, first: bool) -> Result<Option<String>, FrameError> {
+    let mut line = Vec::new();
+    let read = input
+        .by_ref()
+        .take(MAX_HEADER_LINE)
+        .read_until(b'\n', &mut line)
+        .map_err(|e| lost(format!("the input could not be read: {e}")))?;
+    if read == 0 {
+        if first {
+            return Ok(None);
+        }
+        return Err(lost("the input ended inside a message's header"));
+    }
+    if line.last() != Some(&b'\n') {
+        if line.len() as u64 >= MAX_HEADER_LINE {
+            return Err(lost(format!(
+                "a header line is longer than {MAX_HEADER_LINE} bytes"
+            )));
+        }
+        return Err(lost("the input ended inside a message's header"));
+    }
+    line.pop();
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    match String::from_utf8(line) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) => Err(lost(format!(
+            "a header line is not UTF-8 text: {}",
+            String::from_utf8_lossy(e.as_bytes()).escape_debug()
+        ))),
+    }
+}
+
+/// The number a `Content-Length` header line gives; `None` for another header.
+fn content_length(text: &str) -> Result<Option<u64>, FrameError> {
+    let Some((name, value)) = text.split_once(':') else {
+        return Err(lost(format!(
+            "`{}` is not a header (`Name: value`)",
+            text.escape_debug()
+        )));
+    };
+    if !name.trim().eq_ignore_ascii_case("Content-Length") {
+        return Ok(None);
+    }
+    match value.trim().parse::<u64>() {
+        Ok(n) => Ok(Some(n)),
+        Err(_) => Err(lost(format!(
+            "`Content-Length` is `{}`, not a number of bytes",
+            value.trim().escape_debug()
+        ))),
+    }
 }
 
 /// Decodes one frame's body into a message, or gives the error reply that JSON-RPC 2.0 asks

@@ -74,6 +74,31 @@ impl Model {
         }
     }
 
+    /// A heading with a kebab-case code over a profile table and no `.axis` class: an axis
+    /// that only lacks its class.
+    fn unclassed_axis(
+        &mut self,
+        number: usize,
+        chapter: &Chapter<'_>,
+        heading: &crate::read::markdown::Heading,
+        section: &std::ops::Range<usize>,
+    ) {
+        if let Some((code, _)) = heading.first_code.as_ref().filter(|(c, _)| is_kebab(c))
+            && chapter.index.tables.iter().any(|t| {
+                t.range.start >= section.start
+                    && t.range.end <= section.end
+                    && (is_profile_table(t) || near_profile_header(t).is_some())
+            })
+        {
+            self.unclassed.push(Unclassed {
+                code: code.clone(),
+                chapter: number,
+                range: heading.range.clone(),
+                classes: heading.classes.clone(),
+            });
+        }
+    }
+
     pub(super) fn collect_headings(
         &mut self,
         number: usize,
@@ -87,20 +112,8 @@ impl Model {
             let mut section = section_of(headings, i, chapter.content.len());
             if heading.has_class("axis") {
                 self.collect_axis(number, chapter, config, heading, section.clone());
-            } else if config.may_define_axes(&chapter.key)
-                && let Some((code, _)) = heading.first_code.as_ref().filter(|(c, _)| is_kebab(c))
-                && chapter.index.tables.iter().any(|t| {
-                    t.range.start >= section.start
-                        && t.range.end <= section.end
-                        && (is_profile_table(t) || near_profile_header(t).is_some())
-                })
-            {
-                self.unclassed.push(Unclassed {
-                    code: code.clone(),
-                    chapter: number,
-                    range: heading.range.clone(),
-                    classes: heading.classes.clone(),
-                });
+            } else if config.may_define_axes(&chapter.key) {
+                self.unclassed_axis(number, chapter, heading, &section);
             }
             if heading.has_class("provider") || heading.has_class("proposed") {
                 if spec {
@@ -351,33 +364,13 @@ impl Shortcodes {
                     });
                 }
                 Kind::Answers { code } => {
-                    if !config.may_hold_answers(&chapter.key) {
-                        let message = format!(
-                            "`{{{{#answers}}}}` marks a template entry and belongs in the template ({}) or in a filled spec; to make `{}` a spec, add it to `specs` under `[preprocessor.contract]` in book.toml (`mdbook-contract new-spec TYPE` writes a new spec and adds it)",
-                            config.template.join(", "),
-                            chapter.key
-                        );
-                        problem(
-                            &mut found.problems,
-                            Check::MalformedShortcode,
-                            number,
-                            shortcode.range.clone(),
-                            message,
-                        );
-                        continue;
-                    }
-                    let before = headings.partition_point(|h| h.range.start <= at);
-                    let site = AnswerSite {
-                        axis: code.clone(),
-                        chapter: number,
-                        range: shortcode.range.clone(),
-                        heading: before.checked_sub(1),
-                    };
-                    if config.is_spec(&chapter.key) {
-                        found.spec_sites.push(site);
-                    } else {
-                        found.answer_sites.push(site);
-                    }
+                    found.answers(
+                        code.clone(),
+                        number,
+                        chapter,
+                        config,
+                        shortcode.range.clone(),
+                    );
                 }
                 Kind::SpecStatus => {
                     if !config.is_spec(&chapter.key) {
@@ -398,6 +391,46 @@ impl Shortcodes {
             }
         }
         found
+    }
+
+    /// An answer site `{{#answers CODE}}` at `range`: in the template or a spec, else a
+    /// problem.
+    fn answers(
+        &mut self,
+        code: crate::read::shortcode::Spanned,
+        number: usize,
+        chapter: &Chapter<'_>,
+        config: &Config,
+        range: Range<usize>,
+    ) {
+        if !config.may_hold_answers(&chapter.key) {
+            let message = format!(
+                "`{{{{#answers}}}}` marks a template entry and belongs in the template ({}) or in a filled spec; to make `{}` a spec, add it to `specs` under `[preprocessor.contract]` in book.toml (`mdbook-contract new-spec TYPE` writes a new spec and adds it)",
+                config.template.join(", "),
+                chapter.key
+            );
+            problem(
+                &mut self.problems,
+                Check::MalformedShortcode,
+                number,
+                range,
+                message,
+            );
+            return;
+        }
+        let headings = &chapter.index.headings;
+        let before = headings.partition_point(|h| h.range.start <= range.start);
+        let site = AnswerSite {
+            axis: code,
+            chapter: number,
+            range,
+            heading: before.checked_sub(1),
+        };
+        if config.is_spec(&chapter.key) {
+            self.spec_sites.push(site);
+        } else {
+            self.answer_sites.push(site);
+        }
     }
 }
 

@@ -91,7 +91,6 @@ pub(crate) fn read_companions(
     chapters: &[Chapter<'_>],
     options: &MarkdownOptions,
 ) -> Result<(Vec<Companion>, Vec<Problem>)> {
-    let folder = files.display_root_folder();
     let mut seen = HashSet::new();
     let mut companions = Vec::new();
     let mut problems = Vec::new();
@@ -100,68 +99,10 @@ pub(crate) fn read_companions(
             continue;
         }
         let at = config.item_at("companions", i);
-        let path = files.root().join(key);
-        if let Some(chapter) = chapter_at(files, chapters, &path) {
-            problems.push(Problem::malformed(
-                at.clone(),
-                format!(
-                    "`{at}` is `{key}`, which is the chapter `{chapter}` of the book and is checked as one"
-                ),
-            ).help("remove it from `companions`"));
-            continue;
+        match read_one(key, &at, files, chapters, options) {
+            Ok(companion) => companions.push(companion),
+            Err(problem) => problems.push(problem),
         }
-        if !files.confinement().holds(&path) {
-            problems.push(outside(&at, key, files));
-            continue;
-        }
-        let bytes = match files.read(&path) {
-            Ok(bytes) => bytes,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                problems.push(Problem::dangling(
-                    at.clone(),
-                    format!(
-                        "`{at}` is `{key}`, which does not exist: there is no `{key}` in `{}`, the folder of book.toml{}",
-                        folder.display(),
-                        near_file(key, &path)
-                    ),
-                    "companion paths are relative to the folder of book.toml; the other companions and the book are checked without it",
-                ));
-                continue;
-            }
-            Err(error) => {
-                problems.push(Problem::dangling(
-                    at.clone(),
-                    format!(
-                        "`{at}` is `{key}`, which cannot be read (`{}`): {error}",
-                        files.display(&path).display()
-                    ),
-                    "the other companions and the book are checked without it",
-                ));
-                continue;
-            }
-        };
-        let Ok(text) = String::from_utf8(bytes) else {
-            problems.push(Problem::malformed(
-                at.clone(),
-                format!("`{at}` is `{key}`, which is not UTF-8 text"),
-            ));
-            continue;
-        };
-        let content = match text.strip_prefix('\u{feff}') {
-            Some(rest) => rest.to_owned(),
-            None => text,
-        };
-        let index = ChapterIndex::parse_with(&content, options, false);
-        let map = SourceMap::same_as_file(files.display(&path));
-        companions.push(Companion {
-            key: key.clone(),
-            path,
-            content,
-            index,
-            changed: None,
-            map,
-            suppressions: OnceLock::new(),
-        });
     }
     if let Some(rev) = &config.changed_since
         && !companions.is_empty()
@@ -176,6 +117,81 @@ pub(crate) fn read_companions(
         }
     }
     Ok((companions, problems))
+}
+
+/// The companion `key` (item `at` of `companions`), or why it is left out.
+fn read_one(
+    key: &str,
+    at: &crate::read::config::KeyPath,
+    files: &BookFiles,
+    chapters: &[Chapter<'_>],
+    options: &MarkdownOptions,
+) -> std::result::Result<Companion, Problem> {
+    let path = files.root().join(key);
+    if let Some(chapter) = chapter_at(files, chapters, &path) {
+        return Err(Problem::malformed(
+            at.clone(),
+            format!(
+                "`{at}` is `{key}`, which is the chapter `{chapter}` of the book and is checked as one"
+            ),
+        ).help("remove it from `companions`"));
+    }
+    if !files.confinement().holds(&path) {
+        return Err(outside(at, key, files));
+    }
+    let bytes = files
+        .read(&path)
+        .map_err(|error| unread(key, at, &path, files, &error))?;
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Err(Problem::malformed(
+            at.clone(),
+            format!("`{at}` is `{key}`, which is not UTF-8 text"),
+        ));
+    };
+    let content = match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_owned(),
+        None => text,
+    };
+    let index = ChapterIndex::parse_with(&content, options, false);
+    let map = SourceMap::same_as_file(files.display(&path));
+    Ok(Companion {
+        key: key.to_owned(),
+        path,
+        content,
+        index,
+        changed: None,
+        map,
+        suppressions: OnceLock::new(),
+    })
+}
+
+/// Why the companion `key` at `path` could not be read: missing, or unreadable.
+fn unread(
+    key: &str,
+    at: &crate::read::config::KeyPath,
+    path: &Path,
+    files: &BookFiles,
+    error: &std::io::Error,
+) -> Problem {
+    if error.kind() == std::io::ErrorKind::NotFound {
+        return Problem::dangling(
+            at.clone(),
+            format!(
+                "`{at}` is `{key}`, which does not exist: there is no `{key}` in `{}`, the folder of book.toml{}",
+                files.display_root_folder().display(),
+                near_file(key, path)
+            ),
+            "companion paths are relative to the folder of book.toml; the other companions and the book are checked without it",
+        );
+    }
+    Problem::dangling(
+        at.clone(),
+        format!(
+            "`{at}` is `{key}`, which cannot be read (`{}`): {error}",
+            files.display(path).display()
+        ),
+        "the other companions and the book are checked without it",
+    )
 }
 
 /// The problem of a file that book.toml names outside the book's repository: never read, so

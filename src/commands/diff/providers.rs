@@ -34,44 +34,7 @@ pub(super) fn claims(base: &Snapshot, head: &Snapshot, renames: &Renames, out: &
                 Vec::new(),
             ));
         }
-        for (i, c) in new.claims.iter().enumerate() {
-            // A provider may claim an axis twice (`duplicate-claim` says so): the k-th claim
-            // on an axis is compared with the k-th it had, never two of one side with one.
-            let k = new.claims[..i].iter().filter(|o| o.axis == c.axis).count();
-            let Some(was) = old
-                .claims
-                .iter()
-                .filter(|o| renames.axis(&o.axis) == c.axis)
-                .nth(k)
-            else {
-                continue;
-            };
-            if renames.profile(&c.axis, &was.profile) != c.profile {
-                let kind = if was.profile == crate::model::UNKNOWN_PROFILE {
-                    kinds::ClaimResolved
-                } else {
-                    kinds::ClaimChanged
-                };
-                out.push(change(
-                    kind,
-                    format!(
-                        "`{}` on `{}`: `{}` is now `{}`",
-                        new.name, c.axis, was.profile, c.profile
-                    ),
-                    &c.place,
-                    true,
-                    Vec::new(),
-                ));
-            } else if was.evidence != c.evidence {
-                out.push(change(
-                    kinds::ClaimEvidenceChanged,
-                    format!("`{}` on `{}`: the evidence changed", new.name, c.axis),
-                    &c.place,
-                    true,
-                    Vec::new(),
-                ));
-            }
-        }
+        claims_of(old, new, renames, out);
     }
     for (i, old) in base.providers.iter().enumerate() {
         let same = |p: &&ProviderSnap| p.name == old.name && p.built == old.built;
@@ -91,6 +54,49 @@ pub(super) fn claims(base: &Snapshot, head: &Snapshot, renames: &Renames, out: &
             false,
             Vec::new(),
         ));
+    }
+}
+
+/// The claims of a provider in both revisions: a profile changed (or an unknown one
+/// resolved), or the evidence.
+fn claims_of(old: &ProviderSnap, new: &ProviderSnap, renames: &Renames, out: &mut Vec<Change>) {
+    for (i, c) in new.claims.iter().enumerate() {
+        // A provider may claim an axis twice (`duplicate-claim` says so): the k-th claim
+        // on an axis is compared with the k-th it had, never two of one side with one.
+        let k = new.claims[..i].iter().filter(|o| o.axis == c.axis).count();
+        let Some(was) = old
+            .claims
+            .iter()
+            .filter(|o| renames.axis(&o.axis) == c.axis)
+            .nth(k)
+        else {
+            continue;
+        };
+        if renames.profile(&c.axis, &was.profile) != c.profile {
+            let kind = if was.profile == crate::model::UNKNOWN_PROFILE {
+                kinds::ClaimResolved
+            } else {
+                kinds::ClaimChanged
+            };
+            out.push(change(
+                kind,
+                format!(
+                    "`{}` on `{}`: `{}` is now `{}`",
+                    new.name, c.axis, was.profile, c.profile
+                ),
+                &c.place,
+                true,
+                Vec::new(),
+            ));
+        } else if was.evidence != c.evidence {
+            out.push(change(
+                kinds::ClaimEvidenceChanged,
+                format!("`{}` on `{}`: the evidence changed", new.name, c.axis),
+                &c.place,
+                true,
+                Vec::new(),
+            ));
+        }
     }
 }
 

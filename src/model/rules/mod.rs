@@ -264,17 +264,7 @@ impl Rules {
                 .len();
         let id_len = inner.split_ascii_whitespace().next().map_or(0, str::len);
         let id_range = inner_at + lead..inner_at + lead + id_len;
-        let text = match &found.quote {
-            // tracey's form: a marker on a quote's first line labels the rest of the quote.
-            Some(quote) => Some(after_line(chapter.content, &line)..quote.end).filter(|rest| {
-                !chapter.content[rest.clone()]
-                    .replace('>', "")
-                    .trim()
-                    .is_empty()
-            }),
-            None => labelled(chapter, &line),
-        };
-        let Some(text) = text else {
+        let Some(text) = labelled_by(chapter, found) else {
             self.problems.push(problem(
                 line,
                 format!("the marker `r[{}]` labels nothing", marker.rule.id),
@@ -294,15 +284,8 @@ impl Rules {
         let id = marker.rule.id;
         if let Some(&first) = self.by_id.get(&id) {
             let first = &self.rules[first];
-            self.problems.push(Problem {
-                check: Check::DuplicateRule,
-                chapter: number,
-                range: id_range,
-                message: format!("the rule `{id}` is defined twice"),
-                help: Some("give each obligation its own ID; when a rule changes, keep its ID and raise its version (`r[ID+2]`)".to_owned()),
-                warning: false,
-                first: Some((first.chapter, first.id_range.clone())),
-            });
+            let twice = duplicate(number, id_range, &id, first);
+            self.problems.push(twice);
             return;
         }
         let level = level_of(&chapter.content[text.clone()]);
@@ -502,4 +485,32 @@ fn labelled(chapter: &Chapter<'_>, line: &Range<usize>) -> Option<Range<usize>> 
         .trim_matches(|c: char| c.is_whitespace() || c == '>')
         .is_empty()
         .then(|| starts.clone())
+}
+
+/// What the marker `found` labels: the rest of its quote (tracey's form: a marker on a quote's
+/// first line), or the paragraph or item after it; `None` when that is empty.
+fn labelled_by(chapter: &Chapter<'_>, found: &MarkerLine<'_>) -> Option<Range<usize>> {
+    let line = &found.line;
+    match &found.quote {
+        Some(quote) => Some(after_line(chapter.content, line)..quote.end).filter(|rest| {
+            !chapter.content[rest.clone()]
+                .replace('>', "")
+                .trim()
+                .is_empty()
+        }),
+        None => labelled(chapter, line),
+    }
+}
+
+/// `duplicate-rule`: the rule `id` defined again at `id_range` of chapter `number`.
+fn duplicate(number: usize, id_range: Range<usize>, id: &str, first: &Rule) -> Problem {
+    Problem {
+        check: Check::DuplicateRule,
+        chapter: number,
+        range: id_range,
+        message: format!("the rule `{id}` is defined twice"),
+        help: Some("give each obligation its own ID; when a rule changes, keep its ID and raise its version (`r[ID+2]`)".to_owned()),
+        warning: false,
+        first: Some((first.chapter, first.id_range.clone())),
+    }
 }

@@ -173,28 +173,7 @@ impl Builder {
                 }
                 self.index.text.push(range);
             }
-            Event::Code(code) => {
-                // An image's content all goes into its `alt` attribute, which is not text.
-                let in_image = self.image_depth > 0;
-                if let Some(heading) = self.heading.as_mut().filter(|_| !in_image) {
-                    heading.text.push_str(&code);
-                    if heading.first_code.is_none() {
-                        heading.first_code = Some((code.to_string(), range.clone()));
-                    }
-                } else if let Some(term) = self.term.as_mut().filter(|_| !in_image) {
-                    term.push_str(&code);
-                }
-                if let Some(cell) = &mut self.cell {
-                    cell.text.push_str(&code);
-                    if cell.first_code.is_none() {
-                        cell.first_code = Some(code.to_string());
-                    }
-                }
-                self.index.code_spans.push(CodeSpan {
-                    range,
-                    text: compact(code),
-                });
-            }
+            Event::Code(code) => self.code(code, range),
             Event::Html(html) => {
                 self.raw_html(&html, range.start);
             }
@@ -226,6 +205,31 @@ impl Builder {
         }
     }
 
+    /// A code span: text of the heading, term or cell it is in (the first one names a heading's
+    /// provider or axis, a cell's profile), and a span of the index.
+    fn code(&mut self, code: CowStr<'_>, range: Range<usize>) {
+        // An image's content all goes into its `alt` attribute, which is not text.
+        let in_image = self.image_depth > 0;
+        if let Some(heading) = self.heading.as_mut().filter(|_| !in_image) {
+            heading.text.push_str(&code);
+            if heading.first_code.is_none() {
+                heading.first_code = Some((code.to_string(), range.clone()));
+            }
+        } else if let Some(term) = self.term.as_mut().filter(|_| !in_image) {
+            term.push_str(&code);
+        }
+        if let Some(cell) = &mut self.cell {
+            cell.text.push_str(&code);
+            if cell.first_code.is_none() {
+                cell.first_code = Some(code.to_string());
+            }
+        }
+        self.index.code_spans.push(CodeSpan {
+            range,
+            text: compact(code),
+        });
+    }
+
     /// Adds rendered text to the heading or definition term being read.
     fn push_text(&mut self, text: &str) {
         if self.image_depth > 0 {
@@ -246,26 +250,7 @@ impl Builder {
             self.index.quotes.push(range.clone());
         }
         match tag {
-            Tag::Heading {
-                level,
-                id,
-                classes,
-                attrs,
-            } => {
-                let attr_id = attrs
-                    .iter()
-                    .rev()
-                    .find(|(name, _)| name.as_ref() == "id")
-                    .and_then(|(_, value)| value.as_ref().map(|v| v.to_string()));
-                self.heading = Some(OpenHeading {
-                    level: level as u8,
-                    range,
-                    explicit: id.map(|id| id.to_string()).or(attr_id),
-                    classes: classes.iter().map(|c| c.to_string()).collect(),
-                    text: String::new(),
-                    first_code: None,
-                });
-            }
+            Tag::Heading { .. } => self.heading = open_heading(tag, range),
             Tag::DefinitionListTitle => self.term = Some(String::new()),
             Tag::Image { .. } => self.image_depth += 1,
             Tag::CodeBlock(_) => {
@@ -283,20 +268,7 @@ impl Builder {
                 dest_url,
                 id,
                 ..
-            } => {
-                if !id.is_empty() {
-                    self.used_labels.insert(label_key(&id));
-                }
-                let origin = match link_type {
-                    LinkType::Autolink | LinkType::Email => LinkOrigin::Autolink,
-                    _ => LinkOrigin::Markdown,
-                };
-                self.index.links.push(Link {
-                    range,
-                    dest: dest_url.into_string(),
-                    origin,
-                });
-            }
+            } => self.link(link_type, dest_url.into_string(), &id, range),
             Tag::FootnoteDefinition(name) => {
                 let name = name.to_string();
                 if self.defined_footnotes.insert(name.clone()) {
@@ -305,6 +277,29 @@ impl Builder {
                     self.footnote_stack.push(None);
                 }
             }
+            _ => self.start_table(source, tag, range),
+        }
+    }
+
+    /// A link: its destination and where it came from, and the reference label it uses.
+    fn link(&mut self, link_type: LinkType, dest: String, id: &str, range: Range<usize>) {
+        if !id.is_empty() {
+            self.used_labels.insert(label_key(id));
+        }
+        let origin = match link_type {
+            LinkType::Autolink | LinkType::Email => LinkOrigin::Autolink,
+            _ => LinkOrigin::Markdown,
+        };
+        self.index.links.push(Link {
+            range,
+            dest,
+            origin,
+        });
+    }
+
+    /// A table, a row or a cell opening, when tables are read.
+    fn start_table(&mut self, source: &str, tag: Tag<'_>, range: Range<usize>) {
+        match tag {
             Tag::Table(_) if self.tables => {
                 self.table = Some(Table {
                     range,
@@ -521,6 +516,32 @@ fn trim_range(source: &str, range: Range<usize>) -> Range<usize> {
     let start = range.start + (slice.len() - slice.trim_start().len());
     let end = range.end - (slice.len() - slice.trim_end().len());
     start..end.max(start)
+}
+
+/// A heading as it opens: its level, its `{#id}` or `id=` attribute, its classes.
+fn open_heading(tag: Tag<'_>, range: Range<usize>) -> Option<OpenHeading> {
+    let Tag::Heading {
+        level,
+        id,
+        classes,
+        attrs,
+    } = tag
+    else {
+        return None;
+    };
+    let attr_id = attrs
+        .iter()
+        .rev()
+        .find(|(name, _)| name.as_ref() == "id")
+        .and_then(|(_, value)| value.as_ref().map(|v| v.to_string()));
+    Some(OpenHeading {
+        level: level as u8,
+        range,
+        explicit: id.map(|id| id.to_string()).or(attr_id),
+        classes: classes.iter().map(|c| c.to_string()).collect(),
+        text: String::new(),
+        first_code: None,
+    })
 }
 
 #[cfg(test)]

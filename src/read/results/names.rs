@@ -347,88 +347,91 @@ mod tests {
         }
     }
 
+    /// A case's name as each runner writes it, its display name, the function it names and
+    /// the provider it names (of [`providers`]).
+    const RUNNER_NAMES: &[(&str, Option<&str>, &str, Named)] = &[
+        (
+            "TestPutAtomic/gcs",
+            None,
+            "TestPutAtomic",
+            Named::Provider(1),
+        ),
+        ("TestPutAtomic", None, "TestPutAtomic", Named::None),
+        ("TestPut/empty_key", None, "TestPut", Named::None),
+        (
+            "test_put_atomic[azure-blob]",
+            None,
+            "test_put_atomic",
+            Named::Provider(2),
+        ),
+        ("test_put[s3-1]", None, "test_put", Named::Provider(0)),
+        ("test_put[empty]", None, "test_put", Named::None),
+        (
+            "put_atomic::case_3_azure_blob",
+            None,
+            "put_atomic",
+            Named::Provider(2),
+        ),
+        (
+            "store::tests::put_atomic::case_2",
+            None,
+            "put_atomic",
+            Named::Unknown,
+        ),
+        (
+            "store::tests::get_missing",
+            None,
+            "get_missing",
+            Named::None,
+        ),
+        ("putAtomic{String}[2]", None, "putAtomic", Named::Unknown),
+        (
+            "putAtomic(String)[2]",
+            Some("[2] gcs"),
+            "putAtomic",
+            Named::Provider(1),
+        ),
+        (
+            "getMissing()",
+            Some("getMissing()"),
+            "getMissing",
+            Named::None,
+        ),
+        ("test_put[store=s3]", None, "test_put", Named::Provider(0)),
+        (
+            "test_put[azure-blob-1]",
+            None,
+            "test_put",
+            Named::Provider(2),
+        ),
+        (
+            "test_put[s3 [primary]]",
+            None,
+            "test_put",
+            Named::Provider(0),
+        ),
+        ("test_put:2", None, "test_put", Named::Unknown),
+        ("test_addr[::1]", None, "test_addr", Named::None),
+        (
+            "tests::test_addr[s3::1]",
+            None,
+            "test_addr",
+            Named::Provider(0),
+        ),
+        ("test_put:1 ('gcs')", None, "test_put", Named::Provider(1)),
+        (
+            "testPut with data set \"gcs\"",
+            None,
+            "testPut",
+            Named::Provider(1),
+        ),
+        ("testPut with data set #1", None, "testPut", Named::Unknown),
+    ];
+
     #[test]
     fn each_runner_names_the_function_and_the_provider() {
         let p = providers();
-        let cases: &[(&str, Option<&str>, &str, Named)] = &[
-            (
-                "TestPutAtomic/gcs",
-                None,
-                "TestPutAtomic",
-                Named::Provider(1),
-            ),
-            ("TestPutAtomic", None, "TestPutAtomic", Named::None),
-            ("TestPut/empty_key", None, "TestPut", Named::None),
-            (
-                "test_put_atomic[azure-blob]",
-                None,
-                "test_put_atomic",
-                Named::Provider(2),
-            ),
-            ("test_put[s3-1]", None, "test_put", Named::Provider(0)),
-            ("test_put[empty]", None, "test_put", Named::None),
-            (
-                "put_atomic::case_3_azure_blob",
-                None,
-                "put_atomic",
-                Named::Provider(2),
-            ),
-            (
-                "store::tests::put_atomic::case_2",
-                None,
-                "put_atomic",
-                Named::Unknown,
-            ),
-            (
-                "store::tests::get_missing",
-                None,
-                "get_missing",
-                Named::None,
-            ),
-            ("putAtomic{String}[2]", None, "putAtomic", Named::Unknown),
-            (
-                "putAtomic(String)[2]",
-                Some("[2] gcs"),
-                "putAtomic",
-                Named::Provider(1),
-            ),
-            (
-                "getMissing()",
-                Some("getMissing()"),
-                "getMissing",
-                Named::None,
-            ),
-            ("test_put[store=s3]", None, "test_put", Named::Provider(0)),
-            (
-                "test_put[azure-blob-1]",
-                None,
-                "test_put",
-                Named::Provider(2),
-            ),
-            (
-                "test_put[s3 [primary]]",
-                None,
-                "test_put",
-                Named::Provider(0),
-            ),
-            ("test_put:2", None, "test_put", Named::Unknown),
-            ("test_addr[::1]", None, "test_addr", Named::None),
-            (
-                "tests::test_addr[s3::1]",
-                None,
-                "test_addr",
-                Named::Provider(0),
-            ),
-            ("test_put:1 ('gcs')", None, "test_put", Named::Provider(1)),
-            (
-                "testPut with data set \"gcs\"",
-                None,
-                "testPut",
-                Named::Provider(1),
-            ),
-            ("testPut with data set #1", None, "testPut", Named::Unknown),
-        ];
-        for (name, display, function, provider) in cases {
+        for (name, display, function, provider) in RUNNER_NAMES {
             assert_eq!(base(name), *function, "{name}");
             assert_eq!(named(name, *display, &p), *provider, "{name}");
         }
@@ -517,6 +520,11 @@ mod tests {
                 .matches("s3 get")
                 .is_none()
         );
+    }
+
+    #[test]
+    fn titles_joined_to_their_groups_each_runners_way() {
+        let p = providers();
         // Playwright's ` › ` and jasmine-reporters' `.` between a group and its test.
         let nested = TitlePattern::new(&["read after write".to_owned()], "on ${s} sees").unwrap();
         for name in [
