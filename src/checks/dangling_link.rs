@@ -276,6 +276,22 @@ impl OutsideAnchors {
     }
 }
 
+/// A link to `#fragment` of `page`, when `anchors` (its ids) do not hold it.
+fn missing_anchor(
+    anchors: &std::collections::HashSet<String>,
+    page: &str,
+    fragment: &str,
+) -> Option<(String, Option<&'static str>)> {
+    if fragment.is_empty() || fragment == "top" || anchors.contains(fragment) {
+        return None;
+    }
+    let hint = suggest::hint(fragment, anchors.iter().map(String::as_str));
+    Some((
+        format!("{page} has no anchor `#{fragment}`{hint}"),
+        Some(ANCHOR_HELP),
+    ))
+}
+
 /// What is wrong with the link `dest` of a companion: relative to the companion's folder (a
 /// leading `/` to the book root), a target that is a chapter needs its fragment to be an id of
 /// that chapter; any other target must exist, and a fragment into another Markdown file must
@@ -296,24 +312,16 @@ fn from_companion(
     };
     let path = path.split('?').next().unwrap_or("");
     let missing_anchor = |anchors: &std::collections::HashSet<String>, page: String| {
-        let fragment = fragment.as_deref()?;
-        if fragment.is_empty() || fragment == "top" || anchors.contains(fragment) {
-            return None;
-        }
-        let hint = suggest::hint(fragment, anchors.iter().map(String::as_str));
-        Some((
-            format!("{page} has no anchor `#{fragment}`{hint}"),
-            Some(ANCHOR_HELP),
-        ))
+        missing_anchor(anchors, &page, fragment.as_deref()?)
     };
     if path.is_empty() {
         return missing_anchor(&companion.index.anchors, "this file".to_owned());
     }
     let decoded = paths::percent_decode(path);
-    let target = match decoded.strip_prefix('/') {
-        Some(rest) => paths::lexical(&cx.files.root().join(rest)),
-        None => paths::lexical(&companion.folder().join(&*decoded)),
-    };
+    let target = paths::lexical(&match decoded.strip_prefix('/') {
+        Some(rest) => cx.files.root().join(rest),
+        None => companion.folder().join(&*decoded),
+    });
     let src = paths::lexical(&cx.files.src_dir());
     if let Ok(in_src) = target.strip_prefix(&src) {
         let key = paths::components(in_src).join("/");

@@ -15,23 +15,10 @@ use crate::util::vocab::Check;
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     let mut patterns: HashMap<String, Option<Matcher>> = HashMap::new();
     for (number, chapter) in cx.each_chapter() {
-        let mut terms: Vec<(String, bool)> = cx
-            .config
-            .forbidden_terms
-            .get(&chapter.key)
-            .into_iter()
-            .flatten()
-            .map(|t| (t.clone(), false))
-            .collect();
-        if cx.config.is_contract(&chapter.key) {
-            terms.extend(cx.model.providers.iter().map(|p| (p.name.clone(), true)));
-        }
-        terms.retain(|(t, _)| !t.trim().is_empty());
+        let terms = terms_of(cx, &chapter.key);
         if terms.is_empty() {
             continue;
         }
-        // Longer terms first, so `compute engine` wins over `compute`.
-        terms.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
         let alternatives: Vec<String> =
             terms.iter().map(|(t, _)| regex::escape(t.trim())).collect();
         // Chapters with the same terms (every contract chapter bans the same provider names)
@@ -73,6 +60,25 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             out.push(Draft::new(Check::ForbiddenTerm, number, range, message).help(help));
         }
     }
+}
+
+/// The terms banned in the chapter `key`, each with whether it is a provider's name, longest
+/// first (so `compute engine` wins over `compute`).
+fn terms_of(cx: &Context<'_>, key: &str) -> Vec<(String, bool)> {
+    let mut terms: Vec<(String, bool)> = cx
+        .config
+        .forbidden_terms
+        .get(key)
+        .into_iter()
+        .flatten()
+        .map(|t| (t.clone(), false))
+        .collect();
+    if cx.config.is_contract(key) {
+        terms.extend(cx.model.providers.iter().map(|p| (p.name.clone(), true)));
+    }
+    terms.retain(|(t, _)| !t.trim().is_empty());
+    terms.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
+    terms
 }
 
 /// Finds any of a list of terms, ignoring case: Aho-Corasick when every term is ASCII (the usual

@@ -51,34 +51,41 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             );
         }
     }
-    if let Some((number, range)) = unexpanded.first().cloned() {
-        let chapters = unexpanded
-            .iter()
-            .map(|(n, _)| n)
-            .collect::<std::collections::BTreeSet<_>>()
-            .len();
-        let count = unexpanded.len();
-        let plural = |n: usize, one: &str, many: &str| {
-            if n == 1 {
-                format!("{n} {one}")
-            } else {
-                format!("{n} {many}")
-            }
-        };
-        out.push(
-            Draft::in_config(
-                Check::LeftoverDirective,
-                "after",
-                format!(
-                    "mdBook's `links` preprocessor runs after this one, so `{{{{#include}}}}` and mdBook's other directives are not expanded yet ({} in {}), and the text they bring in is not checked",
-                    plural(count, "directive", "directives"),
-                    plural(chapters, "chapter", "chapters")
-                ),
-            )
-            .related(number, range, "the first")
-            .help("add `after = [\"links\"]` to `[preprocessor.contract]` in book.toml"),
-        );
-    }
+    links_after(&unexpanded, out);
+}
+
+/// mdBook's directives not expanded because `links` runs after this preprocessor: one finding
+/// at book.toml, with the first as its note.
+fn links_after(unexpanded: &[(usize, std::ops::Range<usize>)], out: &mut Vec<Draft>) {
+    let Some((number, range)) = unexpanded.first().cloned() else {
+        return;
+    };
+    let chapters = unexpanded
+        .iter()
+        .map(|(n, _)| n)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    let count = unexpanded.len();
+    let plural = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            format!("{n} {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    out.push(
+        Draft::in_config(
+            Check::LeftoverDirective,
+            "after",
+            format!(
+                "mdBook's `links` preprocessor runs after this one, so `{{{{#include}}}}` and mdBook's other directives are not expanded yet ({} in {}), and the text they bring in is not checked",
+                plural(count, "directive", "directives"),
+                plural(chapters, "chapter", "chapters")
+            ),
+        )
+        .related(number, range, "the first")
+        .help("add `after = [\"links\"]` to `[preprocessor.contract]` in book.toml"),
+    );
 }
 
 /// Whether `written` (a `{{#name ...}}` directive) has an argument, as the pattern of mdBook's

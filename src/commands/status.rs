@@ -130,45 +130,19 @@ fn provider_line(out: &mut String, provider: &ProviderCoverage, results: bool, r
 /// contract's rules.
 fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool, rules: usize) {
     let rest = not_counted(provider, rules);
-    let reported = provider.declared + provider.no_report;
+    let at = format!(
+        "{}:{}: `{}`",
+        provider.path.display(),
+        provider.line,
+        provider.provider
+    );
     let _ = if provider.known && results {
-        write!(
-            out,
-            "{}:{}: `{}`, {} of {} rules passed, {} failed, {} skipped, {} not run, {}{} implemented only, {} uncovered",
-            provider.path.display(),
-            provider.line,
-            provider.provider,
-            provider.verified,
-            provider.bound,
-            provider.failed,
-            provider.skipped,
-            provider.not_run,
-            [
-                (provider.unattributed, "unattributed"),
-                (provider.unmatched, "unmatched")
-            ]
-            .iter()
-            .filter(|(n, _)| *n > 0)
-            .map(|(n, word)| format!("{n} {word}, "))
-            .collect::<String>(),
-            provider.implemented,
-            provider.bound
-                - provider.verified
-                - provider.implemented
-                - provider.failed
-                - provider.skipped
-                - provider.not_run
-                - provider.unattributed
-                - provider.unmatched
-                - reported
-        )
+        write!(out, "{at}, {}", tested_counts(provider))
     } else if provider.known {
+        let reported = provider.declared + provider.no_report;
         write!(
             out,
-            "{}:{}: `{}`, {} of {} rules verified, {} implemented only, {} uncovered",
-            provider.path.display(),
-            provider.line,
-            provider.provider,
+            "{at}, {} of {} rules verified, {} implemented only, {} uncovered",
             provider.verified,
             provider.bound,
             provider.implemented,
@@ -177,10 +151,7 @@ fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool,
     } else {
         write!(
             out,
-            "{}:{}: `{}`, bound by {} rules; coverage unknown (book.toml sets no `source-root`)",
-            provider.path.display(),
-            provider.line,
-            provider.provider,
+            "{at}, bound by {} rules; coverage unknown (book.toml sets no `source-root`)",
             provider.bound
         )
     };
@@ -194,6 +165,38 @@ fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool,
         out.push_str(&rest);
     }
     out.push('\n');
+}
+
+/// A provider's counts with test results: passed of bound, then each kind of cell that is
+/// not passed, so that they add up.
+fn tested_counts(provider: &ProviderCoverage) -> String {
+    let reported = provider.declared + provider.no_report;
+    let unplaced: String = [
+        (provider.unattributed, "unattributed"),
+        (provider.unmatched, "unmatched"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, word)| format!("{n} {word}, "))
+    .collect();
+    let uncovered = provider.bound
+        - provider.verified
+        - provider.implemented
+        - provider.failed
+        - provider.skipped
+        - provider.not_run
+        - provider.unattributed
+        - provider.unmatched
+        - reported;
+    format!(
+        "{} of {} rules passed, {} failed, {} skipped, {} not run, {unplaced}{} implemented only, {uncovered} uncovered",
+        provider.verified,
+        provider.bound,
+        provider.failed,
+        provider.skipped,
+        provider.not_run,
+        provider.implemented,
+    )
 }
 
 /// The rules of the contract a provider's counts leave out, when there are any: `, and 19

@@ -99,6 +99,34 @@ impl Model {
         }
     }
 
+    /// The provider a `.provider` heading of chapter `number` opens, with its section (the
+    /// whole chapter for a spec's); a problem for a heading without a name.
+    fn provider(&mut self, number: usize, heading: &Heading, section: Range<usize>, spec: bool) {
+        let name = match &heading.first_code {
+            Some((code, _)) => code.clone(),
+            None => heading.text.trim().to_owned(),
+        };
+        if name.is_empty() {
+            problem(
+                &mut self.problems,
+                Check::MalformedSection,
+                number,
+                heading.range.clone(),
+                "a `.provider` heading needs a name".into(),
+            );
+            return;
+        }
+        self.providers.push(Provider {
+            name,
+            chapter: number,
+            anchor: heading.id.clone(),
+            range: heading.range.clone(),
+            section,
+            proposed: spec || heading.has_class("proposed"),
+            spec,
+        });
+    }
+
     pub(super) fn collect_headings(
         &mut self,
         number: usize,
@@ -136,29 +164,7 @@ impl Model {
                     section = 0..chapter.content.len();
                     spec_provider = Some(self.providers.len());
                 }
-                let name = match &heading.first_code {
-                    Some((code, _)) => code.clone(),
-                    None => heading.text.trim().to_owned(),
-                };
-                if name.is_empty() {
-                    problem(
-                        &mut self.problems,
-                        Check::MalformedSection,
-                        number,
-                        heading.range.clone(),
-                        "a `.provider` heading needs a name".into(),
-                    );
-                    continue;
-                }
-                self.providers.push(Provider {
-                    name,
-                    chapter: number,
-                    anchor: heading.id.clone(),
-                    range: heading.range.clone(),
-                    section,
-                    proposed: spec || heading.has_class("proposed"),
-                    spec,
-                });
+                self.provider(number, heading, section, spec);
             }
         }
         if spec && spec_provider.is_none() {
@@ -179,43 +185,9 @@ impl Model {
         heading: &Heading,
         section: Range<usize>,
     ) {
-        if !config.may_define_axes(&chapter.key) {
-            let message = format!(
-                "axes are defined in contract chapters only ({}); `{}` is not one",
-                config.contract.join(", "),
-                chapter.key
-            );
-            problem(
-                &mut self.problems,
-                Check::MalformedSection,
-                number,
-                heading.range.clone(),
-                message,
-            );
-            return;
-        }
-        let Some((code, code_range)) = heading.first_code.clone() else {
-            problem(
-                &mut self.problems,
-                Check::MalformedSection,
-                number,
-                heading.range.clone(),
-                "an `.axis` heading needs its code as the first code span, a kebab-case word, as in ``### `axis-code` {.axis}``".into(),
-            );
+        let Some((code, _)) = self.axis_code(number, chapter, config, heading) else {
             return;
         };
-        if !is_kebab(&code) {
-            problem(
-                &mut self.problems,
-                Check::MalformedSection,
-                number,
-                code_range,
-                format!(
-                    "axis code `{code}` is not kebab-case (lowercase letters, digits and single hyphens)"
-                ),
-            );
-            return;
-        }
         let table = chapter.index.tables.iter().position(|t| {
             t.range.start >= section.start && t.range.end <= section.end && is_profile_table(t)
         });
@@ -248,6 +220,55 @@ impl Model {
             self.by_code.insert(code, self.axes.len());
         }
         self.axes.push(axis);
+    }
+
+    /// The code of the `.axis` heading `heading`, with its range; `None`, with a problem, in a
+    /// chapter that is no contract or for a heading without a kebab-case code.
+    fn axis_code(
+        &mut self,
+        number: usize,
+        chapter: &Chapter<'_>,
+        config: &Config,
+        heading: &Heading,
+    ) -> Option<(String, Range<usize>)> {
+        if !config.may_define_axes(&chapter.key) {
+            let message = format!(
+                "axes are defined in contract chapters only ({}); `{}` is not one",
+                config.contract.join(", "),
+                chapter.key
+            );
+            problem(
+                &mut self.problems,
+                Check::MalformedSection,
+                number,
+                heading.range.clone(),
+                message,
+            );
+            return None;
+        }
+        let Some((code, code_range)) = heading.first_code.clone() else {
+            problem(
+                &mut self.problems,
+                Check::MalformedSection,
+                number,
+                heading.range.clone(),
+                "an `.axis` heading needs its code as the first code span, a kebab-case word, as in ``### `axis-code` {.axis}``".into(),
+            );
+            return None;
+        };
+        if !is_kebab(&code) {
+            problem(
+                &mut self.problems,
+                Check::MalformedSection,
+                number,
+                code_range,
+                format!(
+                    "axis code `{code}` is not kebab-case (lowercase letters, digits and single hyphens)"
+                ),
+            );
+            return None;
+        }
+        Some((code, code_range))
     }
 
     pub(super) fn read_profiles(&mut self, number: usize, table: &Table, axis: &mut Axis) {

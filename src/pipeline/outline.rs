@@ -135,41 +135,7 @@ impl Outline {
     ) -> Outline {
         let mut outline = Outline::default();
         for axis in model.unique_axes() {
-            let chapter = &chapters[axis.chapter];
-            let index = &chapter.index;
-            let Some(heading) = index.headings.iter().find(|h| h.range == axis.range) else {
-                continue;
-            };
-            let code_range = heading
-                .first_code
-                .as_ref()
-                .map_or(heading.range.clone(), |(_, r)| {
-                    inside_backticks(chapter.content, r)
-                });
-            let cell = |row: usize, column: Option<usize>| -> Option<String> {
-                let table = index.tables.get(axis.table?)?;
-                let cell = table.rows.get(row)?.cells.get(column?)?;
-                Some(chapter.content[cell.range.clone()].trim().to_owned())
-            };
-            let profiles = axis
-                .profiles
-                .iter()
-                .map(|p| ProfileOutline {
-                    name: p.name.clone(),
-                    meaning: cell(p.row, axis.columns.meaning),
-                    obliges: cell(p.row, axis.columns.obliges),
-                    tolerated_by: cell(p.row, axis.columns.tolerated_by),
-                })
-                .collect();
-            outline.axes.push(AxisOutline {
-                code: axis.code.clone(),
-                heading: chapter.locate(files, heading.range.clone()),
-                code_at: chapter.locate(files, code_range),
-                id_is_code: !heading.explicit_id && heading.id == axis.code,
-                chapter: chapter.key.clone(),
-                question: question(chapter.content, index, heading.range.end),
-                profiles,
-            });
+            outline.axes.extend(axis_of(axis, chapters, files));
         }
         for chapter in chapters {
             for shortcode in &chapter.scan.shortcodes {
@@ -348,6 +314,48 @@ fn fragments(
         }
     }
     out
+}
+
+/// What an axis's hover and links read: its heading, its code, its question and its
+/// profiles with their cells; `None` for an axis whose heading is gone.
+fn axis_of(
+    axis: &crate::model::Axis,
+    chapters: &[Chapter<'_>],
+    files: &BookFiles,
+) -> Option<AxisOutline> {
+    let chapter = &chapters[axis.chapter];
+    let index = &chapter.index;
+    let heading = index.headings.iter().find(|h| h.range == axis.range)?;
+    let code_range = heading
+        .first_code
+        .as_ref()
+        .map_or(heading.range.clone(), |(_, r)| {
+            inside_backticks(chapter.content, r)
+        });
+    let cell = |row: usize, column: Option<usize>| -> Option<String> {
+        let table = index.tables.get(axis.table?)?;
+        let cell = table.rows.get(row)?.cells.get(column?)?;
+        Some(chapter.content[cell.range.clone()].trim().to_owned())
+    };
+    let profiles = axis
+        .profiles
+        .iter()
+        .map(|p| ProfileOutline {
+            name: p.name.clone(),
+            meaning: cell(p.row, axis.columns.meaning),
+            obliges: cell(p.row, axis.columns.obliges),
+            tolerated_by: cell(p.row, axis.columns.tolerated_by),
+        })
+        .collect();
+    Some(AxisOutline {
+        code: axis.code.clone(),
+        heading: chapter.locate(files, heading.range.clone()),
+        code_at: chapter.locate(files, code_range),
+        id_is_code: !heading.explicit_id && heading.id == axis.code,
+        chapter: chapter.key.clone(),
+        question: question(chapter.content, index, heading.range.end),
+        profiles,
+    })
 }
 
 /// What a rule's hover shows: its ID, level, version and profile, its words, and where it

@@ -9,6 +9,7 @@ use std::collections::{BTreeSet, HashSet};
 use super::{Status, Unknowable};
 use crate::model::Model;
 use crate::model::rules::code::CodeCitation;
+use crate::read::results::Outcome;
 
 /// The test results and what finds their cases, with the source tree's root.
 pub(crate) struct WithResults<'r> {
@@ -96,7 +97,6 @@ fn one_test(
     model: &Model,
     p: usize,
 ) -> (Status, Vec<usize>, bool) {
-    use crate::read::results::Outcome;
     use crate::read::results::names::Named;
     let Some(Matched { found, kinds }) = matched(with, citations, c) else {
         // A file in which no test was recognised (a language or a runner whose tests are not
@@ -110,15 +110,6 @@ fn one_test(
         return told;
     }
     let me = with.matcher.provider_index(&model.providers[p].name);
-    let worst = |cases: &[usize]| {
-        cases
-            .iter()
-            .copied()
-            .max_by_key(|&i| with.results.cases[i].outcome)
-    };
-    let failed_among = |cases: &[usize]| {
-        worst(cases).filter(|&i| with.results.cases[i].outcome == Outcome::Failed)
-    };
     // A test whose cases name providers: this provider's cases alone, none when it has none
     // (its subtest did not run, whatever the parent did).
     let by_provider = kinds.iter().any(|(_, n)| matches!(n, Named::Provider(_)));
@@ -129,28 +120,12 @@ fn one_test(
             .map(|(i, _)| *i)
             .collect()
     } else {
-        let unknown: Vec<usize> = kinds
-            .iter()
-            .filter(|(_, n)| *n == Named::Unknown)
-            .map(|(i, _)| *i)
-            .collect();
-        if !unknown.is_empty() || (found.unplaced && !found.cases.is_empty()) {
-            let all: Vec<usize> = if unknown.is_empty() {
-                found.cases.clone()
-            } else {
-                unknown
-            };
-            let why = if found.unplaced {
-                Unknowable::File
-            } else {
-                Unknowable::Provider
-            };
-            // A failure is told even when whose it is is not known: never hidden.
-            return (Status::Unattributed(c, why, failed_among(&all)), all, false);
+        if let Some(told) = unattributed(with, found, kinds, c) {
+            return told;
         }
         kinds.iter().map(|(i, _)| *i).collect()
     };
-    let Some(case) = worst(&own) else {
+    let Some(case) = worst(with, &own) else {
         return (Status::NotRun(c), own, false);
     };
     let status = match with.results.cases[case].outcome {
@@ -163,6 +138,47 @@ fn one_test(
     };
     (status, own, !by_provider)
 }
+
+/// The case of `cases` with the worst outcome.
+fn worst(with: &WithResults<'_>, cases: &[usize]) -> Option<usize> {
+    cases
+        .iter()
+        .copied()
+        .max_by_key(|&i| with.results.cases[i].outcome)
+}
+
+/// For a test whose cases name no provider: the cell when its report cannot say whose they
+/// are (named by position only) or which file's (a name another file's test has too). A
+/// failure among them is told even so: never hidden.
+fn unattributed(
+    with: &WithResults<'_>,
+    found: &crate::read::results::matching::Found,
+    kinds: &[(usize, crate::read::results::names::Named)],
+    c: usize,
+) -> Option<(Status, Vec<usize>, bool)> {
+    use crate::read::results::names::Named;
+    let unknown: Vec<usize> = kinds
+        .iter()
+        .filter(|(_, n)| *n == Named::Unknown)
+        .map(|(i, _)| *i)
+        .collect();
+    if unknown.is_empty() && (!found.unplaced || found.cases.is_empty()) {
+        return None;
+    }
+    let all: Vec<usize> = if unknown.is_empty() {
+        found.cases.clone()
+    } else {
+        unknown
+    };
+    let why = if found.unplaced {
+        Unknowable::File
+    } else {
+        Unknowable::Provider
+    };
+    let failed = worst(with, &all).filter(|&i| with.results.cases[i].outcome == Outcome::Failed);
+    Some((Status::Unattributed(c, why, failed), all, false))
+}
+
 /// Per citation of an unmatched cell, the cases of its file that could not be placed.
 pub(super) fn unmatched_of(
     cells: &[Vec<Status>],
