@@ -6,7 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use mdbook_contract::Format;
+
+mod cli;
+
+use cli::{Loaded, display_root, load, repository_root};
 
 /// An mdBook preprocessor that keeps a provider contract, its spec template and its appendix in
 /// step. Run with no arguments, it speaks mdBook's preprocessor protocol on stdin and stdout.
@@ -26,35 +29,7 @@ enum Command {
         /// The renderer's name, such as `html` or `markdown`.
         renderer: String,
     },
-    /// Loads the book (book.toml, SUMMARY.md, includes) and runs every check without rendering.
-    ///
-    /// Exits 0 when there is no error finding, 1 when there is, 2 when the book could not be
-    /// loaded.
-    Check {
-        /// The book's root folder, where book.toml is.
-        #[arg(default_value = ".")]
-        book_dir: PathBuf,
-        /// How to print findings.
-        #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
-        format: OutputFormat,
-        /// In companions, report only findings on lines added or changed since the merge base
-        /// of REV and HEAD (the `changed-since` key). Chapters are always checked whole.
-        #[arg(long, value_name = "REV")]
-        changed_since: Option<String>,
-        /// Findings this baseline file records do not fail the build (the `baseline` key; the
-        /// path is relative to where the command runs).
-        #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
-        baseline: Option<PathBuf>,
-        /// Records every current finding in FILE, a baseline for `baseline = "FILE"` or
-        /// `--baseline FILE`, and exits 0.
-        #[arg(long, value_name = "FILE")]
-        write_baseline: Option<PathBuf>,
-        /// Test results to read (JUnit XML or `go test -json` output, globs allowed), relative
-        /// to where the command runs, in place of book.toml's `test-results`; may be given more
-        /// than once.
-        #[arg(long = "test-results", value_name = "GLOB")]
-        test_results: Vec<PathBuf>,
-    },
+    Check(cli::check::CheckArgs),
     /// Writes the spec chapter of a new provider from the template, lists it in SUMMARY.md
     /// after the template and adds it to `specs` in book.toml.
     ///
@@ -331,43 +306,11 @@ enum StatusOutput {
     Json,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum OutputFormat {
-    /// Snippets with the offending span underlined (`text` is the same).
-    #[value(alias = "text")]
-    Human,
-    /// One line per finding: `path:line:col: severity[check]: message`.
-    Short,
-    /// A JSON array of findings.
-    Json,
-    /// GitHub Actions annotations.
-    Github,
-    /// A SARIF 2.1.0 log, for code scanning.
-    Sarif,
-    /// A Markdown summary (the axes, claims per provider, findings per check), for
-    /// `$GITHUB_STEP_SUMMARY`.
-    Markdown,
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Supports { .. }) => ExitCode::SUCCESS,
-        Some(Command::Check {
-            book_dir,
-            format,
-            changed_since,
-            baseline,
-            write_baseline,
-            test_results,
-        }) => check_command(
-            &book_dir,
-            format,
-            changed_since.as_deref(),
-            baseline.as_deref(),
-            write_baseline.as_deref(),
-            &test_results,
-        ),
+        Some(Command::Check(args)) => cli::check::run(args),
         Some(Command::Install { book_dir }) => install(&book_dir),
         Some(Command::Init {
             dir,
@@ -470,26 +413,6 @@ fn main() -> ExitCode {
             path,
         }) => new_spec(&book_dir, &provider_type, path.as_deref()),
         None => protocol(),
-    }
-}
-
-/// `mdbook-contract check`: what the user names on the command line is theirs to read, then the
-/// book is checked, or its findings recorded as a baseline.
-fn check_command(
-    book_dir: &Path,
-    format: OutputFormat,
-    changed_since: Option<&str>,
-    baseline: Option<&Path>,
-    write_baseline: Option<&Path>,
-    test_results: &[PathBuf],
-) -> ExitCode {
-    let mut given = test_results.to_vec();
-    given.extend(baseline.map(Path::to_path_buf));
-    mdbook_contract::given_on_command_line(&given);
-    let loaded = load(book_dir, test_results, changed_since);
-    match write_baseline {
-        Some(file) => record_baseline(loaded, book_dir, file),
-        None => check(loaded, book_dir, format, baseline),
     }
 }
 
@@ -625,55 +548,6 @@ fn new_spec(book_dir: &std::path::Path, provider_type: &str, path: Option<&str>)
     }
 }
 
-/// Paths in output that a repository's host places (GitHub annotations, SARIF) are relative
-/// to the top of the git work tree, wherever the command runs; outside one, as for people.
-fn repository_root(book_dir: &std::path::Path) -> PathBuf {
-    mdbook_contract::in_repository(book_dir).unwrap_or_else(|| display_root(book_dir))
-}
-
-/// Paths in output are shown as `book_dir` joined with the path in the book, so they are
-/// relative to where the command was run.
-fn display_root(book_dir: &std::path::Path) -> PathBuf {
-    if book_dir == std::path::Path::new(".") {
-        PathBuf::new()
-    } else {
-        book_dir.to_path_buf()
-    }
-}
-
-/// The book as mdBook hands it over, loaded; or why it cannot be.
-type Loaded = anyhow::Result<(
-    mdbook_preprocessor::PreprocessorContext,
-    mdbook_preprocessor::book::Book,
-)>;
-
-/// Loads the book at `book_dir` as mdBook hands it over, with what the command line sets in
-/// place of book.toml: `--test-results` (given from the working folder, relative to the book
-/// root in the key) and `--changed-since`.
-fn load(
-    book_dir: &std::path::Path,
-    test_results: &[PathBuf],
-    changed_since: Option<&str>,
-) -> Loaded {
-    mdbook_contract::given_on_command_line(test_results);
-    let (mut ctx, book) = mdbook_contract::load(book_dir, "html")?;
-    if !test_results.is_empty() {
-        let list: Vec<String> = test_results
-            .iter()
-            .map(|p| {
-                mdbook_contract::from_folder(book_dir, p)
-                    .to_string_lossy()
-                    .into_owned()
-            })
-            .collect();
-        ctx.config.set("preprocessor.contract.test-results", list)?;
-    }
-    if let Some(rev) = changed_since {
-        ctx.config.set("preprocessor.contract.changed-since", rev)?;
-    }
-    Ok((ctx, book))
-}
-
 fn brief(
     loaded: Loaded,
     book_dir: &std::path::Path,
@@ -732,7 +606,11 @@ fn brief(
             let color = std::io::stderr().is_terminal()
                 && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
             let mut stderr = std::io::stderr().lock();
-            let _ = stderr.write_all(report.render(Format::Human, color).as_bytes());
+            let _ = stderr.write_all(
+                report
+                    .render(mdbook_contract::Format::Human, color)
+                    .as_bytes(),
+            );
             let _ = writeln!(
                 stderr,
                 "mdbook-contract: no brief written: it copies the spec's answers, so it is written only from a spec without errors"
@@ -1032,92 +910,6 @@ fn gate(status: &mdbook_contract::Status, percent: f64) -> ExitCode {
         }
     }
     if short {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// Records every finding of the book at `book_dir` in `file`, paths from the book root.
-fn record_baseline(loaded: Loaded, book_dir: &std::path::Path, file: &std::path::Path) -> ExitCode {
-    let checked =
-        loaded.and_then(|(ctx, book)| mdbook_contract::check(&ctx, &book, PathBuf::new()));
-    let report = match checked {
-        Ok(report) => report,
-        Err(error) => {
-            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
-            return ExitCode::from(2);
-        }
-    };
-    let text = mdbook_contract::write_baseline(&report);
-    let recorded = text.lines().filter(|l| !l.starts_with('#')).count();
-    if let Err(error) = std::fs::write(file, text) {
-        let _ = writeln!(
-            std::io::stderr(),
-            "mdbook-contract: cannot write `{}`: {error}",
-            file.display()
-        );
-        return ExitCode::from(2);
-    }
-    let setting = mdbook_contract::baseline_setting(&mdbook_contract::from_folder(book_dir, file));
-    let _ = writeln!(
-        std::io::stdout(),
-        "wrote {recorded} findings to {}; from now on they do not fail the build and new ones do, with `{setting}` under `[preprocessor.contract]` in book.toml (or `check --baseline {}`)",
-        file.display(),
-        file.display()
-    );
-    ExitCode::SUCCESS
-}
-
-fn check(
-    loaded: Loaded,
-    book_dir: &std::path::Path,
-    format: OutputFormat,
-    baseline: Option<&std::path::Path>,
-) -> ExitCode {
-    let checked = loaded.and_then(|(mut ctx, book)| {
-        if let Some(file) = baseline {
-            // Given from here; the key is relative to the book root.
-            let file = mdbook_contract::from_folder(book_dir, file);
-            ctx.config.set(
-                "preprocessor.contract.baseline",
-                file.to_string_lossy().as_ref(),
-            )?;
-        }
-        let shown = match format {
-            OutputFormat::Github | OutputFormat::Sarif => repository_root(book_dir),
-            _ => display_root(book_dir),
-        };
-        mdbook_contract::overview(&ctx, &book, shown)
-    });
-    let (overview, report) = match checked {
-        Ok(checked) => checked,
-        Err(error) => {
-            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
-            return ExitCode::from(2);
-        }
-    };
-    let format = match format {
-        OutputFormat::Human => Some(Format::Human),
-        OutputFormat::Short => Some(Format::Short),
-        OutputFormat::Json => Some(Format::Json),
-        OutputFormat::Github => Some(Format::Github),
-        OutputFormat::Sarif => Some(Format::Sarif),
-        OutputFormat::Markdown => None,
-    };
-    let color = std::io::stdout().is_terminal()
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let text = match format {
-        Some(Format::Human) if report.findings.is_empty() => {
-            format!("mdbook-contract: {}\n", report.summary())
-        }
-        Some(format) => report.render(format, color),
-        None => overview.markdown(&report),
-    };
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes());
-    let _ = stdout.flush();
-    if report.has_errors() {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
