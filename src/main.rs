@@ -5,11 +5,11 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 
 mod cli;
 
-use cli::{Loaded, display_root, load, repository_root};
+use cli::display_root;
 
 /// An mdBook preprocessor that keeps a provider contract, its spec template and its appendix in
 /// step. Run with no arguments, it speaks mdBook's preprocessor protocol on stdin and stdout.
@@ -46,163 +46,12 @@ enum Command {
         #[arg(long)]
         path: Option<String>,
     },
-    /// Writes the implementer's brief of a provider: one self-contained Markdown document with
-    /// its spec, the profiles it chose with what they oblige, worked examples from the existing
-    /// providers, the checklist for adding a provider, and the whole contract.
-    ///
-    /// Checks the book first: a spec with errors gets its findings printed as `check` prints
-    /// them, and nothing is written (exit 1); the book's errors elsewhere are listed in the
-    /// brief, which is written all the same. Exit 2 when the book cannot be loaded or has no
-    /// spec of that provider.
-    Brief {
-        /// The provider's type, as its spec names it.
-        provider_type: String,
-        /// The book's root folder, where book.toml is.
-        #[arg(default_value = ".")]
-        book_dir: PathBuf,
-        /// Where to write it (standard output when not given).
-        #[arg(short, long)]
-        output: Option<PathBuf>,
-        /// Test results to read (JUnit XML or `go test -json` output, globs allowed), relative
-        /// to where the command runs, in place of book.toml's `test-results`; may be given more
-        /// than once.
-        #[arg(long = "test-results", value_name = "GLOB")]
-        test_results: Vec<PathBuf>,
-    },
-    /// Reports every list item of an old document whose code spans do not all occur in the
-    /// book: nothing of what a split replaced is lost.
-    ///
-    /// Exits 0 when every item is carried over, 1 when one is not, 2 when OLD, a section or the
-    /// book cannot be read.
-    CarriedOver {
-        /// The old document: a file, or `REV:PATH` for a file at a git revision (read with
-        /// `git show`, such as `main:docs/providers.md`).
-        old: String,
-        /// The book's root folder, where book.toml is.
-        #[arg(default_value = ".")]
-        book_dir: PathBuf,
-        /// Compare only the list items of the section with this heading (numbering and case
-        /// aside); may be given more than once. Default: every list item of OLD.
-        #[arg(long = "section", value_name = "TITLE")]
-        sections: Vec<String>,
-    },
-    /// Compares the contract at two git revisions: axes, profiles, rules, claims, specs,
-    /// template entries and heading ids, each change with its level (major, minor, patch) and
-    /// who must act, where.
-    ///
-    /// A revision is read from git's objects (nothing is checked out); HEAD defaults to the
-    /// working tree. Exits 0, or 1 with `--fail-on` when a change at or above that level
-    /// exists; 2 when a side cannot be loaded.
-    Diff {
-        /// The revision to compare from, such as `origin/main`.
-        base: String,
-        /// The revision to compare to (default: the working tree).
-        head: Option<String>,
-        /// The book's root folder, where book.toml is.
-        #[arg(long = "book", default_value = ".")]
-        book_dir: PathBuf,
-        /// How to print it.
-        #[arg(long, value_enum, default_value_t = DiffOutput::Human)]
-        format: DiffOutput,
-        /// Exit 1 when a change at or above this level exists.
-        #[arg(long, value_enum)]
-        fail_on: Option<FailOn>,
-        /// Runs the commands book.toml names (preprocessors other than mdBook's own) on each
-        /// side; without it each side is read as written, and standard error says what was left
-        /// out. A revision's book.toml is someone's code: allow it only for a repository you
-        /// trust.
-        #[arg(long)]
-        allow_commands: bool,
-    },
-    /// Writes a provider's evidence against the contract as one JSON document, for the book's
-    /// `provider-reports`: run in the provider's repository after its tests.
-    ///
-    /// The document holds the provider, its repository and commit, each rule's ID, version and
-    /// digest, every citation of a rule in the source root with the results of its test, the
-    /// declared statuses and what `check` found. Exit 2 when the book cannot be loaded or an
-    /// option is wrong.
-    Report {
-        /// The contract's book (a checkout of its repository), where book.toml is.
-        #[arg(long = "book", value_name = "PATH", required_unless_present = "schema")]
-        book_dir: Option<PathBuf>,
-        /// The provider, as the book's provider section names it.
-        #[arg(long, value_name = "NAME", required_unless_present = "schema")]
-        provider: Option<String>,
-        /// The provider's repository (default: `git remote get-url origin`, written as https).
-        #[arg(long, value_name = "URL")]
-        repository: Option<String>,
-        /// The commit the report is of (default: the source root's HEAD).
-        #[arg(long, value_name = "SHA")]
-        commit: Option<String>,
-        /// Test results to read (JUnit XML or `go test -json` output, globs allowed), relative
-        /// to where the command runs; may be given more than once.
-        #[arg(long = "test-results", value_name = "GLOB")]
-        test_results: Vec<PathBuf>,
-        /// A TOML file whose table `[declared]` gives rule IDs the status the provider states
-        /// without evidence: "implemented", "not-implemented" or "not-applicable".
-        #[arg(long, value_name = "FILE")]
-        declared: Option<PathBuf>,
-        /// The provider's source tree (default: the folder the command runs in).
-        #[arg(long, value_name = "DIR", default_value = ".")]
-        source_root: PathBuf,
-        /// Print the JSON Schema of the document instead.
-        #[arg(long)]
-        schema: bool,
-    },
-    /// Writes the contract as one JSON document (a `schema_version`, the book, axes, rules,
-    /// providers, specs, coverage and findings): the same book gives the same bytes.
-    ///
-    /// `--site DIR` writes `contract.json` and its schema, `contract.schema.json`, into a built
-    /// site (after `mdbook build`, into its build directory). Exit 2 when the book cannot be
-    /// loaded.
-    Export {
-        /// The book's root folder, where book.toml is.
-        #[arg(default_value = ".")]
-        book_dir: PathBuf,
-        /// Where to write it (standard output when neither this nor `--site` is given).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// A built site to write `contract.json` and `contract.schema.json` into.
-        #[arg(long, conflicts_with = "out")]
-        site: Option<PathBuf>,
-        /// Print the JSON Schema of the document instead.
-        #[arg(long, conflicts_with_all = ["out", "site"])]
-        schema: bool,
-        /// Run as mdBook's renderer (`[output.contract]` with `command = "mdbook-contract
-        /// export --renderer"`): the render context on standard input, the files into the
-        /// renderer's folder.
-        #[arg(long, conflicts_with_all = ["out", "site", "schema"])]
-        renderer: bool,
-        /// Test results to read (JUnit XML or `go test -json` output, globs allowed), relative
-        /// to where the command runs, in place of book.toml's `test-results`; may be given more
-        /// than once.
-        #[arg(long = "test-results", value_name = "GLOB")]
-        test_results: Vec<PathBuf>,
-    },
-    /// Prints where each filled spec stands: its status, the entries answered of all, and each
-    /// open entry with its place.
-    Status {
-        /// The book's root folder, where book.toml is.
-        #[arg(default_value = ".")]
-        book_dir: PathBuf,
-        /// How to print it.
-        #[arg(long, value_enum, default_value_t = StatusOutput::Human)]
-        format: StatusOutput,
-        /// Test results to read (JUnit XML or `go test -json` output, globs allowed), relative
-        /// to where the command runs, in place of book.toml's `test-results`; may be given more
-        /// than once.
-        #[arg(long = "test-results", value_name = "GLOB")]
-        test_results: Vec<PathBuf>,
-        /// Also lists, per provider and for the shared code, every code unit (function,
-        /// method, type, test) of the source tree in which no citation of a rule stands and
-        /// above which none stands, with the share of units mapped.
-        #[arg(long)]
-        unmapped: bool,
-        /// Exit 1 when a built provider has fewer than N percent of the MUST rules that bind it
-        /// verified (with test results: passed), naming the providers and rules that fall short.
-        #[arg(long, value_name = "N")]
-        min_verified: Option<f64>,
-    },
+    Brief(cli::brief::BriefArgs),
+    CarriedOver(cli::carried_over::CarriedOverArgs),
+    Diff(cli::diff::DiffArgs),
+    Report(cli::report::ReportArgs),
+    Export(cli::export::ExportArgs),
+    Status(cli::status::StatusArgs),
     /// Runs the language server (LSP over standard input and output) for the book's Markdown:
     /// the findings as diagnostics while typing, completion of axis codes, profiles and check
     /// names, hover, go to definition, references, rename of an axis code, document symbols.
@@ -277,35 +126,6 @@ enum Command {
     },
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum DiffOutput {
-    /// Grouped by level, each change with who must act (`text` is the same).
-    #[value(alias = "text")]
-    Human,
-    /// Markdown, for a pull request comment or `$GITHUB_STEP_SUMMARY`.
-    Markdown,
-    /// JSON: `base`, `head`, `level`, `changes` (kind, level, message, at, acts).
-    Json,
-    /// GitHub annotations at the changed lines of HEAD.
-    Github,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
-enum FailOn {
-    Patch,
-    Minor,
-    Major,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum StatusOutput {
-    /// A few lines per spec (`text` is the same).
-    #[value(alias = "text")]
-    Human,
-    /// A JSON object: `specs` (one per spec) and `providers` (the coverage of each built one).
-    Json,
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -330,83 +150,12 @@ fn main() -> ExitCode {
             mdbook_contract::Commands::allowed(allow_commands),
         ),
         Some(Command::LspArrival { book_dir }) => lsp_arrival(&book_dir),
-        Some(Command::CarriedOver {
-            old,
-            book_dir,
-            sections,
-        }) => carried_over(&book_dir, &old, &sections),
-        Some(Command::Status {
-            book_dir,
-            format,
-            test_results,
-            min_verified,
-            unmapped,
-        }) => status(
-            load(&book_dir, &test_results, None),
-            &book_dir,
-            format,
-            min_verified,
-            unmapped,
-        ),
-        Some(Command::Export { renderer: true, .. }) => export_renderer(),
-        Some(Command::Report {
-            book_dir,
-            provider,
-            repository,
-            commit,
-            test_results,
-            declared,
-            source_root,
-            schema,
-        }) => {
-            let options = mdbook_contract::ReportOptions {
-                provider: provider.unwrap_or_default(),
-                repository,
-                commit,
-                declared,
-            };
-            let book_dir = book_dir.unwrap_or_default();
-            provider_report(&book_dir, &source_root, &test_results, &options, schema)
-        }
-        Some(Command::Export {
-            book_dir,
-            out,
-            site,
-            schema,
-            test_results,
-            ..
-        }) => export(
-            load(&book_dir, &test_results, None),
-            out.as_deref(),
-            site.as_deref(),
-            schema,
-        ),
-        Some(Command::Diff {
-            base,
-            head,
-            book_dir,
-            format,
-            fail_on,
-            allow_commands,
-        }) => diff(
-            &book_dir,
-            &base,
-            head.as_deref(),
-            format,
-            fail_on,
-            mdbook_contract::Commands::allowed(allow_commands),
-        ),
-        Some(Command::Brief {
-            provider_type,
-            book_dir,
-            output,
-            test_results,
-        }) => brief(
-            load(&book_dir, &test_results, None),
-            &book_dir,
-            &provider_type,
-            output.as_deref(),
-        ),
+        Some(Command::CarriedOver(args)) => cli::carried_over::run(args),
+        Some(Command::Status(args)) => cli::status::run(args),
+        Some(Command::Export(args)) => cli::export::run(args),
+        Some(Command::Report(args)) => cli::report::run(args),
+        Some(Command::Diff(args)) => cli::diff::run(args),
+        Some(Command::Brief(args)) => cli::brief::run(args),
         Some(Command::NewSpec {
             provider_type,
             book_dir,
@@ -450,17 +199,6 @@ fn lsp_arrival(book_dir: &Path) -> ExitCode {
         Err(error) => {
             let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
             ExitCode::FAILURE
-        }
-    }
-}
-
-/// `mdbook-contract export --renderer`: mdBook's renderer protocol on stdin.
-fn export_renderer() -> ExitCode {
-    match mdbook_contract::export_renderer(std::io::stdin().lock()) {
-        Ok(_) => ExitCode::SUCCESS,
-        Err(error) => {
-            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
-            ExitCode::from(2)
         }
     }
 }
@@ -548,278 +286,6 @@ fn new_spec(book_dir: &std::path::Path, provider_type: &str, path: Option<&str>)
     }
 }
 
-fn brief(
-    loaded: Loaded,
-    book_dir: &std::path::Path,
-    provider_type: &str,
-    output: Option<&std::path::Path>,
-) -> ExitCode {
-    let loaded = match loaded {
-        Ok(loaded) => loaded,
-        Err(error) => {
-            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
-            return ExitCode::from(2);
-        }
-    };
-    let (ctx, book) = loaded;
-    match mdbook_contract::brief(&ctx, &book, provider_type) {
-        Ok(brief) => {
-            let written = match output {
-                Some(file) => std::fs::write(file, &brief.markdown),
-                None => std::io::stdout()
-                    .lock()
-                    .write_all(brief.markdown.as_bytes()),
-            };
-            if let Err(error) = written {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "mdbook-contract: cannot write the brief: {error}"
-                );
-                return ExitCode::from(2);
-            }
-            if brief.errors_elsewhere > 0 {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "mdbook-contract: the book has {} outside the spec (listed in the brief); `mdbook-contract check` shows them",
-                    if brief.errors_elsewhere == 1 {
-                        "1 error".to_owned()
-                    } else {
-                        format!("{} errors", brief.errors_elsewhere)
-                    }
-                );
-            }
-            if let Some(file) = output {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "wrote {} ({} bytes, {} links, each to a heading of the brief or an absolute address)",
-                    file.display(),
-                    brief.markdown.len(),
-                    brief.links
-                );
-            }
-            ExitCode::SUCCESS
-        }
-        Err(mdbook_contract::BriefError::Findings(report)) => {
-            // The findings as `check` prints them, with book paths shown from here.
-            let report =
-                mdbook_contract::check(&ctx, &book, display_root(book_dir)).unwrap_or(report);
-            let color = std::io::stderr().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-            let mut stderr = std::io::stderr().lock();
-            let _ = stderr.write_all(
-                report
-                    .render(mdbook_contract::Format::Human, color)
-                    .as_bytes(),
-            );
-            let _ = writeln!(
-                stderr,
-                "mdbook-contract: no brief written: it copies the spec's answers, so it is written only from a spec without errors"
-            );
-            ExitCode::FAILURE
-        }
-        Err(error) => {
-            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-fn diff(
-    book_dir: &std::path::Path,
-    base: &str,
-    head: Option<&str>,
-    format: DiffOutput,
-    fail_on: Option<FailOn>,
-    commands: mdbook_contract::Commands,
-) -> ExitCode {
-    let shown = match format {
-        DiffOutput::Github => repository_root(book_dir),
-        _ => display_root(book_dir),
-    };
-    match mdbook_contract::diff(book_dir, base, head, shown, commands) {
-        Ok(diff) => {
-            if let Some(note) = &diff.left_out {
-                let _ = writeln!(std::io::stderr(), "mdbook-contract: note: {note}");
-            }
-            let format = match format {
-                DiffOutput::Human => mdbook_contract::DiffFormat::Human,
-                DiffOutput::Markdown => mdbook_contract::DiffFormat::Markdown,
-                DiffOutput::Json => mdbook_contract::DiffFormat::Json,
-                DiffOutput::Github => mdbook_contract::DiffFormat::Github,
-            };
-            let text = mdbook_contract::render_diff(&diff, format);
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
-            let threshold = fail_on.map(|f| match f {
-                FailOn::Patch => mdbook_contract::ChangeLevel::Patch,
-                FailOn::Minor => mdbook_contract::ChangeLevel::Minor,
-                FailOn::Major => mdbook_contract::ChangeLevel::Major,
-            });
-            // A version that rises less than the change is an error, as oasdiff's check is.
-            let version_error = diff.version.as_ref().is_some_and(|v| v.error.is_some());
-            match (threshold, diff.level) {
-                _ if version_error => ExitCode::from(1),
-                (Some(threshold), Some(level)) if level >= threshold => ExitCode::from(1),
-                _ => ExitCode::SUCCESS,
-            }
-        }
-        Err(error) => {
-            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-/// `mdbook-contract report`: the book loaded with the provider's tree as `source-root` and its
-/// results as `test-results`, the report on standard output.
-fn provider_report(
-    book_dir: &Path,
-    source_root: &Path,
-    test_results: &[PathBuf],
-    options: &mdbook_contract::ReportOptions,
-    schema: bool,
-) -> ExitCode {
-    if schema {
-        let _ = std::io::stdout()
-            .lock()
-            .write_all(mdbook_contract::PROVIDER_REPORT_SCHEMA.as_bytes());
-        return ExitCode::SUCCESS;
-    }
-    let mut given = test_results.to_vec();
-    given.push(source_root.to_owned());
-    mdbook_contract::given_on_command_line(&given);
-    let made = load(book_dir, test_results, None).and_then(|(mut ctx, book)| {
-        if !source_root.is_dir() {
-            anyhow::bail!(
-                "`--source-root` is `{}`, which is not a folder",
-                source_root.display()
-            );
-        }
-        let root = mdbook_contract::from_folder(book_dir, source_root);
-        let root = mdbook_contract::slashed(&root);
-        let root = if root.is_empty() {
-            ".".to_owned()
-        } else {
-            root
-        };
-        ctx.config.set("preprocessor.contract.source-root", root)?;
-        // The other providers' reports the book reads are not this provider's evidence, nor
-        // are the book's own test results.
-        let none: Vec<String> = Vec::new();
-        ctx.config
-            .set("preprocessor.contract.provider-reports", none.clone())?;
-        if test_results.is_empty() {
-            ctx.config.set("preprocessor.contract.test-results", none)?;
-        }
-        mdbook_contract::provider_report(&ctx, &book, source_root, options)
-    });
-    match made {
-        Ok(json) => {
-            let _ = std::io::stdout().lock().write_all(json.as_bytes());
-            ExitCode::SUCCESS
-        }
-        Err(error) => {
-            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-fn export(
-    loaded: Loaded,
-    out: Option<&std::path::Path>,
-    site: Option<&std::path::Path>,
-    schema: bool,
-) -> ExitCode {
-    if schema {
-        let _ = std::io::stdout()
-            .lock()
-            .write_all(mdbook_contract::CONTRACT_SCHEMA.as_bytes());
-        return ExitCode::SUCCESS;
-    }
-    let exported = loaded.and_then(|(ctx, book)| mdbook_contract::export_book(&ctx, &book));
-    let written = exported.and_then(|export| {
-        let json = export.to_json();
-        match (out, site) {
-            (Some(path), _) => std::fs::write(path, json)
-                .map_err(|e| anyhow::anyhow!("cannot write `{}`: {e}", path.display())),
-            (None, Some(dir)) => {
-                for (name, text) in [
-                    ("contract.json", json.as_str()),
-                    ("contract.schema.json", mdbook_contract::CONTRACT_SCHEMA),
-                ] {
-                    let path = dir.join(name);
-                    std::fs::write(&path, text)
-                        .map_err(|e| anyhow::anyhow!("cannot write `{}`: {e}", path.display()))?;
-                }
-                Ok(())
-            }
-            (None, None) => {
-                let _ = std::io::stdout().lock().write_all(json.as_bytes());
-                Ok(())
-            }
-        }
-    });
-    match written {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-fn status(
-    loaded: Loaded,
-    book_dir: &std::path::Path,
-    format: StatusOutput,
-    min_verified: Option<f64>,
-    unmapped: bool,
-) -> ExitCode {
-    let states = loaded.and_then(|(ctx, book)| {
-        mdbook_contract::status_with(&ctx, &book, display_root(book_dir), unmapped)
-    });
-    match states {
-        Ok(states) => {
-            let format = match format {
-                StatusOutput::Human => mdbook_contract::StatusFormat::Human,
-                StatusOutput::Json => mdbook_contract::StatusFormat::Json,
-            };
-            let text = mdbook_contract::render_status(&states, format);
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
-            match min_verified {
-                Some(percent) => gate(&states, percent),
-                None => ExitCode::SUCCESS,
-            }
-        }
-        Err(error) => {
-            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-fn carried_over(book_dir: &std::path::Path, old: &str, sections: &[String]) -> ExitCode {
-    let result = mdbook_contract::load(book_dir, "html").and_then(|(_, book)| {
-        mdbook_contract::carried_over(std::path::Path::new(""), old, sections, &book)
-    });
-    match result {
-        Ok(report) => {
-            let _ = std::io::stdout()
-                .lock()
-                .write_all(report.render().as_bytes());
-            if report.lost.is_empty() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            }
-        }
-        Err(error) => {
-            let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
-            ExitCode::from(2)
-        }
-    }
-}
-
 fn install(book_dir: &std::path::Path) -> ExitCode {
     match mdbook_contract::install(book_dir) {
         Ok(installed) => {
@@ -878,40 +344,5 @@ fn init(dir: &Path, providers: &[String], noun: &str) -> ExitCode {
             let _ = writeln!(std::io::stderr(), "mdbook-contract: {error:#}");
             ExitCode::from(2)
         }
-    }
-}
-
-/// `status --min-verified PERCENT`: exit 1 when a built provider has fewer of the MUST rules
-/// that bind it verified, naming it and the rules that fall short, on standard error.
-fn gate(status: &mdbook_contract::Status, percent: f64) -> ExitCode {
-    let mut short = false;
-    let mut stderr = std::io::stderr().lock();
-    for provider in &status.providers {
-        let share = if provider.must == 0 {
-            100.0
-        } else {
-            provider.must_verified as f64 * 100.0 / provider.must as f64
-        };
-        if share + 1e-9 < percent {
-            short = true;
-            let _ = writeln!(
-                stderr,
-                "mdbook-contract: `{}` has {} of {} MUST rules verified ({share:.1} %, below {percent} %); not verified: {}",
-                provider.provider,
-                provider.must_verified,
-                provider.must,
-                provider
-                    .must_short
-                    .iter()
-                    .map(|r| format!("`{r}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-        }
-    }
-    if short {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
     }
 }

@@ -12,7 +12,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+pub(crate) mod brief;
+pub(crate) mod carried_over;
 pub(crate) mod check;
+pub(crate) mod diff;
+pub(crate) mod export;
+pub(crate) mod report;
+pub(crate) mod status;
 
 /// The book as mdBook hands it over, loaded; or why it cannot be.
 pub(crate) type Loaded = anyhow::Result<(
