@@ -17,6 +17,12 @@ pub(crate) mod carried_over;
 pub(crate) mod check;
 pub(crate) mod diff;
 pub(crate) mod export;
+pub(crate) mod init;
+pub(crate) mod install;
+pub(crate) mod lsp;
+pub(crate) mod mcp;
+pub(crate) mod new_spec;
+pub(crate) mod protocol;
 pub(crate) mod report;
 pub(crate) mod status;
 
