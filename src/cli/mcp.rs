@@ -2,7 +2,7 @@
 //! with `--print-config` what registers the server with a client.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Serves the contract to an agent over the Model Context Protocol (MCP, on standard input
@@ -35,27 +35,46 @@ pub(crate) struct McpArgs {
 pub(crate) fn run(args: McpArgs) -> ExitCode {
     let book_dir = &args.book_dir;
     let commands = mdbook_contract::Commands::allowed(args.allow_commands);
-    let served = if let Some(host) = args.print_config {
-        mdbook_contract::mcp_config(book_dir, host, commands)
-            .map(|config| std::io::stdout().lock().write_all(config.as_bytes()))
-            .map(|_| ())
-    } else {
-        mdbook_contract::protocol_stdout()
-            .map_err(anyhow::Error::from)
-            .and_then(|stdout| {
-                mdbook_contract::run_mcp(
-                    book_dir,
-                    std::io::BufReader::new(std::io::stdin()),
-                    stdout,
-                    commands,
-                )
-            })
-    };
+    if let Some(host) = args.print_config {
+        return print_config(book_dir, host, commands);
+    }
+    let served = mdbook_contract::protocol_stdout()
+        .map_err(anyhow::Error::from)
+        .and_then(|stdout| {
+            mdbook_contract::run_mcp(
+                book_dir,
+                std::io::BufReader::new(std::io::stdin()),
+                stdout,
+                commands,
+            )
+        });
     match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             let _ = writeln!(std::io::stderr(), "mdbook-contract mcp: {error:#}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `--print-config`: the registration on standard output, a note on standard error; exit 2
+/// for a folder with no book.
+fn print_config(
+    book_dir: &Path,
+    host: mdbook_contract::McpHost,
+    commands: mdbook_contract::Commands,
+) -> ExitCode {
+    match mdbook_contract::mcp_config(book_dir, host, commands) {
+        Ok(config) => {
+            let _ = std::io::stdout().lock().write_all(config.text.as_bytes());
+            if let Some(note) = &config.note {
+                let _ = writeln!(std::io::stderr(), "mdbook-contract mcp: note: {note}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "mdbook-contract mcp: {error:#}");
+            ExitCode::from(2)
         }
     }
 }

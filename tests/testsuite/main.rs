@@ -25,6 +25,7 @@ mod link_golden;
 mod lsp;
 mod mcp;
 mod mcp_agent;
+mod mcp_details;
 mod mcp_round;
 mod model_checks;
 mod newcomer;

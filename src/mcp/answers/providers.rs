@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{ProviderRule, Refusal, Typed, binds, provider_rules, unknown};
-use crate::commands::export::{CoverageOut, ProviderOut};
+use crate::commands::export::{CoverageOut, ProviderOut, RuleOut};
 use crate::mcp::watch::Loaded;
 use crate::pipeline::status::{ProviderCoverage, SpecState};
 
@@ -94,7 +94,9 @@ pub(crate) fn provider(loaded: &Loaded, name: &str) -> Result<Typed<ProviderAnsw
             let _ = writeln!(text, "{}", coverage_line(c));
         }
         None if !rules.is_empty() => {
-            let _ = writeln!(text, "{}", pending_line(&rules));
+            let claims_nothing = sections.iter().all(|s| s.claims.is_empty());
+            let line = pending_line(&rules, &export.rules, claims_nothing);
+            let _ = writeln!(text, "{line}");
         }
         None => {}
     }
@@ -141,26 +143,54 @@ fn coverage_line(c: &ProviderCoverage) -> String {
     )
 }
 
-/// What binds a provider only a spec describes, and what its code cites so far.
-fn pending_line(rules: &[ProviderRule]) -> String {
-    let bound = rules.iter().filter(|r| binds(r.status)).count();
-    let cited = rules
-        .iter()
-        .filter(|r| binds(r.status) && r.citation.is_some())
-        .count();
-    let undecided = rules
-        .iter()
-        .filter(|r| r.status == "profile-unknown")
-        .count();
-    let mut line = format!(
-        "bound by {} by the profiles its spec claims; its own code cites {cited} of them so far",
-        crate::util::counted(bound, "rule")
-    );
-    if undecided > 0 {
+/// What binds a provider only a spec describes, and what its code cites so far: the rules
+/// that bind every provider apart from those its claims bind, and the axes whose profile it
+/// has not stated yet, each with how many rules wait on it.
+fn pending_line(rules: &[ProviderRule], contract: &[RuleOut], claims_nothing: bool) -> String {
+    let applies = |id: &str| {
+        contract
+            .iter()
+            .find(|r| r.id == id)
+            .and_then(|r| r.applies.as_ref())
+    };
+    let bound: Vec<&ProviderRule> = rules.iter().filter(|r| binds(r.status)).collect();
+    let every = bound.iter().filter(|r| applies(&r.rule).is_none()).count();
+    let cited = bound.iter().filter(|r| r.citation.is_some()).count();
+    let mut waiting: Vec<(&str, usize)> = Vec::new();
+    for rule in rules.iter().filter(|r| r.status == "profile-unknown") {
+        let axis = applies(&rule.rule).map_or("", |a| a.axis.as_str());
+        match waiting.iter_mut().find(|(a, _)| *a == axis) {
+            Some((_, n)) => *n += 1,
+            None => waiting.push((axis, 1)),
+        }
+    }
+    let mut line = if claims_nothing {
+        let that = if every == 1 {
+            "rule that binds"
+        } else {
+            "rules that bind"
+        };
+        format!(
+            "so far only the {every} {that} every provider, whatever it claims, bind it; its own code cites {cited} of them so far"
+        )
+    } else {
+        format!(
+            "bound by {} ({every} every provider's, {} by the profiles its spec claims); its own code cites {cited} of them so far",
+            crate::util::counted(bound.len(), "rule"),
+            bound.len() - every
+        )
+    };
+    if !waiting.is_empty() {
+        let axes: Vec<String> = waiting
+            .iter()
+            .map(|(axis, n)| format!("`{axis}` ({})", crate::util::counted(*n, "rule")))
+            .collect();
+        let total = waiting.iter().map(|(_, n)| n).sum();
         let _ = write!(
             line,
-            "; whether {} bind it waits on a profile the spec has not stated",
-            crate::util::counted(undecided, "more rule")
+            "; whether {} bind it waits on the profile it claims on {}",
+            crate::util::counted(total, "more rule"),
+            axes.join(", ")
         );
     }
     line
