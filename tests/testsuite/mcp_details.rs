@@ -189,3 +189,73 @@ fn print_config_writes_what_a_repository_can_commit() {
     assert!(stdout.is_empty(), "{stdout}");
     assert!(stderr.contains("`.` has no book.toml"), "{stderr}");
 }
+
+/// How many bytes of text the result of a call hands a model: its text blocks.
+fn text_bytes(result: &Value) -> usize {
+    result["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["text"].as_str().unwrap().len())
+        .sum()
+}
+
+/// Every `(provider, rule)` of `contract_uncovered` with `arguments`, page by page, and how
+/// many pages it took.
+fn uncovered_pages(session: &mut Session, arguments: Value) -> (Vec<(String, String)>, usize) {
+    let mut seen = Vec::new();
+    let mut pages = 0;
+    let mut arguments = arguments;
+    loop {
+        let page = session.call("contract_uncovered", arguments.clone());
+        assert!(text_bytes(&page) < 40_000, "{} bytes", text_bytes(&page));
+        pages += 1;
+        let answer = &page["structuredContent"];
+        for of in answer["providers"].as_array().unwrap() {
+            for rule in of["rules"].as_array().unwrap() {
+                seen.push((
+                    of["provider"].as_str().unwrap().to_owned(),
+                    rule["rule"].as_str().unwrap().to_owned(),
+                ));
+            }
+        }
+        match answer["next_cursor"].as_str() {
+            Some(next) => arguments["cursor"] = json!(next),
+            None => return (seen, pages),
+        }
+    }
+}
+
+#[test]
+fn uncovered_comes_in_pages_that_fit_a_context() {
+    let book = crate::mcp_agent::with_many_rules();
+    let mut session = Session::start_as_opened(book.root());
+    let first = session.answer("contract_uncovered", json!({}));
+    let waiting = first["waiting"].as_u64().unwrap() as usize;
+    assert!(
+        first["next_cursor"].is_string(),
+        "one page: {waiting} rules"
+    );
+    let (seen, pages) = uncovered_pages(&mut session, json!({}));
+    assert!(pages > 1);
+    assert_eq!(seen.len(), waiting);
+    let mut unique = seen.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), waiting, "a rule twice");
+    // The page size is an argument; a provider's count is the same on each of its pages.
+    let small = session.answer("contract_uncovered", json!({ "page_size": 3000 }));
+    for of in small["providers"].as_array().unwrap() {
+        assert!(of["rules"].to_string().len() <= 3000, "{of}");
+    }
+    let (again, _) = uncovered_pages(&mut session, json!({ "page_size": 3000 }));
+    assert_eq!(again, seen);
+    let refusal = session.refusal("contract_uncovered", json!({ "cursor": "garbage" }));
+    assert!(refusal.contains("is not a cursor"), "{refusal}");
+
+    // A small answer is one page.
+    let book = broker(&[]);
+    let mut session = Session::start_as_opened(book.root());
+    let whole = session.answer("contract_uncovered", json!({}));
+    assert_eq!(whole["next_cursor"], Value::Null, "{whole}");
+}
