@@ -27,6 +27,7 @@ mod mcp;
 mod mcp_agent;
 mod mcp_details;
 mod mcp_round;
+mod mcp_walkthrough;
 mod model_checks;
 mod newcomer;
 mod no_panic;
