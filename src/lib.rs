@@ -42,7 +42,9 @@ pub use commands::status::{StatusFormat, render_status};
 #[doc(hidden)]
 pub use lsp::arrival as language_server_arrival;
 pub use lsp::{serve as serve_language_server, serve_stream as run_language_server};
-pub use mcp::{Host as McpHost, config as mcp_config, serve_stream as run_mcp};
+pub use mcp::{
+    Config as McpConfig, Host as McpHost, config as mcp_config, serve_stream as run_mcp,
+};
 pub use model::rules::status::{
     Binds, Kind as CellStatus, ROWS as CELL_STATUSES, Row as CellStatusRow,
 };

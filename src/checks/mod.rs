@@ -45,6 +45,7 @@ mod malformed_section;
 mod malformed_shortcode;
 mod malformed_suppression;
 mod missing_answer;
+mod missing_chapter;
 mod missing_claim;
 mod missing_evidence;
 mod missing_role;
@@ -217,6 +218,8 @@ pub(crate) enum Place {
     Code(usize),
     /// At another place of a file of the source tree.
     Source(Box<Spot>),
+    /// In a file of the book that is no chapter (SUMMARY.md), its path from the book's root.
+    Book(Box<Spot>),
 }
 
 /// A finding before it is located and given its severity.
@@ -348,6 +351,7 @@ fn run(check: Check, cx: &Context<'_>, out: &mut Vec<Draft>) {
             provider_reports::drift(cx, out);
         }
         Check::UnclosedIgnore => unclosed_ignore::run(cx, out),
+        Check::MissingChapter => missing_chapter::run(cx, out),
         Check::SyntaxError => syntax_error::run(cx, out),
         Check::UnreadableSource => unreadable_source::run(cx, out),
         Check::UnverifiedRule => {

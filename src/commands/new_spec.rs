@@ -30,10 +30,38 @@ pub struct NewSpec {
     pub notes: Vec<String>,
 }
 
+/// How the caller of [`new_spec`] was asked: how its user gives a path (the command line's
+/// `--path`, a tool's `path` argument) and sees the book's `src` folder.
+pub(crate) struct Asked {
+    /// The way to give `path`, as a hint: `` `--path x.md` ``.
+    pub(crate) give: fn(&str) -> String,
+    /// The book's `src` folder as the user sees paths (`book/src`); the book's own spelling
+    /// when none.
+    pub(crate) src: Option<String>,
+}
+
+impl Asked {
+    /// Asked on the command line.
+    pub(crate) const COMMAND_LINE: Asked = Asked {
+        give: |path| format!("`--path {path}`"),
+        src: None,
+    };
+}
+
 /// Writes the spec of provider `provider_type` for the book at `dir` (see the module docs), as
 /// `path` (relative to `src`) or beside the template as `<type>-<noun>-spec.md`, the noun the
 /// book's template title gives (`provider` for a "Provider spec template").
 pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<NewSpec> {
+    new_spec_asked(dir, provider_type, path, &Asked::COMMAND_LINE)
+}
+
+/// [`new_spec`], its messages in the words of the caller's user.
+pub(crate) fn new_spec_asked(
+    dir: &Path,
+    provider_type: &str,
+    path: Option<&str>,
+    asked: &Asked,
+) -> Result<NewSpec> {
     if !is_dns_label(provider_type) {
         bail!(
             "`{provider_type}` is not a provider type: a type is a DNS-1123 label (lowercase letters, digits and `-`, at most 63 characters, starting and ending with a letter or digit), such as `my-backend`"
@@ -50,40 +78,22 @@ pub fn new_spec(dir: &Path, provider_type: &str, path: Option<&str>) -> Result<N
     let template_text = crate::util::text::read_to_string(&src.join(template))
         .with_context(|| format!("cannot read the template `{template}`"))?;
     let kind = crate::model::spec::spec_kind(&template_text);
+    let src_shown = asked
+        .src
+        .clone()
+        .unwrap_or_else(|| crate::util::paths::slashed(&md.config.book.src));
+    let place = Place {
+        src: &src,
+        src_shown: &src_shown,
+        template,
+        asked,
+    };
     // The file is named in the book's own word: an "Adapter spec template" gives
     // `<type>-adapter-spec.md`.
-    let default_name = format!("{provider_type}-{}-spec.md", file_word(&kind));
-    let folder = template.rsplit_once('/').map_or("", |(f, _)| f);
-    let chapter = match path {
-        Some(path) => crate::read::config::normalise(path),
-        None if folder.is_empty() => default_name.clone(),
-        None => format!("{folder}/{default_name}"),
-    };
-    let (spec_folder, file_name) = chapter.rsplit_once('/').unwrap_or(("", &chapter));
-    let src_shown = md.config.book.src.display();
-    // Where a chapter path puts a file, in words: paths are relative to the book's `src`.
-    let in_folder = |folder: &str| match folder {
-        "" => format!("the book's `src` folder (`{src_shown}/`)"),
-        folder => format!("`{folder}/` of the book's `src` folder (`{src_shown}/{folder}/`)"),
-    };
-    let beside = |name: &str| match folder {
-        "" => name.to_owned(),
-        folder => format!("{folder}/{name}"),
-    };
-    if !chapter.ends_with(".md") {
-        bail!(
-            "`{chapter}` is not a `.md` file: a spec is a chapter of the book; try `--path {}`",
-            beside(&default_name)
-        );
-    }
-    if spec_folder != folder {
-        bail!(
-            "`{chapter}` would put the spec in {}, but its template `{template}` is in {}: a spec goes beside its template, so that the template's relative links hold in it; try `--path {}`",
-            in_folder(spec_folder),
-            in_folder(folder),
-            beside(file_name)
-        );
-    }
+    let chapter = place.chapter(
+        path,
+        &format!("{provider_type}-{}-spec.md", file_word(&kind)),
+    )?;
     let spec_file = src.join(&chapter);
     // A dangling symlink does not exist, yet a write would create its target.
     if spec_file.exists() || spec_file.is_symlink() {
@@ -140,6 +150,95 @@ fn file_word(kind: &str) -> String {
         word
     } else {
         "provider".to_owned()
+    }
+}
+
+/// Where a spec may go: beside its template, in the book's `src` folder.
+struct Place<'a> {
+    /// The `src` folder on disk.
+    src: &'a Path,
+    /// The `src` folder as the user sees it.
+    src_shown: &'a str,
+    template: &'a str,
+    asked: &'a Asked,
+}
+
+impl Place<'_> {
+    /// The spec's chapter (relative to `src`): `path`, or `default_name` beside the template.
+    /// A path must be a `.md` file beside the template, written relative to `src` (an absolute
+    /// one inside `src` is taken so); else the message says which and what to give instead.
+    fn chapter(&self, path: Option<&str>, default_name: &str) -> Result<String> {
+        let folder = self.template.rsplit_once('/').map_or("", |(f, _)| f);
+        let beside = |name: &str| match folder {
+            "" => name.to_owned(),
+            folder => format!("{folder}/{name}"),
+        };
+        let Some(given) = path else {
+            return Ok(beside(default_name));
+        };
+        let chapter = self.relative(given, &beside(default_name))?;
+        let (spec_folder, file_name) = chapter.rsplit_once('/').unwrap_or(("", &chapter));
+        if !chapter.ends_with(".md") {
+            bail!(
+                "`{chapter}` is not a `.md` file: a spec is a chapter of the book; try {}",
+                (self.asked.give)(&beside(default_name))
+            );
+        }
+        if spec_folder != folder {
+            bail!(
+                "`{chapter}` would put the spec in {}, but its template `{}` is in {}: a spec goes beside its template, so that the template's relative links hold in it; try {}",
+                self.in_folder(spec_folder),
+                self.template,
+                self.in_folder(folder),
+                (self.asked.give)(&beside(file_name))
+            );
+        }
+        Ok(chapter)
+    }
+
+    /// `given` as a chapter path relative to `src`, `/`-separated; refused when it is
+    /// absolute outside `src` or climbs out of it.
+    fn relative(&self, given: &str, default: &str) -> Result<String> {
+        let slashed = given.replace('\\', "/");
+        let as_path = Path::new(&slashed);
+        let relative = if as_path.is_absolute() || slashed.starts_with('/') {
+            let src = std::path::absolute(self.src).map(|p| crate::util::paths::lexical(&p));
+            let inside = src.ok().and_then(|src| {
+                crate::util::paths::lexical(as_path)
+                    .strip_prefix(&src)
+                    .ok()
+                    .map(crate::util::paths::slashed)
+            });
+            let Some(inside) = inside else {
+                bail!(
+                    "`{given}` is an absolute path outside the book's `src` folder (`{}/`): a spec's path is relative to that folder; try {}",
+                    self.src_shown,
+                    (self.asked.give)(default)
+                );
+            };
+            inside
+        } else {
+            crate::read::config::normalise(&slashed)
+        };
+        if relative.split('/').any(|part| part == "..") {
+            bail!(
+                "`{given}` leads out of the book's `src` folder (`{}/`): a spec is a chapter inside it; try {}",
+                self.src_shown,
+                (self.asked.give)(default)
+            );
+        }
+        Ok(relative)
+    }
+
+    /// Where a chapter path's folder is, in words: paths are relative to the book's `src`.
+    fn in_folder(&self, folder: &str) -> String {
+        match folder {
+            "" => format!("the book's `src` folder (`{}/`)", self.src_shown),
+            folder => format!(
+                "`{folder}/` of the book's `src` folder (`{}/{folder}/`)",
+                self.src_shown
+            ),
+        }
     }
 }
 

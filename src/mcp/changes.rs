@@ -127,6 +127,7 @@ fn key(f: &Finding) -> (&'static str, String, String) {
 /// `"`pods`: r[a.b] uncovered → verified"` for each rule whose cell changed.
 fn coverage(before: &Loaded, after: &Loaded) -> Vec<String> {
     let mut out = Vec::new();
+    let mut told = false;
     // A provider only a spec describes is told as a built one: its own code's citations.
     for now in after.export.coverage.iter().chain(&after.pending) {
         let Some(was) = before
@@ -138,17 +139,35 @@ fn coverage(before: &Loaded, after: &Loaded) -> Vec<String> {
         else {
             continue;
         };
-        let old: HashMap<&str, crate::model::rules::status::Kind> = was
+        use crate::model::rules::status::Kind;
+        let old: HashMap<&str, Kind> = was
             .rules
             .iter()
             .map(|r| (r.rule.as_str(), r.status))
             .collect();
+        // The source read for the first time (or no longer): said once, not per rule whose
+        // coverage only became known (nothing cites it) or unknown again.
+        let learnt = |from: Kind, to: Kind| {
+            matches!(
+                (from, to),
+                (Kind::Unknown, Kind::Uncovered) | (Kind::Uncovered, Kind::Unknown)
+            )
+        };
+        if was.known != now.known && !told {
+            told = true;
+            out.push(format!(
+                "the source tree is {} now",
+                if now.known { "read" } else { "not read" }
+            ));
+        }
         for cell in &now.rules {
             match old.get(cell.rule.as_str()) {
-                Some(&status) if status != cell.status => out.push(format!(
-                    "`{}`: r[{}] {status} → {}",
-                    now.provider, cell.rule, cell.status
-                )),
+                Some(&status) if status != cell.status && !learnt(status, cell.status) => {
+                    out.push(format!(
+                        "`{}`: r[{}] {status} → {}",
+                        now.provider, cell.rule, cell.status
+                    ))
+                }
                 _ => {}
             }
         }

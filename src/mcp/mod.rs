@@ -67,25 +67,83 @@ pub enum Host {
     Claude,
 }
 
-/// What registers the server for the book at `book_dir` with the MCP client `host`: the
-/// command as the shell finds it when it is this program, else this program's path; the
-/// book's folder made absolute, since a client starts servers wherever it likes.
+/// What [`config`] made: the text to register the server, and what the user should know of
+/// it (the command is written by name, and no program by that name is on the `PATH` here).
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Config {
+    pub text: String,
+    pub note: Option<String>,
+}
+
+/// What registers the server for the book at `book_dir` with the MCP client `host`, in a form
+/// that can be committed: the command by name, and the book's folder from the top of its
+/// repository (where `.mcp.json` and `.vscode/mcp.json` go, and where a client starts the
+/// servers of a project; from the current folder outside a repository), VS Code's from
+/// `${workspaceFolder}`; Codex's `~/.codex/config.toml`, a file of the user's own, gets it
+/// absolute. A folder with no book.toml is refused.
 pub fn config(
     book_dir: &Path,
     host: Host,
     commands: crate::read::load::Commands,
-) -> Result<String> {
-    let dir = crate::util::paths::lexical(&std::path::absolute(book_dir)?);
-    let dir = dir.to_string_lossy().into_owned();
-    let command = command_name();
+) -> Result<Config> {
+    if !book_dir.join("book.toml").is_file() {
+        anyhow::bail!(
+            "`{}` has no book.toml: `--print-config` registers a book, so give the folder its book.toml is in (`mdbook-contract mcp --print-config=HOST BOOK_DIR`)",
+            book_dir.display()
+        );
+    }
+    let absolute = crate::util::paths::lexical(&std::path::absolute(book_dir)?);
+    let folder = match host {
+        Host::Codex => absolute.to_string_lossy().into_owned(),
+        Host::Vscode => match committed_folder(book_dir, &absolute).as_str() {
+            "." => "${workspaceFolder}".to_owned(),
+            folder => format!("${{workspaceFolder}}/{folder}"),
+        },
+        Host::Json | Host::Claude => committed_folder(book_dir, &absolute),
+    };
+    let command = env!("CARGO_PKG_NAME").to_owned();
     // `--allow-commands` only where the user asked for it.
     let mut args = vec!["mcp".to_owned()];
     if commands == crate::read::load::Commands::Run {
         args.push("--allow-commands".to_owned());
     }
-    args.push(dir.clone());
+    args.push(folder);
+    let mut text = written(host, &command, &args)?;
+    text.push('\n');
+    Ok(Config {
+        text,
+        note: not_on_path(),
+    })
+}
+
+/// The book's folder from the top of its repository (`.` for the top itself), or from the
+/// current folder outside one (absolute when it is not under it).
+fn committed_folder(book_dir: &Path, absolute: &Path) -> String {
+    let from_top = crate::util::git::in_repository(book_dir).map(|prefix| {
+        let prefix = crate::util::paths::slashed(&prefix);
+        prefix.trim_end_matches('/').to_owned()
+    });
+    let folder = from_top.unwrap_or_else(|| {
+        let here = std::env::current_dir()
+            .map(|d| crate::util::paths::lexical(&d))
+            .unwrap_or_default();
+        absolute.strip_prefix(&here).map_or_else(
+            |_| absolute.to_string_lossy().into_owned(),
+            crate::util::paths::slashed,
+        )
+    });
+    if folder.is_empty() {
+        ".".to_owned()
+    } else {
+        folder
+    }
+}
+
+/// The registration of `command` with `args` in the form `host` reads.
+fn written(host: Host, command: &str, args: &[String]) -> Result<String> {
     let server = serde_json::json!({ "command": command, "args": args });
-    let mut out = match host {
+    Ok(match host {
         Host::Json => serde_json::to_string_pretty(
             &serde_json::json!({ "mcpServers": { "mdbook-contract": server } }),
         )?,
@@ -94,7 +152,7 @@ pub fn config(
         }))?,
         Host::Codex => {
             let mut table = toml_edit::Table::new();
-            table.insert("command", toml_edit::value(command.as_str()));
+            table.insert("command", toml_edit::value(command));
             let list: toml_edit::Array = args.iter().map(String::as_str).collect();
             table.insert("args", toml_edit::value(list));
             let mut servers = toml_edit::Table::new();
@@ -106,15 +164,13 @@ pub fn config(
         }
         Host::Claude => format!(
             "claude mcp add mdbook-contract -- {} {}",
-            shell_word(&command),
+            shell_word(command),
             args.iter()
                 .map(|a| shell_word(a))
                 .collect::<Vec<_>>()
                 .join(" ")
         ),
-    };
-    out.push('\n');
-    Ok(out)
+    })
 }
 
 /// `word` as a POSIX shell reads it back: as it is when it has nothing the shell would read
@@ -128,28 +184,28 @@ fn shell_word(word: &str) -> String {
     }
 }
 
-/// `mdbook-contract` when the `PATH` finds this very program by that name, else its path.
-fn command_name() -> String {
-    let me = std::env::current_exe().ok();
-    let on_path = std::env::var_os("PATH").and_then(|paths| {
+/// Why a client may not find the command by name: the `PATH` here finds no program called
+/// `mdbook-contract`, or another one than this.
+fn not_on_path() -> Option<String> {
+    let me = std::env::current_exe().ok()?;
+    let name = format!("{}{}", env!("CARGO_PKG_NAME"), std::env::consts::EXE_SUFFIX);
+    let found = std::env::var_os("PATH").and_then(|paths| {
         std::env::split_paths(&paths)
-            .map(|dir| {
-                dir.join(format!(
-                    "{}{}",
-                    env!("CARGO_PKG_NAME"),
-                    std::env::consts::EXE_SUFFIX
-                ))
-            })
+            .map(|dir| dir.join(&name))
             .find(|candidate| candidate.is_file())
     });
-    let same = |a: &PathBuf, b: &PathBuf| {
-        std::fs::canonicalize(a).ok().is_some()
-            && std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok()
-    };
-    match (&me, &on_path) {
-        (Some(me), Some(found)) if same(me, found) => env!("CARGO_PKG_NAME").to_owned(),
-        (Some(me), _) => me.to_string_lossy().into_owned(),
-        (None, _) => env!("CARGO_PKG_NAME").to_owned(),
+    let canonical = |p: &PathBuf| std::fs::canonicalize(p).ok();
+    match found {
+        Some(found) if canonical(&found).is_some() && canonical(&found) == canonical(&me) => None,
+        Some(found) => Some(format!(
+            "the command is written by name, and the `PATH` here finds `{}`, not this program (`{}`)",
+            found.display(),
+            me.display()
+        )),
+        None => Some(format!(
+            "the command is written by name, and the `PATH` here finds no `{name}` (this program is `{}`): install it where the client's `PATH` finds it (`cargo install mdbook-contract` puts it in `~/.cargo/bin`)",
+            me.display()
+        )),
     }
 }
 

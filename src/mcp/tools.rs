@@ -116,6 +116,13 @@ pub(crate) struct UncoveredArguments {
     /// One provider's rules only, built or only specified; every built provider's without it.
     #[serde(default)]
     pub(crate) provider: Option<String>,
+    /// The `next_cursor` of the previous answer, for the next page.
+    #[serde(default)]
+    pub(crate) cursor: Option<String>,
+    /// The most bytes of rules, as JSON, one page holds (24 KiB without it): a smaller page
+    /// for a small context.
+    #[serde(default)]
+    pub(crate) page_size: Option<usize>,
 }
 
 /// The spec to write.
@@ -172,8 +179,8 @@ pub(crate) fn defs() -> &'static [Def] {
                 "The book's findings, as `mdbook-contract check --format json` gives them (check, severity, path from the repository's root, line, column, message, help), errors first, for the whole book or one file; in pages of 200.",
                 Effect::Reads, |l, a: CheckArguments| answers::check(l, a.path.as_deref(), a.cursor.as_deref(), a.page_size)),
             def("contract_uncovered", "Rules waiting for a test",
-                "The rules that bind a provider and have no passing test (with test results) or no test citing them (without): for every built provider, or for the one named, built or only specified; each with its level, text and what cites it so far.",
-                Effect::Reads, |l, a: UncoveredArguments| answers::uncovered(l, a.provider.as_deref())),
+                "The rules that bind a provider and have no passing test (with test results) or no test citing them (without): for every built provider, or for the one named, built or only specified; each with its level, text and what cites it so far. A page holds 24 KiB of rules (`page_size` bytes); `next_cursor` gives the next.",
+                Effect::Reads, |l, a: UncoveredArguments| answers::uncovered(l, a.provider.as_deref(), a.cursor.as_deref(), a.page_size)),
             def("contract_new_spec", "Start a provider's spec",
                 "Writes the spec of a new provider, as `mdbook-contract new-spec` does: the spec chapter copied from the template, its line in SUMMARY.md, its path in book.toml's `specs`. The only tool that writes files; it refuses, changing nothing, a type that is no DNS label or that has a spec.",
                 Effect::Writes, |l, a: NewSpecArguments| answers::new_spec(&l.paths.dir, &l.paths, &l.src, &a.name, a.path.as_deref())),

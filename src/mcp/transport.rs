@@ -7,9 +7,15 @@
 //! Request (`-32600`, with its id when it has one), and reading goes on. A notification that
 //! cannot be read is left unanswered, since a notification is never answered.
 //!
-//! A request whose method is the protocol's but whose params do not fit it (`tools/call`
+//! A request whose method this server serves but whose params do not fit it (`tools/call`
 //! without a `name`, `arguments` that are no object) is an Invalid params error (`-32602`)
-//! saying what the method takes, not rmcp's Method not found.
+//! saying what the method takes; a request of any other method, the protocol's that this
+//! server leaves out (`prompts/list`) or one it never heard of, is Method not found
+//! (`-32601`) naming it and the methods there are.
+//!
+//! A line over 16 MiB is refused unread past that (a Parse error), with the request's id when
+//! the line's start says it (`{"jsonrpc": "2.0", "id": 7, "method": ...`), so that the client
+//! hears which request failed rather than waiting for its own timeout.
 //!
 //! A batch (a JSON array of messages, which protocol version 2025-03-26 requires a server to
 //! take) is read message by message; its replies are held until the last one is written, and
@@ -97,8 +103,8 @@ fn read(mut input: impl BufRead, reader: &Reader) {
             }
             let refusal = error(
                 -32700,
-                "Parse error: the line is longer than 16 MiB",
-                Value::Null,
+                "Parse error: the line is longer than 16 MiB (16777216 bytes), the most this server reads as one message",
+                id_at_start(&line),
             );
             let _ = write(output, &refusal);
             continue;
@@ -178,6 +184,51 @@ fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
     }
 }
 
+/// The id of a request whose line is cut short, when its start says it: the members of the
+/// top-level object are read in order until `id` (a string or a number), and the reading
+/// stops at the first member that cannot be read whole (the cut), giving `null` as JSON-RPC
+/// says for an id that cannot be known.
+fn id_at_start(line: &[u8]) -> Value {
+    let mut rest = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    let token = |rest: &mut &[u8], byte: u8| {
+        let trimmed = rest.trim_ascii_start();
+        let found = trimmed.first() == Some(&byte);
+        if found {
+            *rest = &trimmed[1..];
+        }
+        found
+    };
+    if !token(&mut rest, b'{') {
+        return Value::Null;
+    }
+    loop {
+        let mut values = serde_json::Deserializer::from_slice(rest).into_iter::<String>();
+        let Some(Ok(key)) = values.next() else {
+            return Value::Null;
+        };
+        rest = &rest[values.byte_offset()..];
+        if !token(&mut rest, b':') {
+            return Value::Null;
+        }
+        if key == "id" {
+            let mut values = serde_json::Deserializer::from_slice(rest).into_iter::<Value>();
+            return match values.next() {
+                Some(Ok(id)) if id.is_string() || id.is_number() => id,
+                _ => Value::Null,
+            };
+        }
+        let mut values =
+            serde_json::Deserializer::from_slice(rest).into_iter::<serde::de::IgnoredAny>();
+        let Some(Ok(_)) = values.next() else {
+            return Value::Null;
+        };
+        rest = &rest[values.byte_offset()..];
+        if !token(&mut rest, b',') {
+            return Value::Null;
+        }
+    }
+}
+
 /// What a line is.
 enum Parsed {
     Message(Box<RxJsonRpcMessage<RoleServer>>),
@@ -210,27 +261,16 @@ fn message(value: Value) -> Parsed {
     let id = id
         .filter(|id| id.is_string() || id.is_number())
         .unwrap_or(Value::Null);
-    if let (Some(method), false) = (&method, is_notification)
-        && let Some(why) = invalid_params(method, value.get("params"))
-    {
-        return Parsed::Refused(error(-32602, &format!("Invalid params: {why}"), id));
+    if let (Some(method), false) = (&method, is_notification) {
+        if !SERVED.contains(&method.as_str()) {
+            return Parsed::Refused(error(-32601, &not_found(method), id));
+        }
+        if let Some(why) = invalid_params(method, value.get("params")) {
+            return Parsed::Refused(error(-32602, &format!("Invalid params: {why}"), id));
+        }
     }
     match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(value) {
-        Ok(rmcp::model::JsonRpcMessage::Request(request))
-            if matches!(
-                &request.request,
-                rmcp::model::ClientRequest::CustomRequest(_)
-            ) && method
-                .as_deref()
-                .is_some_and(|m| PROTOCOL_METHODS.contains(&m)) =>
-        {
-            let method = method.unwrap_or_default();
-            Parsed::Refused(error(
-                -32602,
-                &format!("Invalid params: the params of `{method}` are not what the method takes"),
-                id,
-            ))
-        }
+        // A method this server serves, read by rmcp as no request it knows: its params.
         Ok(rmcp::model::JsonRpcMessage::Request(request))
             if matches!(
                 &request.request,
@@ -239,10 +279,8 @@ fn message(value: Value) -> Parsed {
         {
             let method = method.unwrap_or_default();
             Parsed::Refused(error(
-                -32601,
-                &format!(
-                    "Method not found: `{method}` (this server answers `initialize`, `ping`, `tools/list` and `tools/call`)"
-                ),
+                -32602,
+                &format!("Invalid params: the params of `{method}` are not what the method takes"),
                 id,
             ))
         }
@@ -252,23 +290,32 @@ fn message(value: Value) -> Parsed {
     }
 }
 
-/// The requests of the protocol that a client sends a server: a request of one of them whose
-/// params do not fit is Invalid params, not an unknown method.
-const PROTOCOL_METHODS: &[&str] = &[
-    "initialize",
-    "ping",
-    "tools/list",
-    "tools/call",
-    "prompts/list",
-    "prompts/get",
-    "resources/list",
-    "resources/read",
-    "resources/templates/list",
-    "resources/subscribe",
-    "resources/unsubscribe",
-    "completion/complete",
-    "logging/setLevel",
-];
+/// The requests this server answers; any other is Method not found, the protocol's
+/// (`prompts/list`, `resources/read`) as much as a made-up one.
+const SERVED: &[&str] = &["initialize", "ping", "tools/list", "tools/call"];
+
+/// The Method not found message: the method asked for, and those there are.
+fn not_found(method: &str) -> String {
+    let served: Vec<String> = SERVED.iter().map(|m| format!("`{m}`")).collect();
+    let (last, first) = served.split_last().unwrap_or((&served[0], &[]));
+    format!(
+        "Method not found: `{}` (this server answers {} and {last})",
+        echoed(method),
+        first.join(", ")
+    )
+}
+
+/// A method name as a message repeats it: whole when short, else its start and its length.
+fn echoed(method: &str) -> String {
+    if method.len() <= 100 {
+        return method.to_owned();
+    }
+    let mut end = 40;
+    while !method.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes)", &method[..end], method.len())
+}
 
 /// What is wrong with the params of a `tools/call`, in words; nothing for another method.
 fn invalid_params(method: &str, params: Option<&Value>) -> Option<String> {
@@ -395,6 +442,48 @@ mod tests {
         let odd = r#"{"jsonrpc": "2.0", "method": "notifications/odd", "params": 3}"#;
         assert!(matches!(parse(odd.as_bytes()), Parsed::Unanswered));
         assert!(matches!(parse(b"  \r\n"), Parsed::Unanswered));
+    }
+
+    #[test]
+    fn the_id_of_a_cut_line_is_read_from_its_start() {
+        let cut = |head: &str| id_at_start(format!("{head}{}", "x".repeat(64)).as_bytes());
+        assert_eq!(cut(r#"{"jsonrpc": "2.0", "id": 7, "params": {"a": ""#), 7);
+        assert_eq!(
+            cut(r#"{"id":"r-1","method":"tools/call","params":{"s":""#),
+            "r-1"
+        );
+        assert_eq!(
+            cut(r#"{"jsonrpc":"2.0","method":"tools/call","params":{"n":[1,2],"s":""#),
+            Value::Null
+        );
+        // The id after the cut cannot be known, nor one of a type JSON-RPC does not allow.
+        assert_eq!(cut(r#"{"params": {"s": ""#), Value::Null);
+        assert_eq!(cut(r#"{"id": [1], "params": ""#), Value::Null);
+        assert_eq!(cut("[{\"id\": 1"), Value::Null);
+        // Members before the id are read past whole, strings with escapes included.
+        assert_eq!(
+            cut(r#"{"method": "a\"b{", "meta": {"x": [1, {}]}, "id": 9, "p": ""#),
+            9
+        );
+    }
+
+    #[test]
+    fn a_method_this_server_does_not_serve_is_not_found_naming_those_it_serves() {
+        for method in [
+            "prompts/list",
+            "resources/read",
+            "completion/complete",
+            "made/up",
+        ] {
+            let reply = refused(&format!(
+                r#"{{"jsonrpc": "2.0", "id": 4, "method": "{method}", "params": {{}}}}"#
+            ));
+            assert_eq!(reply["error"]["code"], -32601, "{reply}");
+            assert_eq!(reply["id"], 4);
+            let message = reply["error"]["message"].as_str().unwrap();
+            assert!(message.contains(&format!("`{method}`")), "{message}");
+            assert!(message.contains("`tools/call`"), "{message}");
+        }
     }
 
     #[test]

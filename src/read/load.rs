@@ -10,7 +10,8 @@
 //! from `mdbook build`.
 //!
 //! Every load here goes through [`open`], `build.create-missing` off: reading a book writes no
-//! file, and a chapter SUMMARY.md names that is not on disk is an error naming its line.
+//! file, and a chapter SUMMARY.md names that is not on disk is loaded as a draft, for the
+//! `missing-chapter` check to report at its line.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -148,8 +149,8 @@ pub(crate) fn refused(left_out: &[String]) -> Option<String> {
 
 /// Reads the book at `dir` as `MDBook::load` does (book.toml with its `MDBOOK_*` overrides,
 /// SUMMARY.md, each chapter), with `build.create-missing` off: a read writes no file, so a
-/// chapter SUMMARY.md names that is not on disk is an error naming it, never a file created.
-/// Only `mdbook build` itself creates missing chapters.
+/// chapter SUMMARY.md names that is not on disk is a draft (and a `missing-chapter` finding),
+/// never a file created. Only `mdbook build` itself creates missing chapters.
 pub(crate) fn open(dir: &Path) -> Result<MDBook> {
     let toml = dir.join("book.toml");
     let mut config = if toml.exists() {
@@ -160,12 +161,57 @@ pub(crate) fn open(dir: &Path) -> Result<MDBook> {
     config.update_from_env().with_context(|| cannot_load(dir))?;
     config.build.create_missing = false;
     let src = config.book.src.clone();
-    MDBook::load_with_config(dir, config).map_err(|error| {
-        match missing_chapter(dir, &src, &error) {
-            Some(told) => error.context(told),
-            None => error.context(cannot_load(dir)),
-        }
+    load_drafting_missing(dir, config).map_err(|error| match missing_chapter(dir, &src, &error) {
+        Some(told) => error.context(told),
+        None => error.context(cannot_load(dir)),
     })
+}
+
+/// Loads the book at `dir` as mdBook does with `config` (`create-missing` off), except that a
+/// chapter SUMMARY.md names that is not on disk is loaded as a draft (no file, no content):
+/// the book loads, and `missing-chapter` reports it at its link in SUMMARY.md. A SUMMARY.md
+/// this cannot read is left to mdBook, which says why.
+fn load_drafting_missing(dir: &Path, config: Config) -> Result<MDBook> {
+    let src = dir.join(&config.book.src);
+    let summary = crate::util::text::read_to_string(&src.join("SUMMARY.md"))
+        .ok()
+        .and_then(|text| mdbook_summary::parse_summary(&text).ok());
+    match summary {
+        Some(mut summary) => {
+            if drafted(&mut summary, &src) {
+                MDBook::load_with_config_and_summary(dir, config, summary)
+            } else {
+                MDBook::load_with_config(dir, config)
+            }
+        }
+        None => MDBook::load_with_config(dir, config),
+    }
+}
+
+/// Makes a draft of every chapter of `summary` whose file is not under `src`; whether there
+/// was one.
+fn drafted(summary: &mut mdbook_summary::Summary, src: &Path) -> bool {
+    fn walk(items: &mut [mdbook_summary::SummaryItem], src: &Path) -> bool {
+        let mut any = false;
+        for item in items {
+            if let mdbook_summary::SummaryItem::Link(link) = item {
+                if link
+                    .location
+                    .as_ref()
+                    .is_some_and(|l| !src.join(l).exists())
+                {
+                    link.location = None;
+                    any = true;
+                }
+                any |= walk(&mut link.nested_items, src);
+            }
+        }
+        any
+    }
+    let prefix = walk(&mut summary.prefix_chapters, src);
+    let numbered = walk(&mut summary.numbered_chapters, src);
+    let suffix = walk(&mut summary.suffix_chapters, src);
+    prefix || numbered || suffix
 }
 
 /// What to tell when `error` is a chapter SUMMARY.md names (in the book at `dir`, its source
@@ -243,8 +289,9 @@ pub(crate) enum Preprocessors {
 
 /// Loads the book at `dir` for an editor: an open book.toml or chapter is read from
 /// `overlays` instead of the disk (SUMMARY.md and included files are read from disk), and a
-/// chapter that SUMMARY.md lists but that does not exist is an error, not a file created
-/// (`build.create-missing` is off), since the editor loads the book at every change.
+/// chapter that SUMMARY.md lists but that does not exist is a draft (a `missing-chapter`
+/// finding), not a file created (`build.create-missing` is off), since the editor loads the
+/// book at every change.
 pub(crate) fn load_for_editor(
     dir: &Path,
     overlays: &Overlays,
@@ -260,7 +307,7 @@ pub(crate) fn load_for_editor(
     };
     config.update_from_env()?;
     config.build.create_missing = false;
-    let mut md = MDBook::load_with_config(dir, config)
+    let mut md = load_drafting_missing(dir, config)
         .with_context(|| format!("could not load the book at `{}`", dir.display()))?;
     let src = md.root.join(&md.config.book.src);
     for item in md.book.items.iter_mut() {

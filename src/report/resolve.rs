@@ -43,7 +43,11 @@ pub(crate) fn resolve(
         // A finding about book.toml or a companion is shown on the first page.
         let page = match draft.place {
             Place::Chapter(number) => number,
-            Place::Config(_) | Place::Companion(_) | Place::Code(_) | Place::Source(_) => 0,
+            Place::Config(_)
+            | Place::Companion(_)
+            | Place::Code(_)
+            | Place::Source(_)
+            | Place::Book(_) => 0,
         };
         let placed = match &draft.place {
             Place::Chapter(number) => in_chapter(&chapters[*number], files, config, &draft),
@@ -64,6 +68,10 @@ pub(crate) fn resolve(
             Place::Source(spot) => match config.severity(draft.check, None) {
                 Severity::Off => None,
                 severity => Some((severity, locate_spot(files, config, spot))),
+            },
+            Place::Book(spot) => match config.severity(draft.check, None) {
+                Severity::Off => None,
+                severity => Some((severity, locate_in_book(files, spot))),
             },
         };
         let Some((severity, location)) = placed else {
@@ -101,6 +109,8 @@ fn in_reading_order(
         Place::Code(n) => 1 + chapters + companions + n,
         // After every citation, in the order found (the walk's, per check).
         Place::Source(_) => usize::MAX,
+        // SUMMARY.md, with book.toml: what the book is made of.
+        Place::Book(_) => 0,
     };
     // A finding about book.toml is located once, and sorted in the order they are written there.
     let mut drafts: Vec<(Draft, Option<Location>)> = drafts
@@ -228,6 +238,18 @@ pub(crate) fn locate_code(files: &BookFiles, config: &Config, citation: &CodeCit
 }
 
 /// Where a place of the source tree other than a citation is, as [`locate_code`] shows it.
+/// Where a spot of a file of the book that is no chapter is, shown as the book's paths are.
+fn locate_in_book(files: &BookFiles, spot: &Spot) -> Location {
+    Location {
+        path: files.display(&files.root().join(&spot.path)),
+        line: spot.line,
+        column: spot.column,
+        width: spot.width.max(1),
+        line_text: spot.line_text.clone(),
+        note: None,
+    }
+}
+
 fn locate_spot(files: &BookFiles, config: &Config, spot: &Spot) -> Location {
     let root = config.source_root.as_deref().unwrap_or(".");
     let path = files.root().join(root).join(&spot.path);

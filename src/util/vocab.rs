@@ -109,6 +109,8 @@ checks! {
         "a source line reference such as `provider.go:120` or `:12-30`, in prose or code spans",
     DanglingLink "dangling-link" Error
         "a link to a page that is not a chapter, to a `#fragment` the target page will not have, or (with `source-root`) out of the book to a file that does not exist",
+    MissingChapter "missing-chapter" Error
+        "a chapter SUMMARY.md names whose file does not exist: this tool creates no chapter (`mdbook build` does when `build.create-missing` is on)",
     ReadmeLink "readme-link" Error
         "a link to `README.md`, which mdBook turns into `README.html` while it renders the chapter as `index.html`",
     ForbiddenTerm "forbidden-term" Error

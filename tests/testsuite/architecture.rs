@@ -1,7 +1,8 @@
 //! The invariants of `ARCHITECTURE.md` that the source itself can show: the modules of `src/`
 //! import each other without a cycle at any level (the top-level modules among themselves, and
 //! the modules of each folder among themselves), `vocab` imports nothing of the crate, and only
-//! the command line and the protocol's writer touch standard output.
+//! the command line (`main.rs` and the binary's `cli/`) and the protocol's writer touch standard
+//! output.
 //!
 //! A module is a file of `src/` (a folder's `mod.rs` is the folder). An import is any path to
 //! another module in a file's code (comments left out): `crate::a::b`, `crate::{a, b}`,
@@ -221,7 +222,8 @@ fn the_vocabulary_is_a_leaf() {
 fn only_the_command_line_prints() {
     let print = Regex::new(r"\b(e?print(ln)?!|std::io::stdout\(\))").unwrap();
     let mut found = Vec::new();
-    for (module, code) in modules() {
+    // The binary's `cli/` is the command line: it writes each command's answer.
+    for (module, code) in modules().into_iter().filter(|(m, _)| m[0] != "cli") {
         let code = code.split("#[cfg(test)]").next().unwrap();
         for (number, line) in code.lines().enumerate() {
             // The in-process preprocessor prints its findings with `eprint!`, standard

@@ -673,3 +673,30 @@ fn mdbooks_own_admonitions_are_checked_as_the_text_they_are() {
         "{admonition}"
     );
 }
+
+#[test]
+fn a_chapter_summary_md_names_that_does_not_exist_is_a_finding_not_a_file() {
+    let book = broker(&[("src/SUMMARY.md", &|t: &str| {
+        t.to_owned() + "- [Planned](planned/later.md)\n  - [Sub](later%20two.md)\n"
+    })]);
+    let (code, stdout, _) = check(&book);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(
+        json_positions(&stdout, "missing-chapter"),
+        ["src/SUMMARY.md:7:3", "src/SUMMARY.md:8:5"]
+    );
+    assert!(stdout.contains("`later two.md`"), "{stdout}");
+    assert!(!book.root().join("src/planned").exists());
+    assert!(!book.root().join("src/later two.md").exists());
+    // The rest of the book is read and checked: its spec's open entries still are.
+    assert!(stdout.contains("unanswered-entry"), "{stdout}");
+    // Silent once the files exist, and off as any check is.
+    std::fs::create_dir_all(book.root().join("src/planned")).unwrap();
+    std::fs::write(book.root().join("src/planned/later.md"), "# Planned\n").unwrap();
+    std::fs::write(book.root().join("src/later two.md"), "# Sub\n").unwrap();
+    let (_, stdout, _) = check(&book);
+    assert!(
+        json_positions(&stdout, "missing-chapter").is_empty(),
+        "{stdout}"
+    );
+}

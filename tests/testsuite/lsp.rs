@@ -672,12 +672,15 @@ fn a_broken_book_toml_is_a_diagnostic_and_the_server_recovers() {
         "textDocument/didSave",
         json!({"textDocument": {"uri": uri(&root.join("src/SUMMARY.md"))}}),
     );
-    let list = client.wait(&toml_uri, |l| !l.is_empty());
+    let list = client.wait(&uri(&root.join("src/SUMMARY.md")), |l| !l.is_empty());
+    assert_eq!(list[0]["code"], "missing-chapter", "{list:#?}");
     assert!(
         list[0]["message"].as_str().unwrap().contains("gone.md"),
         "{list:#?}"
     );
     assert!(!root.join("src/gone.md").exists());
+    // The rest of the book is still checked: the chapters keep their diagnostics.
+    assert_eq!(client.diagnostics[&uri(&appendix)].len(), 1);
     client.stop();
 }
 

@@ -491,18 +491,29 @@ fn print_config_registers_the_server_for_the_book() {
     assert_eq!(code, 0, "{stderr}");
     let config: Value = serde_json::from_str(&stdout).unwrap();
     let server = &config["mcpServers"]["mdbook-contract"];
-    let command = server["command"].as_str().unwrap();
-    assert!(
-        command == "mdbook-contract" || Path::new(command) == Path::new(binary()),
-        "{command}"
+    // By name, as a committed file must: a note says when this `PATH` would not find it.
+    assert_eq!(server["command"], "mdbook-contract");
+    let found = Path::new(binary()).parent().unwrap().to_owned();
+    let path = std::env::join_paths(std::iter::once(found).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .unwrap();
+    let (_, _, quiet) = crate::common::run_in_with(
+        book.root(),
+        &["mcp", "--print-config"],
+        &[("PATH", path.to_str().unwrap())],
     );
-    let root = std::fs::canonicalize(book.root()).unwrap();
+    assert!(!quiet.contains("note:"), "{quiet}");
+    let (_, _, told) = crate::common::run_in_with(
+        book.root(),
+        &["mcp", "--print-config"],
+        &[("PATH", "/nonexistent")],
+    );
+    assert!(told.contains("finds no `mdbook-contract`"), "{told}");
+    // Outside a repository, the folder from where the command ran.
     let args = server["args"].as_array().unwrap();
     assert_eq!(args[0], "mcp");
-    assert_eq!(
-        std::fs::canonicalize(args[1].as_str().unwrap()).unwrap(),
-        root
-    );
+    assert_eq!(args[1], ".");
 }
 
 #[test]
@@ -518,15 +529,17 @@ fn print_config_writes_each_host_its_own_form() {
     let vscode: Value = serde_json::from_str(&config("vscode")).unwrap();
     let server = &vscode["servers"]["mdbook-contract"];
     assert_eq!(server["type"], "stdio");
-    assert_eq!(
-        std::fs::canonicalize(server["args"][1].as_str().unwrap()).unwrap(),
-        root
-    );
+    assert_eq!(server["args"][1], "${workspaceFolder}");
+    // Codex's file is the user's own: the folder absolute.
     let codex: toml_edit::DocumentMut = config("codex").parse().unwrap();
     let args = codex["mcp_servers"]["mdbook-contract"]["args"]
         .as_array()
         .unwrap();
     assert_eq!(args.get(0).and_then(|a| a.as_str()), Some("mcp"));
+    assert_eq!(
+        std::fs::canonicalize(args.get(1).and_then(|a| a.as_str()).unwrap()).unwrap(),
+        root
+    );
     let claude = config("claude");
     assert!(
         claude.starts_with("claude mcp add mdbook-contract -- ") && claude.contains(" mcp "),

@@ -1,11 +1,10 @@
 //! `mdbook-contract mcp` and `check` told the truth an agent acts on, over stdio: a read writes
-//! no file (a chapter SUMMARY.md names that does not exist is told, never created), a
+//! no file (a chapter SUMMARY.md names that does not exist is a finding, never created), a
 //! mistyped profile leaves its entry open, a refused brief says what blocks it.
 
 use serde_json::json;
 
 use crate::broker::broker;
-use crate::common::run_in;
 use crate::mcp::Session;
 
 /// The broker book whose SUMMARY.md names a chapter that is not on disk.
@@ -16,31 +15,71 @@ fn with_missing_chapter() -> crate::common::Fixture {
 }
 
 #[test]
-fn a_missing_chapter_is_told_and_never_created() {
+fn a_missing_chapter_is_a_finding_and_never_created() {
     let book = with_missing_chapter();
     let missing = book.root().join("src/planned/later.md");
     let mut session = Session::start_as_opened(book.root());
-    let refusal = session.refusal("contract_check", json!({}));
-    assert!(refusal.contains("planned/later.md"), "{refusal}");
-    assert!(refusal.contains("SUMMARY.md"), "{refusal}");
+    let answer = session.answer("contract_check", json!({}));
+    let finding = answer["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["check"] == "missing-chapter")
+        .cloned()
+        .unwrap_or_else(|| panic!("{answer}"));
+    assert_eq!(finding["path"], "src/SUMMARY.md", "{finding}");
+    assert_eq!(
+        (&finding["line"], &finding["column"]),
+        (&json!(7), &json!(3))
+    );
+    assert_eq!(finding["severity"], "error");
+    assert!(
+        finding["message"]
+            .as_str()
+            .unwrap()
+            .contains("`planned/later.md`"),
+        "{finding}"
+    );
     assert!(
         !missing.exists(),
         "contract_check created {}",
         missing.display()
     );
     assert!(!book.root().join("src/planned").exists());
-    drop(session);
 
-    let (code, stdout, stderr) = run_in(book.root(), &["check"]);
-    assert_ne!(code, 0, "{stdout}{stderr}");
-    assert!(stderr.contains("planned/later.md"), "{stderr}");
-    assert!(!missing.exists(), "check created {}", missing.display());
-
-    // Once the chapter is written, the same server answers.
+    // Once the chapter is written, the same server's next answer has no such finding.
     std::fs::create_dir_all(missing.parent().unwrap()).unwrap();
     std::fs::write(&missing, "# Planned\n").unwrap();
-    let mut session = Session::start_as_opened(book.root());
-    session.answer("contract_check", json!({}));
+    let answer = session.answer("contract_check", json!({}));
+    assert!(
+        !answer["findings"].to_string().contains("missing-chapter"),
+        "{answer}"
+    );
+    assert!(
+        answer["changed"]
+            .to_string()
+            .contains("1 fixed (missing-chapter at src/SUMMARY.md:7:3)"),
+        "{answer}"
+    );
+}
+
+#[test]
+fn the_editor_is_told_of_a_missing_chapter_on_summary_md() {
+    let book = with_missing_chapter();
+    let summary = book.root().join("src/SUMMARY.md");
+    let mut client = crate::lsp::StdioClient::spawn_as_opened();
+    client.initialize(book.root());
+    let list = client.wait(&crate::lsp::uri(&summary), |l| !l.is_empty());
+    assert_eq!(list.len(), 1, "{list:#?}");
+    assert_eq!(list[0]["code"], "missing-chapter");
+    assert_eq!(list[0]["severity"], 1);
+    assert_eq!(
+        list[0]["range"]["start"],
+        json!({"line": 6, "character": 2})
+    );
+    assert!(!book.root().join("src/planned").exists());
+    let (status, stderr) = client.stop();
+    assert!(status.success(), "{status}: {stderr}");
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! Each tool's answer, from the loaded book: a typed value (its `JsonSchema` is the tool's
 //! `outputSchema`, its JSON the structured content) and a short text of it. `contract.rs`
 //! answers of the contract (the overview, an axis, a rule), `rules.rs` the rules filtered,
-//! `providers.rs` of a provider (its state, its rules still waiting for a test, built or only
-//! specified), `brief.rs` its brief by section and page, `findings.rs` of the checks,
+//! `providers.rs` of a provider (its state, built or only specified), `uncovered.rs` the rules
+//! still waiting for a test, by page, `brief.rs` its brief by section and page, `findings.rs` of the checks,
 //! `new_spec.rs` the one tool that writes.
 //!
 //! Every path an answer gives is from the repository's root (as `check --format github`
@@ -17,6 +17,7 @@ mod findings;
 mod new_spec;
 mod providers;
 mod rules;
+mod uncovered;
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -25,8 +26,9 @@ pub(crate) use brief::brief;
 pub(crate) use contract::{axis, overview, rule};
 pub(crate) use findings::check;
 pub(crate) use new_spec::new_spec;
-pub(crate) use providers::{provider, uncovered};
+pub(crate) use providers::provider;
 pub(crate) use rules::{Filter, rules};
+pub(crate) use uncovered::uncovered;
 
 use crate::commands::export::{CitationOut, CoverageOut, ResultOut, RuleOut};
 use crate::model::rules::status::Kind;

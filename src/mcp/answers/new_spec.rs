@@ -33,8 +33,13 @@ pub(crate) fn new_spec(
     name: &str,
     path: Option<&str>,
 ) -> Result<Typed<NewSpecAnswer>, Refusal> {
-    let made =
-        crate::commands::new_spec::new_spec(dir, name, path).map_err(|e| format!("{e:#}"))?;
+    // The tool's words: its `path` argument, paths from the repository's root.
+    let asked = crate::commands::new_spec::Asked {
+        give: |path| format!("`\"path\": \"{path}\"`"),
+        src: Some(paths.of_book(src)),
+    };
+    let made = crate::commands::new_spec::new_spec_asked(dir, name, path, &asked)
+        .map_err(|e| format!("{e:#}"))?;
     let chapter = paths.of_book(&format!("{src}/{}", made.chapter));
     let written: Vec<String> = made
         .written

@@ -1,5 +1,5 @@
-//! `contract_provider` and `contract_uncovered`: one provider's state, and the rules that
-//! still wait for its tests. A provider only a spec describes so far is answered too: the
+//! `contract_provider`: one provider's state. A provider only a spec describes so far is
+//! answered too: the
 //! rules that bind it by the profiles its spec claims (a rule on an axis whose profile it has
 //! not stated is `profile-unknown`), and what its own code cites so far.
 
@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{ProviderRule, Refusal, Typed, provider_rules, unknown};
-use crate::commands::export::{CoverageOut, ProviderOut};
+use crate::commands::export::{CoverageOut, ProviderOut, RuleOut};
 use crate::mcp::watch::Loaded;
 use crate::model::rules::status::Kind;
 use crate::pipeline::status::{ProviderCoverage, SpecState};
@@ -95,7 +95,9 @@ pub(crate) fn provider(loaded: &Loaded, name: &str) -> Result<Typed<ProviderAnsw
             let _ = writeln!(text, "{}", coverage_line(c));
         }
         None if !rules.is_empty() => {
-            let _ = writeln!(text, "{}", pending_line(&rules));
+            let claims_nothing = sections.iter().all(|s| s.claims.is_empty());
+            let line = pending_line(&rules, &export.rules, claims_nothing);
+            let _ = writeln!(text, "{line}");
         }
         None => {}
     }
@@ -142,26 +144,54 @@ fn coverage_line(c: &ProviderCoverage) -> String {
     )
 }
 
-/// What binds a provider only a spec describes, and what its code cites so far.
-fn pending_line(rules: &[ProviderRule]) -> String {
-    let bound = rules.iter().filter(|r| r.status.obliges()).count();
-    let cited = rules
-        .iter()
-        .filter(|r| r.status.obliges() && r.citation.is_some())
-        .count();
-    let undecided = rules
-        .iter()
-        .filter(|r| r.status == Kind::ProfileUnknown)
-        .count();
-    let mut line = format!(
-        "bound by {} by the profiles its spec claims; its own code cites {cited} of them so far",
-        crate::util::counted(bound, "rule")
-    );
-    if undecided > 0 {
+/// What binds a provider only a spec describes, and what its code cites so far: the rules
+/// that bind every provider apart from those its claims bind, and the axes whose profile it
+/// has not stated yet, each with how many rules wait on it.
+fn pending_line(rules: &[ProviderRule], contract: &[RuleOut], claims_nothing: bool) -> String {
+    let applies = |id: &str| {
+        contract
+            .iter()
+            .find(|r| r.id == id)
+            .and_then(|r| r.applies.as_ref())
+    };
+    let bound: Vec<&ProviderRule> = rules.iter().filter(|r| r.status.obliges()).collect();
+    let every = bound.iter().filter(|r| applies(&r.rule).is_none()).count();
+    let cited = bound.iter().filter(|r| r.citation.is_some()).count();
+    let mut waiting: Vec<(&str, usize)> = Vec::new();
+    for rule in rules.iter().filter(|r| r.status == Kind::ProfileUnknown) {
+        let axis = applies(&rule.rule).map_or("", |a| a.axis.as_str());
+        match waiting.iter_mut().find(|(a, _)| *a == axis) {
+            Some((_, n)) => *n += 1,
+            None => waiting.push((axis, 1)),
+        }
+    }
+    let mut line = if claims_nothing {
+        let that = if every == 1 {
+            "rule that binds"
+        } else {
+            "rules that bind"
+        };
+        format!(
+            "so far only the {every} {that} every provider, whatever it claims, bind it; its own code cites {cited} of them so far"
+        )
+    } else {
+        format!(
+            "bound by {} ({every} every provider's, {} by the profiles its spec claims); its own code cites {cited} of them so far",
+            crate::util::counted(bound.len(), "rule"),
+            bound.len() - every
+        )
+    };
+    if !waiting.is_empty() {
+        let axes: Vec<String> = waiting
+            .iter()
+            .map(|(axis, n)| format!("`{axis}` ({})", crate::util::counted(*n, "rule")))
+            .collect();
+        let total = waiting.iter().map(|(_, n)| n).sum();
         let _ = write!(
             line,
-            "; whether {} bind it waits on a profile the spec has not stated",
-            crate::util::counted(undecided, "more rule")
+            "; whether {} bind it waits on the profile it claims on {}",
+            crate::util::counted(total, "more rule"),
+            axes.join(", ")
         );
     }
     line
@@ -260,147 +290,4 @@ fn built_next(c: &ProviderCoverage) -> String {
         );
     }
     "nothing: every rule that binds it is verified".to_owned()
-}
-
-/// `contract_uncovered`'s answer.
-#[derive(Serialize, JsonSchema)]
-pub(crate) struct UncoveredAnswer {
-    /// The test results files read (from the repository's root), when `test-results` names
-    /// some: with them, a rule waits until its test passed.
-    results_read: Option<Vec<String>>,
-    /// Per provider (each built one, or the one asked for, built or only specified).
-    providers: Vec<UncoveredOf>,
-}
-
-/// One provider's rules still waiting for a test.
-#[derive(Serialize, JsonSchema)]
-struct UncoveredOf {
-    provider: String,
-    /// `built`, or `spec` for one only a spec describes so far.
-    provider_status: &'static str,
-    /// Whether the source tree was read (`source-root`).
-    source_read: bool,
-    /// The rules that bind it, oblige it and are not verified (passed) yet.
-    rules: Vec<ProviderRule>,
-    /// The rules whose binding waits on a profile it has not stated.
-    undecided: Vec<String>,
-}
-
-/// `contract_uncovered`.
-pub(crate) fn uncovered(
-    loaded: &Loaded,
-    provider: Option<&str>,
-) -> Result<Typed<UncoveredAnswer>, Refusal> {
-    let export = &loaded.export;
-    let results_read = loaded.agent.status.results.clone();
-    if export.rules.is_empty() {
-        let value = UncoveredAnswer {
-            results_read,
-            providers: Vec::new(),
-        };
-        return Ok(Typed::new(value, "the contract has no rules (no `r[ID]` marker lines in a contract chapter), so no rule waits for a test".to_owned()));
-    }
-    let asked: Vec<(&CoverageOut, &'static str)> = match provider {
-        None => export.coverage.iter().map(|c| (c, "built")).collect(),
-        Some(name) => vec![asked_for(loaded, name)?],
-    };
-    let mut text = String::new();
-    let mut providers = Vec::new();
-    for (c, status) in asked {
-        let of = uncovered_of(c, status, loaded);
-        let _ = writeln!(text, "{}", uncovered_line(&of));
-        providers.push(of);
-    }
-    if providers.is_empty() {
-        text.push_str("no built provider: nothing binds a rule yet (`contract_uncovered` with a spec's provider lists what binds it)\n");
-    }
-    let value = UncoveredAnswer {
-        results_read,
-        providers,
-    };
-    Ok(Typed::new(value, text.trim_end().to_owned()))
-}
-
-/// The cells of the provider `name`, built or only specified, or why there are none.
-fn asked_for<'l>(
-    loaded: &'l Loaded,
-    name: &str,
-) -> Result<(&'l CoverageOut, &'static str), Refusal> {
-    let export = &loaded.export;
-    if let Some(c) = export.coverage.iter().find(|c| c.provider == name) {
-        return Ok((c, "built"));
-    }
-    if let Some(c) = loaded.pending.iter().find(|c| c.provider == name) {
-        return Ok((c, "spec"));
-    }
-    if export.providers.iter().any(|p| p.name == name) {
-        return Err(format!(
-            "`{name}` is proposed, without a spec: nothing says which profiles it claims yet (`contract_new_spec` writes its spec)"
-        ));
-    }
-    Err(unknown(
-        "provider",
-        name,
-        export
-            .coverage
-            .iter()
-            .chain(&loaded.pending)
-            .map(|c| c.provider.as_str()),
-    ))
-}
-
-fn uncovered_of(c: &CoverageOut, status: &'static str, loaded: &Loaded) -> UncoveredOf {
-    let all = provider_rules(c, &loaded.export.rules);
-    let undecided = all
-        .iter()
-        .filter(|r| r.status == Kind::ProfileUnknown)
-        .map(|r| r.rule.clone())
-        .collect();
-    UncoveredOf {
-        provider: c.provider.clone(),
-        provider_status: status,
-        source_read: c.known,
-        rules: all.into_iter().filter(|r| r.status.open()).collect(),
-        undecided,
-    }
-}
-
-fn uncovered_line(of: &UncoveredOf) -> String {
-    let rules = crate::util::counted(of.rules.len(), "bound rule");
-    let spec = if of.provider_status == "spec" {
-        " (spec)"
-    } else {
-        ""
-    };
-    let mut line = if of.source_read {
-        format!("`{}`{spec}: {rules} not verified", of.provider)
-    } else {
-        format!(
-            "`{}`{spec}: {rules}, none known to be verified (book.toml sets no `source-root`)",
-            of.provider
-        )
-    };
-    let named: Vec<String> = of
-        .rules
-        .iter()
-        .map(|r| {
-            format!(
-                "r[{}] ({}, {})",
-                r.rule,
-                r.level.unwrap_or("required"),
-                r.status
-            )
-        })
-        .collect();
-    if !named.is_empty() {
-        let _ = write!(line, ": {}", named.join(", "));
-    }
-    if !of.undecided.is_empty() {
-        let _ = write!(
-            line,
-            "; whether {} bind it is unknown until it states its profile",
-            of.undecided.join(", ")
-        );
-    }
-    line
 }
