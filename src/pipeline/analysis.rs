@@ -69,42 +69,19 @@ impl<'b> Analysis<'b> {
         files: BookFiles,
         units: bool,
     ) -> Result<Analysis<'b>> {
-        let mut config = Config::from_book_config(&ctx.config)?;
-        let options = parse_options(&ctx.config);
-        // The globs were checked with the configuration, so this does not fail in practice.
-        let shared = Roots::new(&config.shared_layer)
-            .with_context(|| format!("book.toml: `{}.shared-layer`", config::TABLE))?;
-        // Before the chapters are parsed: a contract named wrongly must not decide which
-        // chapters keep their tables.
-        check_chapter_keys(&mut config, &chapter_keys(book));
-        let chapters = read_chapters(book, &files, &options, &config);
-        let (companions, problems) = read_companions(&config, &files, &chapters, &options)?;
-        for problem in problems {
-            config.add_problem(problem);
-        }
-        let model = Model::collect(&chapters, &config);
-        let specs = Specs::collect(&chapters, &model, &config);
-        let rules = Rules::collect(&chapters, &model, &config);
-        check_provider_paths(&mut config, &model);
-        let excluded = checks::excluded_words(&model, &config);
-        let wanted = Wanted {
-            chapters: &chapters,
-            excluded: &excluded,
-            prefixes: if rules.rules.is_empty() {
-                &[]
-            } else {
-                &rules.prefixes
-            },
-            units,
-        };
-        let (source, found, mut results) = read_tree_and_results(
-            ctx,
-            &files,
-            &mut config,
-            &shared,
-            &wanted,
-            !rules.rules.is_empty(),
-        );
+        let mut modelled = Modelled::of(ctx, book, &files)?;
+        let (source, found, mut results) = modelled.tree(ctx, &files, units);
+        let Modelled {
+            mut config,
+            options,
+            shared,
+            chapters,
+            companions,
+            model,
+            specs,
+            rules,
+            excluded,
+        } = modelled;
         let (mut citations, unclosed) = code::split(found);
         if let Some(source) = &source {
             check_provider_places(&mut config, source);
@@ -162,6 +139,79 @@ impl<'b> Analysis<'b> {
             config,
             files,
         })
+    }
+}
+
+/// The book read and modelled: its configuration, chapters and companions, its axes,
+/// providers, specs and rules, before the source tree and the test results are read.
+struct Modelled<'b> {
+    config: Config,
+    options: MarkdownOptions,
+    shared: Roots,
+    chapters: Vec<Chapter<'b>>,
+    companions: Vec<crate::read::companion::Companion>,
+    model: Model,
+    specs: Specs,
+    rules: Rules,
+    excluded: HashSet<String>,
+}
+
+impl<'b> Modelled<'b> {
+    fn of(ctx: &PreprocessorContext, book: &'b Book, files: &BookFiles) -> Result<Modelled<'b>> {
+        let mut config = Config::from_book_config(&ctx.config)?;
+        let options = parse_options(&ctx.config);
+        // The globs were checked with the configuration, so this does not fail in practice.
+        let shared = Roots::new(&config.shared_layer)
+            .with_context(|| format!("book.toml: `{}.shared-layer`", config::TABLE))?;
+        // Before the chapters are parsed: a contract named wrongly must not decide which
+        // chapters keep their tables.
+        check_chapter_keys(&mut config, &chapter_keys(book));
+        let chapters = read_chapters(book, files, &options, &config);
+        let (companions, problems) = read_companions(&config, files, &chapters, &options)?;
+        for problem in problems {
+            config.add_problem(problem);
+        }
+        let model = Model::collect(&chapters, &config);
+        let specs = Specs::collect(&chapters, &model, &config);
+        let rules = Rules::collect(&chapters, &model, &config);
+        check_provider_paths(&mut config, &model);
+        let excluded = checks::excluded_words(&model, &config);
+        Ok(Modelled {
+            config,
+            options,
+            shared,
+            chapters,
+            companions,
+            model,
+            specs,
+            rules,
+            excluded,
+        })
+    }
+
+    /// The source tree (every file with a grammar parsed for its units when `units` is set)
+    /// and the test results, read for what the book needs.
+    fn tree(
+        &mut self,
+        ctx: &PreprocessorContext,
+        files: &BookFiles,
+        units: bool,
+    ) -> (Option<SourceIndex>, Vec<code::Found>, Results) {
+        let has_rules = !self.rules.rules.is_empty();
+        let wanted = Wanted {
+            chapters: &self.chapters,
+            excluded: &self.excluded,
+            prefixes: if has_rules { &self.rules.prefixes } else { &[] },
+            units,
+        };
+        read_tree_and_results(
+            ctx,
+            files,
+            &mut self.config,
+            &self.shared,
+            &wanted,
+            has_rules,
+        )
     }
 }
 

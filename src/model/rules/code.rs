@@ -149,64 +149,92 @@ pub(crate) fn read(
         if !commented || before.iter().filter(|&&b| b == b'`').count() % 2 == 1 {
             continue;
         }
-        let inside = at + opener;
-        let rest = &data[inside..];
-        let line_end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
-        let Some(close) = memchr::memchr(b']', &rest[..line_end]) else {
-            continue;
-        };
-        let Some((verb, skip)) = verb_of(&rest[..close]) else {
-            continue;
-        };
-        // The ID starts after the verb and any more spaces: its column is where a rename
-        // writes.
-        let id_start = inside + skip;
-        let written = String::from_utf8_lossy(&data[id_start..inside + close])
-            .trim()
-            .to_owned();
-        // An ID starts with a letter, as the guide's syntax says: `r[...]`, `r[N]` and other
-        // placeholders in a sentence are prose, not a citation to report.
-        if !written.starts_with(|c: char| c.is_ascii_alphabetic()) {
-            continue;
-        }
-        let column = String::from_utf8_lossy(&data[line_start..id_start])
-            .chars()
-            .count()
-            + 1;
-        let cited = parse_versioned(&written);
-        let written_as = String::from_utf8_lossy(&data[at..=inside + close]).into_owned();
-        let line_text = String::from_utf8_lossy(&data[line_start..inside + line_end])
-            .trim_end_matches('\r')
-            .to_owned();
-        let test = (verb == Verb::Verify)
-            .then(|| match parsed {
-                Some(parsed) => parsed.test_at(at),
-                None => {
-                    let text =
-                        text.get_or_insert_with(|| String::from_utf8_lossy(data).into_owned());
-                    fallback::test_function(text, line).map(|name| TestSite {
-                        name,
-                        scope: Vec::new(),
-                        line,
-                    })
-                }
-            })
-            .flatten();
-        out.push(Found::Citation(CodeCitation {
-            path: path.to_owned(),
+        let hit = Hit {
+            at,
+            opener,
             line,
-            column,
-            verb,
-            written,
-            text: written_as,
-            line_text,
-            cited,
-            test,
-            remote: None,
-        }));
+            line_start,
+        };
+        if let Some(citation) = citation_at(path, data, hit, parsed, &mut text) {
+            out.push(Found::Citation(citation));
+        }
     }
     out.extend(ignored.unclosed.map(Found::Unclosed));
     out
+}
+
+/// Where a `PREFIX[` in a comment was found: its offset and length, and its line (from 1)
+/// with the line's start.
+#[derive(Clone, Copy)]
+struct Hit {
+    at: usize,
+    opener: usize,
+    line: usize,
+    line_start: usize,
+}
+
+/// The citation that opens at `hit` of `data`, when a verb and an ID follow and `]` closes it
+/// on its line; `text` is the file as text, made once if a test must be found without a
+/// syntax tree.
+fn citation_at(
+    path: &str,
+    data: &[u8],
+    hit: Hit,
+    parsed: Option<&Parsed<'_>>,
+    text: &mut Option<String>,
+) -> Option<CodeCitation> {
+    let Hit {
+        at,
+        opener,
+        line,
+        line_start,
+    } = hit;
+    let inside = at + opener;
+    let rest = &data[inside..];
+    let line_end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+    let close = memchr::memchr(b']', &rest[..line_end])?;
+    let (verb, skip) = verb_of(&rest[..close])?;
+    // The ID starts after the verb and any more spaces: its column is where a rename writes.
+    let id_start = inside + skip;
+    let written = String::from_utf8_lossy(&data[id_start..inside + close])
+        .trim()
+        .to_owned();
+    // An ID starts with a letter, as the guide's syntax says: `r[...]`, `r[N]` and other
+    // placeholders in a sentence are prose, not a citation to report.
+    if !written.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    let column = String::from_utf8_lossy(&data[line_start..id_start])
+        .chars()
+        .count()
+        + 1;
+    let test = (verb == Verb::Verify)
+        .then(|| match parsed {
+            Some(parsed) => parsed.test_at(at),
+            None => {
+                let text = text.get_or_insert_with(|| String::from_utf8_lossy(data).into_owned());
+                fallback::test_function(text, line).map(|name| TestSite {
+                    name,
+                    scope: Vec::new(),
+                    line,
+                })
+            }
+        })
+        .flatten();
+    Some(CodeCitation {
+        path: path.to_owned(),
+        line,
+        column,
+        verb,
+        cited: parse_versioned(&written),
+        written,
+        text: String::from_utf8_lossy(&data[at..=inside + close]).into_owned(),
+        line_text: String::from_utf8_lossy(&data[line_start..inside + line_end])
+            .trim_end_matches('\r')
+            .to_owned(),
+        test,
+        remote: None,
+    })
 }
 
 /// What tracey's directives take out of reading in a file: the lines (from 1) after each
