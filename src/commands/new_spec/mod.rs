@@ -91,10 +91,11 @@ pub(crate) fn new_spec_asked(
     let spec_file = src.join(&chapter);
     // A dangling symlink does not exist, yet a write would create its target.
     if spec_file.exists() || spec_file.is_symlink() {
-        bail!(
-            "`{}` exists; new-spec writes a new spec and never overwrites one",
-            crate::util::paths::slashed(&relative(&md.root, &spec_file))
-        );
+        let shown = match &asked.src {
+            Some(src) => format!("{src}/{chapter}"),
+            None => crate::util::paths::slashed(&relative(&md.root, &spec_file)),
+        };
+        bail!("`{shown}` exists; new-spec writes a new spec and never overwrites one");
     }
     let (spec_text, notes) = spec_from_template(&template_text, provider_type, &kind)
         .with_context(|| format!("the template `{template}` cannot be copied"))?;
