@@ -19,6 +19,7 @@
 
 mod answers;
 mod changes;
+mod long_line;
 mod server;
 mod tools;
 mod transport;

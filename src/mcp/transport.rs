@@ -33,9 +33,7 @@ use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::{Value, json};
 
-/// A line longer than this is refused without being held: 16 MiB is far beyond any message
-/// of these tools.
-const MAX_LINE: u64 = 16 << 20;
+use super::long_line;
 
 /// Where replies are written.
 type Output = Arc<Mutex<Box<dyn Write + Send>>>;
@@ -91,20 +89,21 @@ fn read(mut input: impl BufRead, reader: &Reader) {
     let mut line = Vec::new();
     loop {
         line.clear();
-        let read = std::io::Read::take(&mut input, MAX_LINE).read_until(b'\n', &mut line);
+        let read =
+            std::io::Read::take(&mut input, long_line::MAX_LINE).read_until(b'\n', &mut line);
         match read {
             Ok(0) | Err(_) => return,
             Ok(_) => {}
         }
-        if !line.ends_with(b"\n") && line.len() as u64 == MAX_LINE {
+        if !line.ends_with(b"\n") && line.len() as u64 == long_line::MAX_LINE {
             // The rest of the line is skipped, and the line refused.
-            if skip_line(&mut input).is_err() {
+            if long_line::skip(&mut input).is_err() {
                 return;
             }
             let refusal = error(
                 -32700,
                 "Parse error: the line is longer than 16 MiB (16777216 bytes), the most this server reads as one message",
-                id_at_start(&line),
+                long_line::id_at_start(&line),
             );
             let _ = write(output, &refusal);
             continue;
@@ -167,66 +166,6 @@ impl Reader {
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
-    loop {
-        let buffer = input.fill_buf()?;
-        if buffer.is_empty() {
-            return Ok(());
-        }
-        if let Some(end) = memchr::memchr(b'\n', buffer) {
-            input.consume(end + 1);
-            return Ok(());
-        }
-        let all = buffer.len();
-        input.consume(all);
-    }
-}
-
-/// The id of a request whose line is cut short, when its start says it: the members of the
-/// top-level object are read in order until `id` (a string or a number), and the reading
-/// stops at the first member that cannot be read whole (the cut), giving `null` as JSON-RPC
-/// says for an id that cannot be known.
-fn id_at_start(line: &[u8]) -> Value {
-    let mut rest = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
-    let token = |rest: &mut &[u8], byte: u8| {
-        let trimmed = rest.trim_ascii_start();
-        let found = trimmed.first() == Some(&byte);
-        if found {
-            *rest = &trimmed[1..];
-        }
-        found
-    };
-    if !token(&mut rest, b'{') {
-        return Value::Null;
-    }
-    loop {
-        let mut values = serde_json::Deserializer::from_slice(rest).into_iter::<String>();
-        let Some(Ok(key)) = values.next() else {
-            return Value::Null;
-        };
-        rest = &rest[values.byte_offset()..];
-        if !token(&mut rest, b':') {
-            return Value::Null;
-        }
-        if key == "id" {
-            let mut values = serde_json::Deserializer::from_slice(rest).into_iter::<Value>();
-            return match values.next() {
-                Some(Ok(id)) if id.is_string() || id.is_number() => id,
-                _ => Value::Null,
-            };
-        }
-        let mut values =
-            serde_json::Deserializer::from_slice(rest).into_iter::<serde::de::IgnoredAny>();
-        let Some(Ok(_)) = values.next() else {
-            return Value::Null;
-        };
-        rest = &rest[values.byte_offset()..];
-        if !token(&mut rest, b',') {
-            return Value::Null;
-        }
-    }
 }
 
 /// What a line is.
@@ -442,29 +381,6 @@ mod tests {
         let odd = r#"{"jsonrpc": "2.0", "method": "notifications/odd", "params": 3}"#;
         assert!(matches!(parse(odd.as_bytes()), Parsed::Unanswered));
         assert!(matches!(parse(b"  \r\n"), Parsed::Unanswered));
-    }
-
-    #[test]
-    fn the_id_of_a_cut_line_is_read_from_its_start() {
-        let cut = |head: &str| id_at_start(format!("{head}{}", "x".repeat(64)).as_bytes());
-        assert_eq!(cut(r#"{"jsonrpc": "2.0", "id": 7, "params": {"a": ""#), 7);
-        assert_eq!(
-            cut(r#"{"id":"r-1","method":"tools/call","params":{"s":""#),
-            "r-1"
-        );
-        assert_eq!(
-            cut(r#"{"jsonrpc":"2.0","method":"tools/call","params":{"n":[1,2],"s":""#),
-            Value::Null
-        );
-        // The id after the cut cannot be known, nor one of a type JSON-RPC does not allow.
-        assert_eq!(cut(r#"{"params": {"s": ""#), Value::Null);
-        assert_eq!(cut(r#"{"id": [1], "params": ""#), Value::Null);
-        assert_eq!(cut("[{\"id\": 1"), Value::Null);
-        // Members before the id are read past whole, strings with escapes included.
-        assert_eq!(
-            cut(r#"{"method": "a\"b{", "meta": {"x": [1, {}]}, "id": 9, "p": ""#),
-            9
-        );
     }
 
     #[test]

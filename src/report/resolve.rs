@@ -43,11 +43,7 @@ pub(crate) fn resolve(
         // A finding about book.toml or a companion is shown on the first page.
         let page = match draft.place {
             Place::Chapter(number) => number,
-            Place::Config(_)
-            | Place::Companion(_)
-            | Place::Code(_)
-            | Place::Source(_)
-            | Place::Book(_) => 0,
+            _ => 0,
         };
         let placed = match &draft.place {
             Place::Chapter(number) => in_chapter(&chapters[*number], files, config, &draft),

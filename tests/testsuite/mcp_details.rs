@@ -106,6 +106,31 @@ fn new_spec_speaks_of_its_arguments_and_paths_from_the_book() {
 }
 
 #[test]
+fn new_spec_shows_paths_as_its_answers_do_in_a_book_below_the_repositorys_top() {
+    let top = tempfile::tempdir().unwrap();
+    let book = broker(&[]);
+    crate::common::copy_tree(book.root(), &top.path().join("docs"));
+    git(top.path(), &["init", "-q"]);
+    let mut session = Session::start_as_opened(&top.path().join("docs"));
+    let made = session.answer("contract_new_spec", json!({ "name": "hetzner" }));
+    assert_eq!(
+        made["chapter"], "docs/src/hetzner-adapter-spec.md",
+        "{made}"
+    );
+    let refusal = session.refusal("contract_new_spec", json!({ "name": "hetzner" }));
+    assert!(
+        refusal.contains("\n`docs/src/hetzner-adapter-spec.md` exists; "),
+        "{refusal}"
+    );
+    let refusal = session.refusal(
+        "contract_new_spec",
+        json!({ "name": "nats2", "path": "sub/nats2.md" }),
+    );
+    assert!(refusal.contains("(`docs/src/sub/`)"), "{refusal}");
+    assert!(refusal.contains(r#"try `"path": "nats2.md"`"#), "{refusal}");
+}
+
+#[test]
 fn a_provider_that_claims_nothing_is_told_what_binds_it_and_what_waits() {
     let book = broker(&[]);
     let mut session = Session::start_as_opened(book.root());

@@ -51,53 +51,30 @@ pub(crate) fn provider(loaded: &Loaded, name: &str) -> Result<Typed<ProviderAnsw
         ));
     }
     let status = provider_status(&sections);
-    let coverage = loaded
-        .agent
-        .status
-        .providers
-        .iter()
-        .find(|p| p.provider == name)
-        .cloned();
+    let built = &loaded.agent.status.providers;
+    let coverage = built.iter().find(|p| p.provider == name).cloned();
     let cells = cells_of(loaded, name);
     let rules = cells
         .map(|c| provider_rules(c, &export.rules))
         .unwrap_or_default();
-    let spec = loaded
-        .agent
-        .status
-        .specs
-        .iter()
-        .find(|s| s.provider == name)
-        .cloned();
+    let specs = &loaded.agent.status.specs;
+    let spec = specs.iter().find(|s| s.provider == name).cloned();
     let next = next_step(name, &sections, coverage.as_ref(), spec.as_ref(), &rules);
     let mut text = String::new();
     for section in &sections {
-        let claims: Vec<String> = section
-            .claims
-            .iter()
-            .map(|c| format!("`{}` {}", c.axis, c.profile))
-            .collect();
-        let _ = writeln!(
-            text,
-            "`{name}` ({}, {}:{}): claims {}",
-            section.status,
-            section.place.path,
-            section.place.line,
-            if claims.is_empty() {
-                "nothing".to_owned()
-            } else {
-                claims.join(", ")
-            }
-        );
+        let _ = writeln!(text, "{}", claims_line(name, section));
     }
+    let claims_nothing = sections.iter().all(|s| s.claims.is_empty());
     match &coverage {
         Some(c) => {
             let _ = writeln!(text, "{}", coverage_line(c));
         }
         None if !rules.is_empty() => {
-            let claims_nothing = sections.iter().all(|s| s.claims.is_empty());
-            let line = pending_line(&rules, &export.rules, claims_nothing);
-            let _ = writeln!(text, "{line}");
+            let _ = writeln!(
+                text,
+                "{}",
+                pending_line(&rules, &export.rules, claims_nothing)
+            );
         }
         None => {}
     }
@@ -115,6 +92,26 @@ pub(crate) fn provider(loaded: &Loaded, name: &str) -> Result<Typed<ProviderAnsw
         next,
     };
     Ok(Typed::new(value, text))
+}
+
+/// A section of the provider `name`, where it is and what it claims.
+fn claims_line(name: &str, section: &ProviderOut) -> String {
+    let claims: Vec<String> = section
+        .claims
+        .iter()
+        .map(|c| format!("`{}` {}", c.axis, c.profile))
+        .collect();
+    format!(
+        "`{name}` ({}, {}:{}): claims {}",
+        section.status,
+        section.place.path,
+        section.place.line,
+        if claims.is_empty() {
+            "nothing".to_owned()
+        } else {
+            claims.join(", ")
+        }
+    )
 }
 
 /// `built` when a section is built, else `spec` when a spec describes it, else `proposed`.

@@ -17,6 +17,10 @@ use toml_edit::{Array, DocumentMut, Item, value};
 use crate::model::spec::{STATUS, is_dns_label};
 use crate::read::config::{Config, TABLE};
 
+mod place;
+
+use place::Place;
+
 /// What [`new_spec`] wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -69,19 +73,11 @@ pub(crate) fn new_spec_asked(
     }
     let md = crate::read::load::open(dir)?;
     let config = Config::from_book_config(&md.config)?.without_problems()?;
-    let Some(template) = config.template.first() else {
-        bail!(
-            "book.toml names no template chapter (`{TABLE}.template`); new-spec copies the template"
-        );
-    };
     let src = md.root.join(&md.config.book.src);
-    let template_text = crate::util::text::read_to_string(&src.join(template))
-        .with_context(|| format!("cannot read the template `{template}`"))?;
+    let (template, template_text) = template_of(&config, &src)?;
     let kind = crate::model::spec::spec_kind(&template_text);
-    let src_shown = asked
-        .src
-        .clone()
-        .unwrap_or_else(|| crate::util::paths::slashed(&md.config.book.src));
+    let src_shown =
+        (asked.src.clone()).unwrap_or_else(|| crate::util::paths::slashed(&md.config.book.src));
     let place = Place {
         src: &src,
         src_shown: &src_shown,
@@ -90,55 +86,55 @@ pub(crate) fn new_spec_asked(
     };
     // The file is named in the book's own word: an "Adapter spec template" gives
     // `<type>-adapter-spec.md`.
-    let chapter = place.chapter(
-        path,
-        &format!("{provider_type}-{}-spec.md", file_word(&kind)),
-    )?;
+    let default_name = format!("{provider_type}-{}-spec.md", file_word(&kind));
+    let chapter = place.chapter(path, &default_name)?;
     let spec_file = src.join(&chapter);
     // A dangling symlink does not exist, yet a write would create its target.
     if spec_file.exists() || spec_file.is_symlink() {
-        bail!(
-            "`{}` exists; new-spec writes a new spec and never overwrites one",
-            crate::util::paths::slashed(&relative(&md.root, &spec_file))
-        );
+        let shown = match &asked.src {
+            Some(src) => format!("{src}/{chapter}"),
+            None => crate::util::paths::slashed(&relative(&md.root, &spec_file)),
+        };
+        bail!("`{shown}` exists; new-spec writes a new spec and never overwrites one");
     }
     let (spec_text, notes) = spec_from_template(&template_text, provider_type, &kind)
         .with_context(|| format!("the template `{template}` cannot be copied"))?;
-
     let summary_file = src.join("SUMMARY.md");
-    let summary = std::fs::read_to_string(&summary_file)
-        .with_context(|| format!("cannot read `{}`", summary_file.display()))?;
     let title = format!("{}: {provider_type}", crate::util::capitalised(&kind));
-    let summary = with_summary_line(&summary, template, &title, &chapter)?;
-
+    let summary = with_summary_line(&read(&summary_file)?, template, &title, &chapter)?;
     let toml_file = md.root.join("book.toml");
-    let toml = std::fs::read_to_string(&toml_file)
-        .with_context(|| format!("cannot read `{}`", toml_file.display()))?;
-    let toml = with_spec_key(&toml, &chapter, &config)?;
+    let toml = with_spec_key(&read(&toml_file)?, &chapter, &config)?;
 
-    crate::util::confine::Confinement::of_book(&md.root).check_writes([
-        spec_file.as_path(),
-        summary_file.as_path(),
-        toml_file.as_path(),
-    ])?;
-    std::fs::write(&spec_file, spec_text)
-        .with_context(|| format!("cannot write `{}`", spec_file.display()))?;
-    std::fs::write(&summary_file, summary)
-        .with_context(|| format!("cannot write `{}`", summary_file.display()))?;
-    let mut written = vec![
-        relative(&md.root, &spec_file),
-        relative(&md.root, &summary_file),
-    ];
-    if let Some(toml) = toml {
-        std::fs::write(&toml_file, toml)
-            .with_context(|| format!("cannot write `{}`", toml_file.display()))?;
-        written.push(PathBuf::from("book.toml"));
-    }
+    let written = write(
+        &md.root,
+        [
+            (&spec_file, Some(spec_text)),
+            (&summary_file, Some(summary)),
+            (&toml_file, toml),
+        ],
+    )?;
     Ok(NewSpec {
         chapter,
         written,
         notes,
     })
+}
+
+/// Writes each text of `files` that is there (book.toml's only when its `specs` changed),
+/// once every target is known to stay in the book at `root`: the files written, from the
+/// book's root.
+fn write(root: &Path, files: [(&PathBuf, Option<String>); 3]) -> Result<Vec<PathBuf>> {
+    crate::util::confine::Confinement::of_book(root)
+        .check_writes(files.iter().map(|(file, _)| file.as_path()))?;
+    let mut written = Vec::new();
+    for (file, text) in files {
+        let Some(text) = text else {
+            continue;
+        };
+        std::fs::write(file, text).with_context(|| format!("cannot write `{}`", file.display()))?;
+        written.push(relative(root, file));
+    }
+    Ok(written)
 }
 
 /// The book's noun for a provider as a file name's word: "Adapter" gives `adapter`,
@@ -153,93 +149,21 @@ fn file_word(kind: &str) -> String {
     }
 }
 
-/// Where a spec may go: beside its template, in the book's `src` folder.
-struct Place<'a> {
-    /// The `src` folder on disk.
-    src: &'a Path,
-    /// The `src` folder as the user sees it.
-    src_shown: &'a str,
-    template: &'a str,
-    asked: &'a Asked,
+/// The text of `file`, or why it cannot be read.
+fn read(file: &Path) -> Result<String> {
+    std::fs::read_to_string(file).with_context(|| format!("cannot read `{}`", file.display()))
 }
 
-impl Place<'_> {
-    /// The spec's chapter (relative to `src`): `path`, or `default_name` beside the template.
-    /// A path must be a `.md` file beside the template, written relative to `src` (an absolute
-    /// one inside `src` is taken so); else the message says which and what to give instead.
-    fn chapter(&self, path: Option<&str>, default_name: &str) -> Result<String> {
-        let folder = self.template.rsplit_once('/').map_or("", |(f, _)| f);
-        let beside = |name: &str| match folder {
-            "" => name.to_owned(),
-            folder => format!("{folder}/{name}"),
-        };
-        let Some(given) = path else {
-            return Ok(beside(default_name));
-        };
-        let chapter = self.relative(given, &beside(default_name))?;
-        let (spec_folder, file_name) = chapter.rsplit_once('/').unwrap_or(("", &chapter));
-        if !chapter.ends_with(".md") {
-            bail!(
-                "`{chapter}` is not a `.md` file: a spec is a chapter of the book; try {}",
-                (self.asked.give)(&beside(default_name))
-            );
-        }
-        if spec_folder != folder {
-            bail!(
-                "`{chapter}` would put the spec in {}, but its template `{}` is in {}: a spec goes beside its template, so that the template's relative links hold in it; try {}",
-                self.in_folder(spec_folder),
-                self.template,
-                self.in_folder(folder),
-                (self.asked.give)(&beside(file_name))
-            );
-        }
-        Ok(chapter)
-    }
-
-    /// `given` as a chapter path relative to `src`, `/`-separated; refused when it is
-    /// absolute outside `src` or climbs out of it.
-    fn relative(&self, given: &str, default: &str) -> Result<String> {
-        let slashed = given.replace('\\', "/");
-        let as_path = Path::new(&slashed);
-        let relative = if as_path.is_absolute() || slashed.starts_with('/') {
-            let src = std::path::absolute(self.src).map(|p| crate::util::paths::lexical(&p));
-            let inside = src.ok().and_then(|src| {
-                crate::util::paths::lexical(as_path)
-                    .strip_prefix(&src)
-                    .ok()
-                    .map(crate::util::paths::slashed)
-            });
-            let Some(inside) = inside else {
-                bail!(
-                    "`{given}` is an absolute path outside the book's `src` folder (`{}/`): a spec's path is relative to that folder; try {}",
-                    self.src_shown,
-                    (self.asked.give)(default)
-                );
-            };
-            inside
-        } else {
-            crate::read::config::normalise(&slashed)
-        };
-        if relative.split('/').any(|part| part == "..") {
-            bail!(
-                "`{given}` leads out of the book's `src` folder (`{}/`): a spec is a chapter inside it; try {}",
-                self.src_shown,
-                (self.asked.give)(default)
-            );
-        }
-        Ok(relative)
-    }
-
-    /// Where a chapter path's folder is, in words: paths are relative to the book's `src`.
-    fn in_folder(&self, folder: &str) -> String {
-        match folder {
-            "" => format!("the book's `src` folder (`{}/`)", self.src_shown),
-            folder => format!(
-                "`{folder}/` of the book's `src` folder (`{}/{folder}/`)",
-                self.src_shown
-            ),
-        }
-    }
+/// The book's template chapter (its path in `src`) and its text.
+fn template_of<'c>(config: &'c Config, src: &Path) -> Result<(&'c str, String)> {
+    let Some(template) = config.template.first() else {
+        bail!(
+            "book.toml names no template chapter (`{TABLE}.template`); new-spec copies the template"
+        );
+    };
+    let text = crate::util::text::read_to_string(&src.join(template))
+        .with_context(|| format!("cannot read the template `{template}`"))?;
+    Ok((template, text))
 }
 
 fn relative(root: &Path, path: &Path) -> PathBuf {
