@@ -36,6 +36,11 @@ fn look(status: Status, known: bool, results: bool) -> (&'static str, &'static s
     }
 }
 
+/// From this many providers on, the table is compact: a cell shows its mark alone (its word is
+/// its `title` and `aria-label`), the providers' names stand upright and the rule column wraps
+/// (`.contract-compact` in `mdbook-contract.css`), so that a dozen fit a laptop's window.
+const COMPACT_FROM: usize = 7;
+
 /// What the title of a cell with no citation says.
 fn uncited_title(status: Status, known: bool) -> Option<&'static str> {
     Some(match status {
@@ -209,7 +214,15 @@ impl<'a> Renderer<'a> {
     fn table(&self, from: usize, html: &mut String) {
         let coverage = self.rules.coverage;
         let columns = coverage.providers.len() + 2;
-        html.push_str("<div class=\"contract-scroll\">\n<table class=\"contract-rule-table\">\n<thead><tr><th scope=\"col\">Rule</th><th scope=\"col\">Level</th>");
+        let compact = if coverage.providers.len() >= COMPACT_FROM {
+            " contract-compact"
+        } else {
+            ""
+        };
+        let _ = write!(
+            html,
+            "<div class=\"contract-scroll\">\n<table class=\"contract-rule-table{compact}\">\n<thead><tr><th scope=\"col\">Rule</th><th scope=\"col\">Level</th>"
+        );
         for &p in &coverage.providers {
             let provider = &self.model.providers[p];
             let name = attr(&provider.name);
@@ -368,15 +381,21 @@ impl<'a> Renderer<'a> {
     fn status_cell(&self, status: Status, provider: &str, older: bool, html: &mut String) {
         let coverage = self.rules.coverage;
         let (word, mark, said) = look(status, coverage.known, coverage.results);
-        let mut shown = if word == "failed" {
-            format!("<strong>{mark} {said}</strong>")
-        } else {
-            format!("{mark} {said}")
+        let compact = coverage.providers.len() >= COMPACT_FROM;
+        // A provider's report made against another text of the rule: said on the cell (a
+        // dagger beside the mark in a compact table, whose label and title say it).
+        let older_said = if older { " (older text)" } else { "" };
+        let mut shown = match compact {
+            true => format!("{mark}{}", if older { "\u{2020}" } else { "" }),
+            false => format!("{mark} {said}{older_said}"),
         };
-        // A provider's report made against another text of the rule: said on the cell.
-        if older {
-            shown.push_str(" (older text)");
+        if word == "failed" {
+            shown = format!("<strong>{shown}</strong>");
         }
+        let label = match compact {
+            true => format!(" aria-label=\"{said}{older_said}\""),
+            false => String::new(),
+        };
         let (citation, case) = match status {
             Status::Verified(c) | Status::NotRun(c) | Status::Implemented(c) => (Some(c), None),
             Status::Failed(c, case) | Status::Skipped(c, case) | Status::Flaky(c, case) => {
@@ -408,16 +427,16 @@ impl<'a> Renderer<'a> {
             (Some(link), Some(title)) => {
                 let _ = write!(
                     html,
-                    "><a href=\"{}\" title=\"{}\">{shown}</a></td>",
+                    "><a href=\"{}\" title=\"{}\"{label}>{shown}</a></td>",
                     attr(&link),
                     attr(&title)
                 );
             }
             (_, Some(title)) => {
-                let _ = write!(html, " title=\"{}\">{shown}</td>", attr(&title));
+                let _ = write!(html, " title=\"{}\"{label}>{shown}</td>", attr(&title));
             }
             (_, None) => {
-                let _ = write!(html, ">{shown}</td>");
+                let _ = write!(html, "{label}>{shown}</td>");
             }
         }
     }

@@ -1,0 +1,161 @@
+//! OpenTelemetry's compliance matrix as a contract (`tests/fixtures/otel`, made by
+//! `scripts/otel-fixture.py` from the specification's `spec-compliance-matrix/` at a pinned
+//! commit): each feature a rule, each of the twelve languages a provider whose report was made
+//! with `report --declared` from its YAML file. What a file marks `+` is *declared*, never
+//! *verified*, in the matrix, `status` and `export`; the book builds and
+//! its matrix page stays small. The counts are taken from the YAML files themselves, line by
+//! line, not from anything this tool wrote.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::common::{Fixture, matrix_cells, run_in};
+
+/// The twelve providers, each named as its YAML file is (`go` for `go.yaml`).
+const PROVIDERS: [&str; 12] = [
+    "go", "java", "js", "python", "ruby", "erlang", "php", "rust", "cpp", "dotnet", "swift",
+    "kotlin",
+];
+
+fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/otel")
+}
+
+/// How many features the YAML file of `provider` marks `status` (quoted as the files quote
+/// it); a `-` with a note (`'[-][py1003]'`) counts as `-`.
+pub(crate) fn marked(provider: &str, status: &str) -> usize {
+    let path = fixture_dir().join(format!("compliance/{provider}.yaml"));
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .filter_map(|line| line.trim().strip_prefix("status: "))
+        .filter(|said| {
+            let said = said.trim_matches('\'');
+            said == status || (status == "-" && said.starts_with("[-]["))
+        })
+        .count()
+}
+
+/// The fixture copied into a temporary folder (the build writes beside it).
+pub(crate) fn otel() -> Fixture {
+    Fixture::copy_of("otel", &[])
+}
+
+/// Per provider, how many of its cells have each status.
+fn tally<'a>(
+    cells: impl Iterator<Item = (&'a str, &'a str)>,
+) -> BTreeMap<String, BTreeMap<String, usize>> {
+    let mut out: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    for (provider, status) in cells {
+        *out.entry(provider.to_owned())
+            .or_default()
+            .entry(status.to_owned())
+            .or_default() += 1;
+    }
+    out
+}
+
+#[test]
+fn twelve_reports_each_declaring_the_plus_cells_of_its_file() {
+    let dir = fixture_dir();
+    let mut reports: Vec<String> = std::fs::read_dir(dir.join("reports"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    reports.sort();
+    assert_eq!(reports.len(), 12, "{reports:?}");
+    for provider in PROVIDERS {
+        let text = std::fs::read_to_string(dir.join(format!("reports/{provider}.json"))).unwrap();
+        let report: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(report["provider"], provider);
+        let declared = report["declared"].as_object().unwrap();
+        let implemented = declared.values().filter(|v| *v == "implemented").count();
+        let plus = marked(provider, "+");
+        assert!(plus > 50, "{provider}: {plus} `+` cells");
+        assert_eq!(implemented, plus, "{provider}");
+        // Declared only: the report cites nothing and read no test result.
+        assert_eq!(report["citations"].as_array().unwrap().len(), 0);
+    }
+}
+
+#[test]
+fn declared_is_never_verified_in_the_matrix_status_and_export() {
+    let book = otel();
+    let (built, out) = book.build();
+    built.expect("the book builds");
+    let page = out.join("implementations.html");
+    let bytes = std::fs::metadata(&page).unwrap().len();
+    assert!(bytes < 3_000_000, "the matrix page is {bytes} bytes");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(html.matches("<tr data-rule=").count(), 326);
+    assert!(html.contains("class=\"contract-rule-table contract-compact\""));
+    let cells = matrix_cells(&html);
+    assert_eq!(cells.len(), 326 * 12);
+    let seen = tally(
+        cells
+            .iter()
+            .map(|((_, p), c)| (p.as_str(), c.status.as_str())),
+    );
+    for provider in PROVIDERS {
+        let of = &seen[provider];
+        assert_eq!(
+            of.get("declared"),
+            Some(&marked(provider, "+")),
+            "{provider}: {of:?}"
+        );
+        assert_eq!(
+            of.get("declared-not").copied().unwrap_or(0),
+            marked(provider, "-"),
+            "{provider}: {of:?}"
+        );
+        for evidence in ["passed", "verified", "implemented", "failed"] {
+            assert_eq!(of.get(evidence), None, "{provider}: {of:?}");
+        }
+    }
+    // A compact cell shows its mark; its word is its label and its title says it is a claim.
+    let go = &cells[&(
+        "traces.tracerprovider.create-tracerprovider".to_owned(),
+        "go".to_owned(),
+    )];
+    assert_eq!(
+        (go.text.as_str(), go.label.as_deref()),
+        ("\u{25b3}", Some("declared"))
+    );
+    assert!(
+        go.title
+            .as_deref()
+            .unwrap()
+            .contains("a claim, not evidence"),
+        "{go:?}"
+    );
+    let (code, status, stderr) = run_in(book.root(), &["status", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let status: Value = serde_json::from_str(&status).unwrap();
+    for provider in status["providers"].as_array().unwrap() {
+        let name = provider["provider"].as_str().unwrap();
+        assert_eq!(provider["verified"], 0, "{provider}");
+        assert_eq!(
+            provider["declared"].as_u64().unwrap() as usize,
+            marked(name, "+") + marked(name, "-"),
+            "{provider}"
+        );
+    }
+    let (_, export, _) = run_in(book.root(), &["export"]);
+    let export: Value = serde_json::from_str(&export).unwrap();
+    let coverage = export["coverage"].as_array().unwrap();
+    assert_eq!(coverage.len(), 12);
+    let exported = tally(coverage.iter().flat_map(|c| {
+        let provider = c["provider"].as_str().unwrap();
+        c["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(move |r| (provider, r["status"].as_str().unwrap()))
+    }));
+    for provider in PROVIDERS {
+        let of = &exported[provider];
+        assert_eq!(of.get("declared"), Some(&marked(provider, "+")), "{of:?}");
+        assert_eq!(of.get("verified"), None, "{provider}: {of:?}");
+    }
+}
