@@ -2,14 +2,14 @@
 //! `scripts/otel-fixture.py` from the specification's `spec-compliance-matrix/` at a pinned
 //! commit): each feature a rule, each of the twelve languages a provider whose report was made
 //! with `report --declared` from its YAML file. What a file marks `+` is *declared*, never
-//! *verified*, in the matrix, `status` and `export`; the book builds and
+//! *verified*, in the matrix, `status`, `export` and the agent's answers; the book builds and
 //! its matrix page stays small. The counts are taken from the YAML files themselves, line by
 //! line, not from anything this tool wrote.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::common::{Fixture, matrix_cells, run_in};
 
@@ -158,4 +158,68 @@ fn declared_is_never_verified_in_the_matrix_status_and_export() {
         assert_eq!(of.get("declared"), Some(&marked(provider, "+")), "{of:?}");
         assert_eq!(of.get("verified"), None, "{provider}: {of:?}");
     }
+}
+
+#[test]
+fn the_agent_is_told_declared_from_verified_for_a_provider_known_by_its_report() {
+    let book = otel();
+    let mut session = crate::mcp::Session::start(book.root());
+    let go = session.answer("contract_provider", json!({ "name": "go" }));
+    let rules = go["rules"].as_array().unwrap();
+    let declared = rules.iter().filter(|r| r["status"] == "declared").count();
+    assert_eq!(declared, marked("go", "+"), "{go:#}");
+    assert!(rules.iter().all(|r| r["status"] != "verified"));
+    let said = go.to_string();
+    assert!(said.contains("reports/go.json"), "{go:#}");
+    // The rules still waiting for evidence include the declared ones: a claim is not a test.
+    let uncovered = session.answer("contract_uncovered", json!({ "provider": "go" }));
+    let waiting = uncovered["providers"][0]["rules"].as_array().unwrap();
+    assert_eq!(
+        waiting.iter().filter(|r| r["status"] == "declared").count(),
+        marked("go", "+"),
+        "{uncovered:#}"
+    );
+    assert_eq!(go["coverage"]["report"]["older_text"], json!([]), "{go:#}");
+}
+
+#[test]
+fn the_agent_is_told_of_a_rule_reworded_since_a_report_and_of_a_provider_without_one() {
+    let reworded = |t: &str| t.replacen("Create TracerProvider\n", "Create a TracerProvider\n", 1);
+    let one_more = |t: &str| format!("{t}\n## `zig` {{.provider}}\n\nNo report yet.\n");
+    let book = Fixture::copy_of(
+        "otel",
+        &[
+            ("src/compliance.md", &reworded),
+            ("src/implementations.md", &one_more),
+        ],
+    );
+    let mut session = crate::mcp::Session::start(book.root());
+    let result = session.call("contract_provider", json!({ "name": "java" }));
+    let java = &result["structuredContent"];
+    assert_eq!(
+        java["coverage"]["report"]["older_text"],
+        json!(["traces.tracerprovider.create-tracerprovider"]),
+        "{java:#}"
+    );
+    assert_eq!(
+        java["next"],
+        "run `java`'s CI again: its report `reports/java.json` checked an older text of 1 rule"
+    );
+    let summary = result["content"][1]["text"].as_str().unwrap();
+    assert!(
+        summary.contains("from its report `reports/java.json` of https://github.com/open-telemetry/opentelemetry-specification at 1377f53b2bc0683c45169b8f20fd973eb4d59419; made against an older text of r[traces.tracerprovider.create-tracerprovider]: run its CI again"),
+        "{summary}"
+    );
+    let zig = session.answer("contract_provider", json!({ "name": "zig" }));
+    assert_eq!(zig["coverage"]["no_report"], 326, "{zig:#}");
+    assert!(zig["coverage"].get("report").is_none(), "{zig:#}");
+    assert!(
+        zig["next"]
+            .as_str()
+            .unwrap()
+            .starts_with("download `zig`'s report"),
+        "{zig:#}"
+    );
+    let rules = zig["rules"].as_array().unwrap();
+    assert!(rules.iter().all(|r| r["status"] == "no-report"), "{zig:#}");
 }

@@ -124,9 +124,12 @@ pub(crate) struct ProviderRule {
     /// `verified` (without test results) or `passed`, `failed`, `skipped`, `not-run`,
     /// `unattributed` (with them), `implemented`, `uncovered`, `not-bound` (it applies to a
     /// profile the provider does not claim), `profile-unknown` (the provider has not stated
-    /// its profile on the rule's axis) or `optional` (a MAY: nothing to verify).
+    /// its profile on the rule's axis) or `optional` (a MAY: nothing to verify); with
+    /// `provider-reports`, `declared` or `declared-not-implemented` (what the provider's
+    /// report states without evidence: never verified) and `no-report` (it has none).
     pub(crate) status: &'static str,
-    /// The citation that decides the status, from the repository's root.
+    /// The citation that decides the status, from the repository's root; for a provider
+    /// report's, its `url` in the provider's repository at the report's commit.
     pub(crate) citation: Option<CitationOut>,
     /// The test result that decided a `failed` or `skipped` status.
     pub(crate) result: Option<ResultOut>,

@@ -1,7 +1,9 @@
 //! `contract_provider` and `contract_uncovered`: one provider's state, and the rules that
 //! still wait for its tests. A provider only a spec describes so far is answered too: the
 //! rules that bind it by the profiles its spec claims (a rule on an axis whose profile it has
-//! not stated is `profile-unknown`), and what its own code cites so far.
+//! not stated is `profile-unknown`), and what its own code cites so far. A provider known by
+//! its report (`provider-reports`) is answered as a local one, its report named (file,
+//! repository, commit, the rules reworded since), a declared status never counted verified.
 
 use std::fmt::Write as _;
 
@@ -92,6 +94,9 @@ pub(crate) fn provider(loaded: &Loaded, name: &str) -> Result<Typed<ProviderAnsw
     match &coverage {
         Some(c) => {
             let _ = writeln!(text, "{}", coverage_line(c));
+            if let Some(line) = report_line(c) {
+                let _ = writeln!(text, "{line}");
+            }
         }
         None if !rules.is_empty() => {
             let _ = writeln!(text, "{}", pending_line(&rules));
@@ -135,10 +140,53 @@ fn coverage_line(c: &ProviderCoverage) -> String {
             crate::util::counted(c.bound, "rule")
         );
     }
-    format!(
+    let mut line = format!(
         "coverage: {} of {} bound rules verified ({} of {} MUST), {} failed, {} skipped, {} not run, {} implemented only",
         c.verified, c.bound, c.must_verified, c.must, c.failed, c.skipped, c.not_run, c.implemented
-    )
+    );
+    if c.declared > 0 {
+        let _ = write!(
+            line,
+            ", {} declared by its report without evidence (not verified)",
+            c.declared
+        );
+    }
+    if c.no_report > 0 {
+        let _ = write!(line, ", {} with no report", c.no_report);
+    }
+    line
+}
+
+/// Where a provider's cells come from when `provider-reports` names its report, or that it
+/// has none.
+fn report_line(c: &ProviderCoverage) -> Option<String> {
+    let Some(report) = &c.report else {
+        return (c.no_report > 0).then(|| {
+            format!(
+                "no report among `provider-reports`: nothing is known of `{}` until its CI's report is downloaded",
+                c.provider
+            )
+        });
+    };
+    let from = match (&report.repository, &report.commit) {
+        (Some(repository), Some(commit)) => format!(" of {repository} at {commit}"),
+        (Some(repository), None) => format!(" of {repository}"),
+        _ => String::new(),
+    };
+    let mut line = format!("from its report `{}`{from}", report.file);
+    if !report.older_text.is_empty() {
+        let _ = write!(
+            line,
+            "; made against an older text of {}: run its CI again",
+            report
+                .older_text
+                .iter()
+                .map(|r| format!("r[{r}]"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Some(line)
 }
 
 /// What binds a provider only a spec describes, and what its code cites so far.
@@ -240,6 +288,20 @@ fn built_next(c: &ProviderCoverage) -> String {
         return format!(
             "make the failing tests pass: {} have a failing test (`contract_uncovered`)",
             crate::util::counted(c.failed, "rule")
+        );
+    }
+    if c.no_report > 0 {
+        return format!(
+            "download `{}`'s report from its CI into `provider-reports` (its repository runs `mdbook-contract report`)",
+            c.provider
+        );
+    }
+    if let Some(report) = c.report.as_ref().filter(|r| !r.older_text.is_empty()) {
+        return format!(
+            "run `{}`'s CI again: its report `{}` checked an older text of {}",
+            c.provider,
+            report.file,
+            crate::util::counted(report.older_text.len(), "rule")
         );
     }
     if !c.must_short.is_empty() {
@@ -349,11 +411,19 @@ fn asked_for<'l>(
 }
 
 /// Whether a status is of a rule that still waits for a test: bound, obliging, and not
-/// verified (passed).
+/// verified (passed). A status a provider's report declares is a claim: it still waits.
 fn open(status: &str) -> bool {
     matches!(
         status,
-        "uncovered" | "implemented" | "failed" | "skipped" | "not-run" | "unattributed"
+        "uncovered"
+            | "implemented"
+            | "failed"
+            | "skipped"
+            | "not-run"
+            | "unattributed"
+            | "declared"
+            | "declared-not-implemented"
+            | "no-report"
     )
 }
 
