@@ -160,26 +160,98 @@ fn declared_is_never_verified_in_the_matrix_status_and_export() {
     }
 }
 
+/// Every page of `tool`'s answer to `arguments`, following `next_cursor`; each page's JSON
+/// under 24 KiB, as the server promises.
+fn pages(session: &mut crate::mcp::Session, tool: &str, arguments: &Value) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    let mut arguments = arguments.clone();
+    loop {
+        let page = session.answer(tool, arguments.clone());
+        assert!(
+            page.to_string().len() < 32 * 1024,
+            "{tool}: a page of {} bytes",
+            page.to_string().len()
+        );
+        let next = page["next_cursor"].as_str().map(str::to_owned);
+        out.push(page);
+        match next {
+            Some(cursor) => arguments["cursor"] = json!(cursor),
+            None => return out,
+        }
+    }
+}
+
 #[test]
 fn the_agent_is_told_declared_from_verified_for_a_provider_known_by_its_report() {
     let book = otel();
     let mut session = crate::mcp::Session::start(book.root());
-    let go = session.answer("contract_provider", json!({ "name": "go" }));
-    let rules = go["rules"].as_array().unwrap();
+    let go = pages(&mut session, "contract_provider", &json!({ "name": "go" }));
+    assert!(go.len() > 1, "326 rules come in pages");
+    let rules: Vec<&Value> = go
+        .iter()
+        .flat_map(|page| page["rules"].as_array().unwrap())
+        .collect();
+    assert_eq!(rules.len(), 326);
     let declared = rules.iter().filter(|r| r["status"] == "declared").count();
-    assert_eq!(declared, marked("go", "+"), "{go:#}");
+    assert_eq!(declared, marked("go", "+"));
     assert!(rules.iter().all(|r| r["status"] != "verified"));
-    let said = go.to_string();
-    assert!(said.contains("reports/go.json"), "{go:#}");
+    // No rule is verified: the MUST rules left are counted past the first 20, in the list and
+    // in what to do next.
+    assert_eq!(
+        go[0]["coverage"]["must_short"].as_array().unwrap().len(),
+        20
+    );
+    assert_eq!(go[0]["must_short_more"], 314 - 20);
+    assert!(
+        go[0]["next"]
+            .as_str()
+            .unwrap()
+            .ends_with(", and 294 more (`contract_uncovered` lists them)"),
+        "{}",
+        go[0]["next"]
+    );
+    let report = &go[0]["coverage"]["report"];
+    assert_eq!(report["file"], "reports/go.json", "{report:#}");
+    assert_eq!(report["older_text"], json!([]), "{report:#}");
     // The rules still waiting for evidence include the declared ones: a claim is not a test.
-    let uncovered = session.answer("contract_uncovered", json!({ "provider": "go" }));
-    let waiting = uncovered["providers"][0]["rules"].as_array().unwrap();
+    let uncovered = pages(
+        &mut session,
+        "contract_uncovered",
+        &json!({ "provider": "go" }),
+    );
+    let waiting: Vec<&Value> = uncovered
+        .iter()
+        .flat_map(|page| page["providers"][0]["rules"].as_array().unwrap())
+        .collect();
     assert_eq!(
         waiting.iter().filter(|r| r["status"] == "declared").count(),
-        marked("go", "+"),
-        "{uncovered:#}"
+        marked("go", "+")
     );
-    assert_eq!(go["coverage"]["report"]["older_text"], json!([]), "{go:#}");
+    assert_eq!(
+        uncovered[0]["providers"][0]["waiting"].as_u64().unwrap() as usize,
+        waiting.len()
+    );
+    // Every provider's, page after page: each page names all twelve with their counts.
+    let all = pages(&mut session, "contract_uncovered", &json!({}));
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for page in &all {
+        let providers = page["providers"].as_array().unwrap();
+        assert_eq!(providers.len(), 12);
+        for of in providers {
+            *seen
+                .entry(of["provider"].as_str().unwrap().to_owned())
+                .or_default() += of["rules"].as_array().unwrap().len();
+        }
+    }
+    for of in all[0]["providers"].as_array().unwrap() {
+        let name = of["provider"].as_str().unwrap();
+        assert_eq!(
+            seen[name],
+            of["waiting"].as_u64().unwrap() as usize,
+            "{name}"
+        );
+        assert!(seen[name] >= marked(name, "+"), "{name}");
+    }
 }
 
 #[test]

@@ -1,6 +1,6 @@
-//! `contract_provider` and `contract_uncovered`: one provider's state, and the rules that
-//! still wait for its tests. A provider only a spec describes so far is answered too: the
-//! rules that bind it by the profiles its spec claims (a rule on an axis whose profile it has
+//! `contract_provider`: one provider's state, and where each rule stands for it, in pages of
+//! [`PAGE_BYTES`] of rules as JSON. A provider only a spec describes so far is answered too:
+//! the rules that bind it by the profiles its spec claims (a rule on an axis whose profile it has
 //! not stated is `profile-unknown`), and what its own code cites so far. A provider known by
 //! its report (`provider-reports`) is answered as a local one, its report named (file,
 //! repository, commit, the rules reworded since), a declared status never counted verified.
@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{ProviderRule, Refusal, Typed, binds, provider_rules, unknown};
+use super::{NAMED, PAGE_BYTES, ProviderRule, Refusal, Typed, binds, provider_rules, unknown};
 use crate::commands::export::{CoverageOut, ProviderOut};
 use crate::mcp::watch::Loaded;
 use crate::pipeline::status::{ProviderCoverage, SpecState};
@@ -24,19 +24,31 @@ pub(crate) struct ProviderAnswer {
     /// Its sections (a built or proposed provider's) or its spec's provider, with the claims
     /// each makes.
     sections: Vec<ProviderOut>,
-    /// A built provider's counts, as `status` gives them.
+    /// A built provider's counts, as `status` gives them, but for `must_short`: the first
+    /// 20 of them.
     coverage: Option<ProviderCoverage>,
-    /// Every rule of the contract and where it stands for the provider: for one only a spec
-    /// describes, bound by the profiles its spec claims, with what its own code cites so far.
+    /// How many MUST rules not verified `coverage.must_short` leaves out
+    /// (`contract_uncovered` lists every one).
+    must_short_more: usize,
+    /// Every rule of the contract and where it stands for the provider, this page's: for one
+    /// only a spec describes, bound by the profiles its spec claims, with what its own code
+    /// cites so far.
     rules: Vec<ProviderRule>,
+    /// The cursor of the next page of rules; none on the last.
+    next_cursor: Option<String>,
     /// Its spec, when it has one: status, entries answered, the open ones.
     spec: Option<SpecState>,
     /// What to do next for it, in a sentence.
     next: String,
 }
 
-/// `contract_provider`.
-pub(crate) fn provider(loaded: &Loaded, name: &str) -> Result<Typed<ProviderAnswer>, Refusal> {
+/// `contract_provider`, its rules from `cursor` on, in pages of `page_size` bytes as JSON.
+pub(crate) fn provider(
+    loaded: &Loaded,
+    name: &str,
+    cursor: Option<&str>,
+    page_size: Option<usize>,
+) -> Result<Typed<ProviderAnswer>, Refusal> {
     let export = &loaded.export;
     let sections: Vec<ProviderOut> = export
         .providers
@@ -107,12 +119,31 @@ pub(crate) fn provider(loaded: &Loaded, name: &str) -> Result<Typed<ProviderAnsw
         let _ = writeln!(text, "{}", spec_line(spec));
     }
     let _ = write!(text, "next: {next}");
+    let start = super::cursor_start(cursor, |at| at < rules.len(), "these rules", "`name`")?;
+    let end = super::page_end(&rules, start, usize::MAX, page_size.unwrap_or(PAGE_BYTES));
+    let next_cursor = (end < rules.len()).then(|| end.to_string());
+    if let Some(c) = &next_cursor {
+        let _ = write!(
+            text,
+            "\n(rules {} to {end} of {}; the next page is `cursor` \"{c}\")",
+            start + 1,
+            rules.len()
+        );
+    }
+    let mut coverage = coverage;
+    let must_short_more = coverage.as_mut().map_or(0, |c| {
+        let more = c.must_short.len().saturating_sub(NAMED);
+        c.must_short.truncate(NAMED);
+        more
+    });
     let value = ProviderAnswer {
         name: name.to_owned(),
         status,
         sections,
         coverage,
-        rules,
+        must_short_more,
+        rules: rules[start..end].to_vec(),
+        next_cursor,
         spec,
         next,
     };
@@ -305,13 +336,21 @@ fn built_next(c: &ProviderCoverage) -> String {
         );
     }
     if !c.must_short.is_empty() {
+        let mut named: Vec<String> = c
+            .must_short
+            .iter()
+            .take(NAMED)
+            .map(|r| format!("r[{r}]"))
+            .collect();
+        if c.must_short.len() > NAMED {
+            named.push(format!(
+                "and {} more (`contract_uncovered` lists them)",
+                c.must_short.len() - NAMED
+            ));
+        }
         return format!(
             "verify the MUST rules not verified yet, citing each in a test (`// r[verify ID]`): {}",
-            c.must_short
-                .iter()
-                .map(|r| format!("r[{r}]"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            named.join(", ")
         );
     }
     if c.verified < c.bound {
@@ -321,164 +360,4 @@ fn built_next(c: &ProviderCoverage) -> String {
         );
     }
     "nothing: every rule that binds it is verified".to_owned()
-}
-
-/// `contract_uncovered`'s answer.
-#[derive(Serialize, JsonSchema)]
-pub(crate) struct UncoveredAnswer {
-    /// The test results files read (from the repository's root), when `test-results` names
-    /// some: with them, a rule waits until its test passed.
-    results_read: Option<Vec<String>>,
-    /// Per provider (each built one, or the one asked for, built or only specified).
-    providers: Vec<UncoveredOf>,
-}
-
-/// One provider's rules still waiting for a test.
-#[derive(Serialize, JsonSchema)]
-struct UncoveredOf {
-    provider: String,
-    /// `built`, or `spec` for one only a spec describes so far.
-    provider_status: &'static str,
-    /// Whether the source tree was read (`source-root`).
-    source_read: bool,
-    /// The rules that bind it, oblige it and are not verified (passed) yet.
-    rules: Vec<ProviderRule>,
-    /// The rules whose binding waits on a profile it has not stated.
-    undecided: Vec<String>,
-}
-
-/// `contract_uncovered`.
-pub(crate) fn uncovered(
-    loaded: &Loaded,
-    provider: Option<&str>,
-) -> Result<Typed<UncoveredAnswer>, Refusal> {
-    let export = &loaded.export;
-    let results_read = loaded.agent.status.results.clone();
-    if export.rules.is_empty() {
-        let value = UncoveredAnswer {
-            results_read,
-            providers: Vec::new(),
-        };
-        return Ok(Typed::new(value, "the contract has no rules (no `r[ID]` marker lines in a contract chapter), so no rule waits for a test".to_owned()));
-    }
-    let asked: Vec<(&CoverageOut, &'static str)> = match provider {
-        None => export.coverage.iter().map(|c| (c, "built")).collect(),
-        Some(name) => vec![asked_for(loaded, name)?],
-    };
-    let mut text = String::new();
-    let mut providers = Vec::new();
-    for (c, status) in asked {
-        let of = uncovered_of(c, status, loaded);
-        let _ = writeln!(text, "{}", uncovered_line(&of));
-        providers.push(of);
-    }
-    if providers.is_empty() {
-        text.push_str("no built provider: nothing binds a rule yet (`contract_uncovered` with a spec's provider lists what binds it)\n");
-    }
-    let value = UncoveredAnswer {
-        results_read,
-        providers,
-    };
-    Ok(Typed::new(value, text.trim_end().to_owned()))
-}
-
-/// The cells of the provider `name`, built or only specified, or why there are none.
-fn asked_for<'l>(
-    loaded: &'l Loaded,
-    name: &str,
-) -> Result<(&'l CoverageOut, &'static str), Refusal> {
-    let export = &loaded.export;
-    if let Some(c) = export.coverage.iter().find(|c| c.provider == name) {
-        return Ok((c, "built"));
-    }
-    if let Some(c) = loaded.pending.iter().find(|c| c.provider == name) {
-        return Ok((c, "spec"));
-    }
-    if export.providers.iter().any(|p| p.name == name) {
-        return Err(format!(
-            "`{name}` is proposed, without a spec: nothing says which profiles it claims yet (`contract_new_spec` writes its spec)"
-        ));
-    }
-    Err(unknown(
-        "provider",
-        name,
-        export
-            .coverage
-            .iter()
-            .chain(&loaded.pending)
-            .map(|c| c.provider.as_str()),
-    ))
-}
-
-/// Whether a status is of a rule that still waits for a test: bound, obliging, and not
-/// verified (passed). A status a provider's report declares is a claim: it still waits.
-fn open(status: &str) -> bool {
-    matches!(
-        status,
-        "uncovered"
-            | "implemented"
-            | "failed"
-            | "skipped"
-            | "not-run"
-            | "unattributed"
-            | "declared"
-            | "declared-not-implemented"
-            | "no-report"
-    )
-}
-
-fn uncovered_of(c: &CoverageOut, status: &'static str, loaded: &Loaded) -> UncoveredOf {
-    let all = provider_rules(c, &loaded.export.rules);
-    let undecided = all
-        .iter()
-        .filter(|r| r.status == "profile-unknown")
-        .map(|r| r.rule.clone())
-        .collect();
-    UncoveredOf {
-        provider: c.provider.clone(),
-        provider_status: status,
-        source_read: c.known,
-        rules: all.into_iter().filter(|r| open(r.status)).collect(),
-        undecided,
-    }
-}
-
-fn uncovered_line(of: &UncoveredOf) -> String {
-    let rules = crate::util::counted(of.rules.len(), "bound rule");
-    let spec = if of.provider_status == "spec" {
-        " (spec)"
-    } else {
-        ""
-    };
-    let mut line = if of.source_read {
-        format!("`{}`{spec}: {rules} not verified", of.provider)
-    } else {
-        format!(
-            "`{}`{spec}: {rules}, none known to be verified (book.toml sets no `source-root`)",
-            of.provider
-        )
-    };
-    let named: Vec<String> = of
-        .rules
-        .iter()
-        .map(|r| {
-            format!(
-                "r[{}] ({}, {})",
-                r.rule,
-                r.level.unwrap_or("required"),
-                r.status
-            )
-        })
-        .collect();
-    if !named.is_empty() {
-        let _ = write!(line, ": {}", named.join(", "));
-    }
-    if !of.undecided.is_empty() {
-        let _ = write!(
-            line,
-            "; whether {} bind it is unknown until it states its profile",
-            of.undecided.join(", ")
-        );
-    }
-    line
 }
