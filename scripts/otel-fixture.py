@@ -241,7 +241,8 @@ def main():
             print(f"{name}: {source.name}, {len(data['sections'])} sections")
     (out / "SOURCE.md").write_text(
         "# Where this fixture comes from\n\n"
-        f"The compliance matrix of {SPEC} (Apache License 2.0) at commit\n"
+        f"The compliance matrix of {SPEC} (Apache License 2.0, whose text is\n"
+        "this repository's `LICENSE-APACHE`) at commit\n"
         f"`{commit}`: `compliance/` holds its `spec-compliance-matrix/*.yaml` as they are.\n"
         "The book, the `declared/` tables and the `reports/` were made from them by\n"
         f"`scripts/otel-fixture.py CHECKOUT {commit} tests/fixtures/otel`.\n",
