@@ -177,6 +177,8 @@ pub struct ProviderCoverage {
     pub reports: Vec<String>,
     /// The ones its provider report declares, implemented or not, with nothing citing them.
     pub declared: usize,
+    /// Of those, the ones it declares not implemented.
+    pub declared_not_implemented: usize,
     /// With `provider-reports`: the ones no report of the provider speaks of (it has none).
     pub no_report: usize,
     /// With `provider-reports`: the report its cells come from; none for a provider without
@@ -431,6 +433,8 @@ fn provider_coverage(analysis: &Analysis<'_>, column: usize, p: usize) -> Provid
         skipped: coverage.count(column, |s| matches!(s, CellStatus::Skipped(..))),
         not_run: coverage.count(column, |s| matches!(s, CellStatus::NotRun(_))),
         declared: coverage.count(column, |s| matches!(s, CellStatus::Declared(_))),
+        declared_not_implemented: coverage
+            .count(column, |s| matches!(s, CellStatus::Declared(false))),
         no_report: coverage.count(column, |s| matches!(s, CellStatus::NoReport)),
         report: report_state(analysis, column),
         must_verified: must - must_short.len(),

@@ -63,7 +63,7 @@ fn uncited_title(status: Status, known: bool) -> Option<&'static str> {
 }
 
 /// The counts of one provider's bound rules, by what the summary bar shows, in its order.
-const SEGMENTS: [&str; 9] = [
+const SEGMENTS: [&str; 10] = [
     "passed",
     "failed",
     "skipped",
@@ -71,6 +71,7 @@ const SEGMENTS: [&str; 9] = [
     "unattributed",
     "implemented",
     "declared",
+    "declared-not",
     "uncovered",
     "no-report",
 ];
@@ -85,6 +86,7 @@ fn segment_word(segment: &str, results: bool) -> &'static str {
         "unattributed" => "unattributed",
         "implemented" => "implemented only",
         "declared" => "declared",
+        "declared-not" => "not implemented",
         "no-report" => "no report",
         "unknown" => "bound",
         _ => "uncovered",
@@ -104,8 +106,9 @@ fn segment(status: Status, known: bool) -> Option<&'static str> {
         Status::Uncovered if known => "uncovered",
         Status::Uncovered => "unknown",
         Status::Declared(true) => "declared",
-        // Declared not implemented: bound, and not met.
-        Status::Declared(false) => "uncovered",
+        // Declared not implemented: bound, and not met (the uncovered colour), but said apart
+        // from a rule nothing speaks of, as `status` counts it with the declared ones.
+        Status::Declared(false) => "declared-not",
         Status::NoReport => "no-report",
         Status::NotBound | Status::Undecided | Status::Optional => return None,
     })

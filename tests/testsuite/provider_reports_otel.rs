@@ -140,7 +140,29 @@ fn declared_is_never_verified_in_the_matrix_status_and_export() {
             marked(name, "+") + marked(name, "-"),
             "{provider}"
         );
+        assert_eq!(
+            provider["declared_not_implemented"].as_u64().unwrap() as usize,
+            marked(name, "-"),
+            "{provider}"
+        );
+        // The summary bar above the matrix counts them as `status` does.
+        let said = format!(
+            "aria-label=\"{name}: {} declared, {} not implemented, ",
+            marked(name, "+"),
+            marked(name, "-")
+        );
+        assert!(html.contains(&said), "{said}");
     }
+    let (_, text, _) = run_in(book.root(), &["status"]);
+    // Bound: every rule but those its file marks not applicable.
+    let bound = 326 - marked("go", "N/A");
+    let go = format!(
+        "`go`, 0 of {bound} rules verified, 0 implemented only, {} uncovered, {} declared (no evidence; {} of them not implemented)",
+        bound - marked("go", "+") - marked("go", "-"),
+        marked("go", "+") + marked("go", "-"),
+        marked("go", "-")
+    );
+    assert!(text.contains(&go), "{go} in {text}");
     let (_, export, _) = run_in(book.root(), &["export"]);
     let export: Value = serde_json::from_str(&export).unwrap();
     let coverage = export["coverage"].as_array().unwrap();

@@ -178,9 +178,17 @@ fn coverage_line(c: &ProviderCoverage) -> String {
     if c.declared > 0 {
         let _ = write!(
             line,
-            ", {} declared by its report without evidence (not verified)",
+            ", {} declared by its report without evidence (not verified",
             c.declared
         );
+        if c.declared_not_implemented > 0 {
+            let _ = write!(
+                line,
+                "; {} of them not implemented",
+                c.declared_not_implemented
+            );
+        }
+        line.push(')');
     }
     if c.no_report > 0 {
         let _ = write!(line, ", {} with no report", c.no_report);
