@@ -287,6 +287,19 @@ fn the_agent_is_told_of_a_rule_reworded_since_a_report_and_of_a_provider_without
             ("src/implementations.md", &one_more),
         ],
     );
+    // In the compact matrix the reworded rule's cells carry a dagger, said in their label.
+    let cells = matrix_cells(&book.chapter("implementations.md"));
+    let rule = "traces.tracerprovider.create-tracerprovider".to_owned();
+    let java = &cells[&(rule.clone(), "java".to_owned())];
+    assert_eq!(
+        (java.text.as_str(), java.label.as_deref()),
+        ("\u{25b3}\u{2020}", Some("declared (older text)"))
+    );
+    let other = &cells[&(
+        "traces.tracerprovider.get-a-tracer".to_owned(),
+        "java".to_owned(),
+    )];
+    assert_eq!(other.label.as_deref(), Some("declared"), "{other:?}");
     let mut session = crate::mcp::Session::start(book.root());
     let result = session.call("contract_provider", json!({ "name": "java" }));
     let java = &result["structuredContent"];
