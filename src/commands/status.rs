@@ -156,7 +156,15 @@ fn provider_counts(out: &mut String, provider: &ProviderCoverage, results: bool,
         )
     };
     if provider.known && provider.declared > 0 {
-        let _ = write!(out, ", {} declared (no evidence)", provider.declared);
+        let _ = write!(out, ", {} declared (no evidence", provider.declared);
+        if provider.declared_not_implemented > 0 {
+            let _ = write!(
+                out,
+                "; {} of them not implemented",
+                provider.declared_not_implemented
+            );
+        }
+        out.push(')');
     }
     if provider.known && provider.no_report > 0 {
         let _ = write!(out, ", {} no report", provider.no_report);

@@ -70,6 +70,13 @@ pub(crate) struct RulesArguments {
 pub(crate) struct ProviderArguments {
     /// The provider's name, as its section's heading or its spec writes it (`pods`).
     pub(crate) name: String,
+    /// The `next_cursor` of the previous answer, for the next page of its rules.
+    #[serde(default)]
+    pub(crate) cursor: Option<String>,
+    /// The most bytes of rules, as JSON, one page holds (24 KiB without it): a smaller page
+    /// for a small context.
+    #[serde(default)]
+    pub(crate) page_size: Option<usize>,
 }
 
 /// Whose brief, and which part of it.
@@ -170,8 +177,8 @@ pub(crate) fn defs() -> &'static [Def] {
                     cursor: a.cursor.as_deref(),
                 })),
             def("contract_provider", "One provider",
-                "One provider, built or only specified: its sections and claims, every rule and where it stands for it (for a spec, the rules its claimed profiles bind it to and what its own code cites so far), its spec's open entries, and the next step for it.",
-                Effect::Reads, |l, a: ProviderArguments| answers::provider(l, &a.name)),
+                "One provider, built, only specified or known by its report: its sections and claims, every rule and where it stands for it in pages of 24 KiB (for a spec, the rules its claimed profiles bind it to and what its own code cites so far), its report, its spec's open entries, and the next step for it.",
+                Effect::Reads, |l, a: ProviderArguments| answers::provider(l, &a.name, a.cursor.as_deref(), a.page_size)),
             def("contract_brief", "Implementer's brief",
                 "The implementation brief for a provider with a spec, as `mdbook-contract brief` writes it: one self-contained Markdown document (the spec's answers, the obligations of the claimed profiles, the rules to cite in tests, the contract). Written even when the book has errors outside the spec (they are listed in it). Ask for one `section` and page with `cursor`.",
                 Effect::Reads, |l, a: BriefArguments| answers::brief(l, &a.provider, a.section.as_deref(), a.cursor.as_deref(), a.page_size)),
@@ -179,7 +186,7 @@ pub(crate) fn defs() -> &'static [Def] {
                 "The book's findings, as `mdbook-contract check --format json` gives them (check, severity, path from the repository's root, line, column, message, help), errors first, for the whole book or one file; in pages of 200.",
                 Effect::Reads, |l, a: CheckArguments| answers::check(l, a.path.as_deref(), a.cursor.as_deref(), a.page_size)),
             def("contract_uncovered", "Rules waiting for a test",
-                "The rules that bind a provider and have no passing test (with test results) or no test citing them (without): for every built provider, or for the one named, built or only specified; each with its level, text and what cites it so far. A page holds 24 KiB of rules (`page_size` bytes); `next_cursor` gives the next.",
+                "The rules that bind a provider and have no passing test (with test results) or no test citing them (without), a rule its report only declares among them: for every built provider, or for the one named, built or only specified; each with its level, text and what cites it so far; in pages of 24 KiB.",
                 Effect::Reads, |l, a: UncoveredArguments| answers::uncovered(l, a.provider.as_deref(), a.cursor.as_deref(), a.page_size)),
             def("contract_new_spec", "Start a provider's spec",
                 "Writes the spec of a new provider, as `mdbook-contract new-spec` does: the spec chapter copied from the template, its line in SUMMARY.md, its path in book.toml's `specs`. The only tool that writes files; it refuses, changing nothing, a type that is no DNS label or that has a spec.",

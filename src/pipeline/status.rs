@@ -184,8 +184,49 @@ pub struct ProviderCoverage {
     pub reports: Vec<String>,
     /// The ones its provider report declares, implemented or not, with nothing citing them.
     pub declared: usize,
+    /// Of those, the ones it declares not implemented.
+    pub declared_not_implemented: usize,
     /// With `provider-reports`: the ones no report of the provider speaks of (it has none).
     pub no_report: usize,
+    /// With `provider-reports`: the report its cells come from; none for a provider without
+    /// one (every rule that binds it is then `no report`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report: Option<ReportState>,
+}
+
+/// The provider report a provider's cells come from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[non_exhaustive]
+pub struct ReportState {
+    /// The report's file, as `provider-reports` matched it (relative to the book root).
+    pub file: String,
+    /// The provider's repository, as the report gives it.
+    pub repository: Option<String>,
+    /// The commit the report is of.
+    pub commit: Option<String>,
+    /// The rules whose text or version changed since the report was made: what it says of
+    /// them is of the older text (run the provider's CI again).
+    pub older_text: Vec<String>,
+}
+
+/// The report that made the coverage's column `column`, if one did.
+fn report_state(analysis: &Analysis<'_>, column: usize) -> Option<ReportState> {
+    let reported = &analysis.reported;
+    let r = (*reported.columns.get(column)?)?;
+    let loaded = reported.reports.reports.get(r)?;
+    let older_text = reported
+        .drift
+        .get(r)
+        .into_iter()
+        .flatten()
+        .filter_map(|&i| analysis.rules.rules.get(i).map(|rule| rule.id.clone()))
+        .collect();
+    Some(ReportState {
+        file: loaded.shown.clone(),
+        repository: loaded.report.repository.clone(),
+        commit: loaded.report.commit.clone(),
+        older_text,
+    })
 }
 
 /// What `status` reports of an analysis.
@@ -388,7 +429,9 @@ fn provider_coverage(analysis: &Analysis<'_>, column: usize, p: usize) -> Provid
         unmatched: coverage.count(column, Kind::Unmatched),
         declared: coverage.count(column, Kind::Declared)
             + coverage.count(column, Kind::DeclaredNotImplemented),
+        declared_not_implemented: coverage.count(column, Kind::DeclaredNotImplemented),
         no_report: coverage.count(column, Kind::NoReport),
+        report: report_state(analysis, column),
         must_verified: must - must_short.len(),
         must,
         must_short,

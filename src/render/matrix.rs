@@ -16,9 +16,14 @@ use super::events::{code, strong, text};
 use crate::model::rules::coverage::{Status, Unknowable};
 use crate::model::rules::status::Kind;
 
+/// From this many providers on, the table is compact: a cell shows its mark alone (its word is
+/// its `title` and `aria-label`), the providers' names stand upright and the rule column wraps
+/// (`.contract-compact` in `mdbook-contract.css`), so that a dozen fit a laptop's window.
+const COMPACT_FROM: usize = 7;
+
 /// The kinds the summary bar counts, in its order; then `unknown` (a bound rule whose coverage
 /// is not known), which only a bar of unknown coverage has.
-const SEGMENTS: [Kind; 10] = [
+const SEGMENTS: [Kind; 11] = [
     Kind::Passed,
     Kind::Failed,
     Kind::Skipped,
@@ -27,6 +32,7 @@ const SEGMENTS: [Kind; 10] = [
     Kind::Unmatched,
     Kind::Implemented,
     Kind::Declared,
+    Kind::DeclaredNotImplemented,
     Kind::Uncovered,
     Kind::NoReport,
 ];
@@ -35,6 +41,9 @@ fn segment_word(segment: Kind, results: bool) -> &'static str {
     match segment {
         Kind::Passed if !results => Kind::Verified.word(),
         Kind::Implemented => "implemented only",
+        // Bound, and not met (the uncovered colour), but said apart from a rule nothing
+        // speaks of, as `status` counts it with the declared ones.
+        Kind::DeclaredNotImplemented => "not implemented",
         Kind::Unknown => "bound",
         other => other.word(),
     }
@@ -46,8 +55,6 @@ fn segment(kind: Kind) -> Option<Kind> {
     match kind {
         _ if !kind.obliges() => None,
         Kind::Verified => Some(Kind::Passed),
-        // Bound, and not met.
-        Kind::DeclaredNotImplemented => Some(Kind::Uncovered),
         other => Some(other),
     }
 }
@@ -156,7 +163,15 @@ impl<'a> Renderer<'a> {
     fn table(&self, from: usize, html: &mut String) {
         let coverage = self.rules.coverage;
         let columns = coverage.providers.len() + 2;
-        html.push_str("<div class=\"contract-scroll\">\n<table class=\"contract-rule-table\">\n<thead><tr><th scope=\"col\">Rule</th><th scope=\"col\">Level</th>");
+        let compact = if coverage.providers.len() >= COMPACT_FROM {
+            " contract-compact"
+        } else {
+            ""
+        };
+        let _ = write!(
+            html,
+            "<div class=\"contract-scroll\">\n<table class=\"contract-rule-table{compact}\">\n<thead><tr><th scope=\"col\">Rule</th><th scope=\"col\">Level</th>"
+        );
         for &p in &coverage.providers {
             let provider = &self.model.providers[p];
             let name = attr(&provider.name);
@@ -316,15 +331,21 @@ impl<'a> Renderer<'a> {
         let coverage = self.rules.coverage;
         let kind = coverage.kind(status);
         let (word, mark, said) = (kind.name(), kind.mark(), kind.word());
-        let mut shown = if kind == Kind::Failed {
-            format!("<strong>{mark} {said}</strong>")
-        } else {
-            format!("{mark} {said}")
+        let compact = coverage.providers.len() >= COMPACT_FROM;
+        // A provider's report made against another text of the rule: said on the cell (a
+        // dagger beside the mark in a compact table, whose label and title say it).
+        let older_said = if older { " (older text)" } else { "" };
+        let mut shown = match compact {
+            true => format!("{mark}{}", if older { "\u{2020}" } else { "" }),
+            false => format!("{mark} {said}{older_said}"),
         };
-        // A provider's report made against another text of the rule: said on the cell.
-        if older {
-            shown.push_str(" (older text)");
+        if kind == Kind::Failed {
+            shown = format!("<strong>{shown}</strong>");
         }
+        let label = match compact {
+            true => format!(" aria-label=\"{said}{older_said}\""),
+            false => String::new(),
+        };
         let (citation, case) = match status {
             Status::Verified(c) | Status::NotRun(c) | Status::Implemented(c) => (Some(c), None),
             Status::Failed(c, case)
@@ -357,16 +378,16 @@ impl<'a> Renderer<'a> {
             (Some(link), Some(title)) => {
                 let _ = write!(
                     html,
-                    "><a href=\"{}\" title=\"{}\">{shown}</a></td>",
+                    "><a href=\"{}\" title=\"{}\"{label}>{shown}</a></td>",
                     attr(&link),
                     attr(&title)
                 );
             }
             (_, Some(title)) => {
-                let _ = write!(html, " title=\"{}\">{shown}</td>", attr(&title));
+                let _ = write!(html, " title=\"{}\"{label}>{shown}</td>", attr(&title));
             }
             (_, None) => {
-                let _ = write!(html, ">{shown}</td>");
+                let _ = write!(html, "{label}>{shown}</td>");
             }
         }
     }

@@ -4,7 +4,7 @@
 window.addEventListener('load', () => setTimeout(() => {
   const out = [];
   const doc = document.documentElement;
-  out.push('page=' + doc.scrollWidth, 'inner=' + window.innerWidth,
+  out.push('page=' + doc.scrollWidth, 'inner=' + window.innerWidth, 'client=' + doc.clientWidth,
     'sidebar=' + doc.classList.contains('sidebar-visible'),
     'main=' + document.querySelector('main').clientWidth);
   document.querySelectorAll('.contract-matrix').forEach((m, i) => {

@@ -1,6 +1,8 @@
 """The MCP server driven by the protocol's official Python SDK, which checks every tool's
 structured content against the tool's `outputSchema` (`ClientSession.call_tool` raises on a
-mismatch), on a copy of the broker fixture whose preprocessor prints during `supports`.
+mismatch), on a copy of the broker fixture whose preprocessor prints during `supports`, then on
+the OpenTelemetry fixture, whose twelve providers are known by their reports (the report in an
+answer, pages of rules).
 
 Run by `.ci/run` in a virtual environment with the SDK pinned:
     python validate.py path/to/mdbook-contract
@@ -17,6 +19,17 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 FIXTURE = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "broker"
+OTEL = FIXTURE.parent / "otel"
+
+# On the OpenTelemetry book: a provider known by its report, a second page of its rules, and
+# every provider's rules waiting for a test, a second page of them.
+OTEL_CALLS = [
+    ("contract_provider", {"name": "go"}),
+    ("contract_provider", {"name": "go", "cursor": "100"}),
+    ("contract_uncovered", {}),
+    ("contract_uncovered", {"cursor": "100", "page_size": 4096}),
+    ("contract_rules", {"provider": "kotlin", "status": "declared"}),
+]
 
 CALLS = [
     ("contract_overview", {}),
@@ -54,6 +67,28 @@ def book(root: pathlib.Path) -> None:
     )
 
 
+async def validated(session: ClientSession, calls) -> None:
+    """Each call's structured content checked by the SDK, and equal to its first block."""
+    for name, arguments in calls:
+        # The SDK validates the structured content against the output schema.
+        result = await session.call_tool(name, arguments)
+        assert not result.is_error, f"{name} {arguments}: {result.content}"
+        first = json.loads(result.content[0].text)
+        assert first == result.structured_content, f"{name}: the first block is not the structured content"
+        print(f"{name} {json.dumps(arguments)}: valid, {len(result.content[0].text)} bytes")
+
+
+async def otel(binary: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = pathlib.Path(tmp)
+        shutil.copytree(OTEL, root, dirs_exist_ok=True)
+        server = StdioServerParameters(command=binary, args=["mcp", str(root)])
+        async with stdio_client(server) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                await validated(session, OTEL_CALLS)
+
+
 async def main(binary: str) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         root = pathlib.Path(tmp)
@@ -68,15 +103,10 @@ async def main(binary: str) -> int:
                 assert listed == called, f"tools listed {sorted(listed)}, called {sorted(called)}"
                 for tool in tools:
                     assert tool.output_schema, f"{tool.name} has no outputSchema"
-                for name, arguments in CALLS:
-                    # The SDK validates the structured content against the output schema.
-                    result = await session.call_tool(name, arguments)
-                    assert not result.is_error, f"{name} {arguments}: {result.content}"
-                    first = json.loads(result.content[0].text)
-                    assert first == result.structured_content, f"{name}: the first block is not the structured content"
-                    print(f"{name} {json.dumps(arguments)}: valid, {len(result.content[0].text)} bytes")
+                await validated(session, CALLS)
                 refused = await session.call_tool("contract_rule", {"id": "publish.akc"})
                 assert refused.is_error and "did you mean" in refused.content[0].text
+    await otel(binary)
     return 0
 
 

@@ -421,21 +421,24 @@ pub struct MatrixCell {
     pub text: String,
     pub title: Option<String>,
     pub href: Option<String>,
+    /// Its `aria-label`, which a compact table (from seven providers) gives a cell or its link.
+    pub label: Option<String>,
 }
 
 /// The cells of the rule matrices in a preprocessed chapter, by rule ID and provider.
 pub fn matrix_cells(chapter: &str) -> std::collections::BTreeMap<(String, String), MatrixCell> {
     let row = regex::Regex::new(r#"(?s)<tr data-rule="([^"]+)"[^>]*>(.*?)</tr>"#).unwrap();
     let cell = regex::Regex::new(
-        r#"(?s)<td class="contract-cell [^"]*" data-provider="([^"]+)" data-status="([^"]+)"(?: title="([^"]*)")?>(.*?)</td>"#,
+        r#"(?s)<td class="contract-cell [^"]*" data-provider="([^"]+)" data-status="([^"]+)"(?: title="([^"]*)")?(?: aria-label="([^"]*)")?>(.*?)</td>"#,
     )
     .unwrap();
-    let link = regex::Regex::new(r#"<a href="([^"]*)" title="([^"]*)">"#).unwrap();
+    let link = regex::Regex::new(r#"<a href="([^"]*)" title="([^"]*)"(?: aria-label="([^"]*)")?>"#)
+        .unwrap();
     let tags = regex::Regex::new(r"<[^>]+>").unwrap();
     let mut out = std::collections::BTreeMap::new();
     for r in row.captures_iter(chapter) {
         for c in cell.captures_iter(&r[2]) {
-            let inner = &c[4];
+            let inner = &c[5];
             let linked = link.captures(inner);
             out.insert(
                 (r[1].to_owned(), c[1].to_owned()),
@@ -447,6 +450,10 @@ pub fn matrix_cells(chapter: &str) -> std::collections::BTreeMap<(String, String
                         .map(|t| t.as_str().to_owned())
                         .or_else(|| linked.as_ref().map(|l| l[2].to_owned())),
                     href: linked.as_ref().map(|l| l[1].to_owned()),
+                    label: c
+                        .get(4)
+                        .or_else(|| linked.as_ref().and_then(|l| l.get(3)))
+                        .map(|l| l.as_str().to_owned()),
                 },
             );
         }

@@ -24,6 +24,8 @@ struct Run<'r> {
     page: &'r Path,
     check: &'r str,
     width: u32,
+    /// The window's height (900 px unless a test says).
+    height: u32,
     fragment: &'r str,
     /// Script before the check (its inputs: `const QUERY = ...`).
     prelude: &'r str,
@@ -37,6 +39,7 @@ impl Default for Run<'_> {
             page: Path::new(""),
             check: "",
             width: 1280,
+            height: 900,
             fragment: "",
             prelude: "",
             scripts: true,
@@ -84,7 +87,7 @@ fn measure(run: &Run<'_>) -> HashMap<String, String> {
     let folder = run.page.parent().unwrap();
     let name = format!("measured-{}.html", run.check);
     let mut url = format!("file://{}/{name}{}", folder.display(), run.fragment);
-    let mut window = (run.width, 900);
+    let mut window = (run.width, run.height);
     if run.width < 500 {
         inject.push_str(RELAY);
         let wrapper = format!(
@@ -406,6 +409,70 @@ fn axe_finds_no_serious_or_critical_violation_in_the_matrix_in_a_light_and_a_dar
             .filter(|v| v.contains(":serious:") || v.contains(":critical:"))
             .collect();
         assert!(serious.is_empty(), "{theme}: {m:?}");
+    }
+}
+
+#[test]
+#[ignore = "needs Chromium: run by .ci/run, or with `cargo test -- --ignored`"]
+fn twelve_providers_fit_1280_px_beside_the_sidebar_and_scroll_only_in_their_box_on_a_phone() {
+    // OpenTelemetry's compliance matrix: 326 rules, twelve providers known by their reports.
+    let (_book, page) = built(crate::provider_reports_otel::otel(), "implementations.html");
+    let m = measure(&Run {
+        page: &page,
+        check: "fit",
+        height: 800,
+        ..Run::default()
+    });
+    #[allow(clippy::print_stderr)]
+    {
+        eprintln!("twelve providers measured at 1280x800: {m:?}");
+    }
+    let [table, client, scroll, _] = wide(&m, "m0");
+    assert_eq!(m["sidebar"], "true", "{m:?}");
+    assert!(
+        m["page"].parse::<u32>().unwrap() <= m["client"].parse::<u32>().unwrap(),
+        "the page scrolls sideways: {m:?}"
+    );
+    assert!(
+        table <= client && scroll <= client,
+        "the table scrolls sideways in its box: {m:?}"
+    );
+    let m = measure(&Run {
+        page: &page,
+        check: "fit",
+        width: 390,
+        ..Run::default()
+    });
+    assert!(
+        m["page"].parse::<u32>().unwrap() <= 390,
+        "the page scrolls sideways on a phone: {m:?}"
+    );
+    assert_eq!(m["scrolls0"], "xy", "the box scrolls on a phone: {m:?}");
+    assert_eq!(m["sticky0"], "true", "{m:?}");
+    for theme in ["light", "coal"] {
+        let m = measure(&Run {
+            page: &page,
+            check: "axe",
+            prelude: &format!("const THEME = '{theme}';\n"),
+            axe: true,
+            ..Run::default()
+        });
+        let serious: Vec<&str> = m["matrix"]
+            .split(',')
+            .filter(|v| v.contains(":serious:") || v.contains(":critical:"))
+            .collect();
+        assert!(serious.is_empty(), "{theme}: {m:?}");
+    }
+    if let Some(file) = std::env::var_os("MDBOOK_CONTRACT_SCREENSHOT") {
+        let profile = tempfile::tempdir().unwrap();
+        let status = super::browser::headless(profile.path())
+            .args(["--window-size=1280,800", "--virtual-time-budget=5000"])
+            .arg(format!("--screenshot={}", Path::new(&file).display()))
+            .arg(format!("file://{}", page.display()))
+            .output()
+            .unwrap()
+            .status;
+        assert!(status.success(), "the screenshot was not taken");
     }
 }
 

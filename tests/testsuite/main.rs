@@ -37,6 +37,7 @@ mod prose_checks;
 mod protocol;
 mod provider_reports;
 mod provider_reports_book;
+mod provider_reports_otel;
 mod reading;
 mod regressions;
 mod rendering;

@@ -257,6 +257,10 @@ fn a_provider_its_brief_its_uncovered_rules_and_the_findings() {
 
     let built = session.answer("contract_provider", json!({ "name": "nats-jetstream" }));
     assert_eq!(built["coverage"]["failed"], 1, "{built}");
+    // A small contract is one page, every MUST rule left named; a local provider has no report.
+    assert_eq!(built["next_cursor"], Value::Null, "{built}");
+    assert_eq!(built["must_short_more"], 0, "{built}");
+    assert!(built["coverage"].get("report").is_none(), "{built}");
     assert!(
         built["next"]
             .as_str()

@@ -450,3 +450,45 @@ fn local_results_beside_reports_are_not_said_to_disagree_with_them_nor_stale() {
     assert_eq!(status_of(&cells(&root), "store.get", "alpha"), "failed");
     assert_eq!(status_of(&cells(&root), "store.get", "beta"), "passed");
 }
+
+#[test]
+fn from_seven_providers_a_cell_is_its_mark_and_its_word_is_its_label() {
+    let repos = reported(&[], &[]);
+    let root = book(&repos);
+    // Two providers: each cell says its word, with no label of its own.
+    let two = cells(&root);
+    let get = &two[&("store.get".to_owned(), "alpha".to_owned())];
+    assert_eq!(
+        (get.text.as_str(), get.label.as_deref()),
+        ("\u{2717} failed", None)
+    );
+    // Seven (five without a report): the mark alone, the word its label, the link kept.
+    let mut providers = PROVIDERS.to_owned();
+    for name in ["gamma", "delta", "epsilon", "zeta", "eta"] {
+        providers.push_str(&format!("\n## `{name}` {{.provider}}\n\nNo report yet.\n"));
+    }
+    write(&root, &[("src/providers.md", &providers)]);
+    let seven = cells(&root);
+    let get = &seven[&("store.get".to_owned(), "alpha".to_owned())];
+    assert_eq!(
+        (get.text.as_str(), get.label.as_deref()),
+        ("\u{2717}", Some("failed"))
+    );
+    assert!(
+        get.href
+            .as_deref()
+            .unwrap()
+            .ends_with("tests/test_store.py#L6"),
+        "{get:?}"
+    );
+    let put = &seven[&("store.put".to_owned(), "beta".to_owned())];
+    assert_eq!(
+        (put.text.as_str(), put.label.as_deref()),
+        ("\u{2713}", Some("passed"))
+    );
+    let none = &seven[&("store.put".to_owned(), "eta".to_owned())];
+    assert_eq!(
+        (none.text.as_str(), none.label.as_deref()),
+        ("\u{2205}", Some("no report"))
+    );
+}

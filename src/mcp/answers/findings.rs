@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{Refusal, Typed, unknown};
+use super::{PAGE_BYTES, Refusal, Typed, unknown};
 use crate::mcp::watch::{FindingOut, Loaded};
 
 /// `contract_check`'s answer.
@@ -23,10 +23,6 @@ pub(crate) struct CheckAnswer {
 
 /// How many findings one answer lists at most.
 pub(crate) const PAGE: usize = 200;
-
-/// How many bytes of findings (as JSON) one answer holds by default: with the summary and
-/// the counts, a page stays under 10k tokens.
-pub(crate) const PAGE_BYTES: usize = 24 * 1024;
 
 /// How many lines of findings the text of `contract_check` shows.
 const SHOWN_FINDINGS: usize = 20;
@@ -49,7 +45,7 @@ pub(crate) fn check(
     let count = |severity: &str| all.iter().filter(|f| f.severity == severity).count();
     let (errors, warnings) = (count("error"), count("warning"));
     let start = super::cursor_start(cursor, |at| at < all.len(), "these findings", "`path`")?;
-    let end = page_end(&all, start, page_size.unwrap_or(PAGE_BYTES));
+    let end = super::page_end(&all, start, PAGE, page_size.unwrap_or(PAGE_BYTES));
     let findings: Vec<FindingOut> = all[start..end].iter().map(|f| (*f).clone()).collect();
     let mut text = format!(
         "{}, {}{}",
@@ -83,22 +79,6 @@ pub(crate) fn check(
         next_cursor,
     };
     Ok(Typed::new(value, text))
-}
-
-/// Where the page of `all` that starts at `start` ends: after [`PAGE`] findings, or before
-/// the one that would take its JSON over `bytes` (one at least, so that every page moves on).
-fn page_end(all: &[&FindingOut], start: usize, bytes: usize) -> usize {
-    let mut used = 2;
-    let mut end = start;
-    for finding in all.iter().skip(start).take(PAGE) {
-        let size = serde_json::to_string(finding).map_or(0, |s| s.len()) + 1;
-        if end > start && used + size > bytes {
-            break;
-        }
-        used += size;
-        end += 1;
-    }
-    end
 }
 
 /// The path findings show for the file `path` names (from the repository's root, the book's

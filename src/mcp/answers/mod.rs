@@ -1,9 +1,10 @@
 //! Each tool's answer, from the loaded book: a typed value (its `JsonSchema` is the tool's
 //! `outputSchema`, its JSON the structured content) and a short text of it. `contract.rs`
 //! answers of the contract (the overview, an axis, a rule), `rules.rs` the rules filtered,
-//! `providers.rs` of a provider (its state, built or only specified), `uncovered.rs` the rules
-//! still waiting for a test, by page, `brief.rs` its brief by section and page, `findings.rs` of the checks,
-//! `new_spec.rs` the one tool that writes.
+//! `providers.rs` of a provider (its state, built, only specified or known by its report),
+//! `uncovered.rs` the rules still waiting for a test, `brief.rs` its brief by section and
+//! page, `findings.rs` of the checks, `new_spec.rs` the one tool that writes. A long list is
+//! answered in pages ([`page_end`]), each under 10k tokens by default.
 //!
 //! Every path an answer gives is from the repository's root (as `check --format github`
 //! prints it), or from the book's root outside a repository ([`crate::mcp::watch::Paths`]).
@@ -58,6 +59,29 @@ impl<T> Typed<T> {
     pub(crate) fn new(value: T, text: String) -> Typed<T> {
         Typed { value, text }
     }
+}
+
+/// How many bytes of a list (as JSON) one answer holds by default: with the summary and the
+/// counts, a page stays under 10k tokens.
+pub(crate) const PAGE_BYTES: usize = 24 * 1024;
+
+/// How many rule IDs one sentence or list of an answer names before it counts the rest.
+pub(crate) const NAMED: usize = 20;
+
+/// Where the page of `all` that starts at `start` ends: after `most` items, or before the one
+/// that would take its JSON over `bytes` (one at least, so that every page moves on).
+pub(super) fn page_end<T: Serialize>(all: &[T], start: usize, most: usize, bytes: usize) -> usize {
+    let mut used = 2;
+    let mut end = start;
+    for item in all.iter().skip(start).take(most) {
+        let size = serde_json::to_string(item).map_or(0, |s| s.len()) + 1;
+        if end > start && used + size > bytes {
+            break;
+        }
+        used += size;
+        end += 1;
+    }
+    end
 }
 
 /// Why a tool gives no answer, in a sentence the agent can act on.
@@ -126,7 +150,8 @@ pub(crate) struct ProviderRule {
     pub(crate) text: String,
     /// Where the rule stands for the provider, as the rule matrix and the export say it.
     pub(crate) status: Kind,
-    /// The citation that decides the status, from the repository's root.
+    /// The citation that decides the status, from the repository's root; for a provider
+    /// report's, its `url` in the provider's repository at the report's commit.
     pub(crate) citation: Option<CitationOut>,
     /// The test result that decided a `failed` or `skipped` status.
     pub(crate) result: Option<ResultOut>,

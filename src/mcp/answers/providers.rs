@@ -1,14 +1,16 @@
-//! `contract_provider`: one provider's state. A provider only a spec describes so far is
-//! answered too: the
-//! rules that bind it by the profiles its spec claims (a rule on an axis whose profile it has
-//! not stated is `profile-unknown`), and what its own code cites so far.
+//! `contract_provider`: one provider's state, and where each rule stands for it, in pages of
+//! [`PAGE_BYTES`] of rules as JSON. A provider only a spec describes so far is answered too:
+//! the rules that bind it by the profiles its spec claims (a rule on an axis whose profile it has
+//! not stated is `profile-unknown`), and what its own code cites so far. A provider known by
+//! its report (`provider-reports`) is answered as a local one, its report named (file,
+//! repository, commit, the rules reworded since), a declared status never counted verified.
 
 use std::fmt::Write as _;
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{ProviderRule, Refusal, Typed, provider_rules, unknown};
+use super::{NAMED, PAGE_BYTES, ProviderRule, Refusal, Typed, provider_rules, unknown};
 use crate::commands::export::{CoverageOut, ProviderOut, RuleOut};
 use crate::mcp::watch::Loaded;
 use crate::model::rules::status::Kind;
@@ -23,19 +25,31 @@ pub(crate) struct ProviderAnswer {
     /// Its sections (a built or proposed provider's) or its spec's provider, with the claims
     /// each makes.
     sections: Vec<ProviderOut>,
-    /// A built provider's counts, as `status` gives them.
+    /// A built provider's counts, as `status` gives them, but for `must_short`: the first
+    /// 20 of them.
     coverage: Option<ProviderCoverage>,
-    /// Every rule of the contract and where it stands for the provider: for one only a spec
-    /// describes, bound by the profiles its spec claims, with what its own code cites so far.
+    /// How many MUST rules not verified `coverage.must_short` leaves out
+    /// (`contract_uncovered` lists every one).
+    must_short_more: usize,
+    /// Every rule of the contract and where it stands for the provider, this page's: for one
+    /// only a spec describes, bound by the profiles its spec claims, with what its own code
+    /// cites so far.
     rules: Vec<ProviderRule>,
+    /// The cursor of the next page of rules; none on the last.
+    next_cursor: Option<String>,
     /// Its spec, when it has one: status, entries answered, the open ones.
     spec: Option<SpecState>,
     /// What to do next for it, in a sentence.
     next: String,
 }
 
-/// `contract_provider`.
-pub(crate) fn provider(loaded: &Loaded, name: &str) -> Result<Typed<ProviderAnswer>, Refusal> {
+/// `contract_provider`, its rules from `cursor` on, in pages of `page_size` bytes as JSON.
+pub(crate) fn provider(
+    loaded: &Loaded,
+    name: &str,
+    cursor: Option<&str>,
+    page_size: Option<usize>,
+) -> Result<Typed<ProviderAnswer>, Refusal> {
     let export = &loaded.export;
     let sections: Vec<ProviderOut> = export
         .providers
@@ -68,6 +82,9 @@ pub(crate) fn provider(loaded: &Loaded, name: &str) -> Result<Typed<ProviderAnsw
     match &coverage {
         Some(c) => {
             let _ = writeln!(text, "{}", coverage_line(c));
+            if let Some(line) = report_line(c) {
+                let _ = writeln!(text, "{line}");
+            }
         }
         None if !rules.is_empty() => {
             let _ = writeln!(
@@ -82,12 +99,31 @@ pub(crate) fn provider(loaded: &Loaded, name: &str) -> Result<Typed<ProviderAnsw
         let _ = writeln!(text, "{}", spec_line(spec));
     }
     let _ = write!(text, "next: {next}");
+    let start = super::cursor_start(cursor, |at| at < rules.len(), "these rules", "`name`")?;
+    let end = super::page_end(&rules, start, usize::MAX, page_size.unwrap_or(PAGE_BYTES));
+    let next_cursor = (end < rules.len()).then(|| end.to_string());
+    if let Some(c) = &next_cursor {
+        let _ = write!(
+            text,
+            "\n(rules {} to {end} of {}; the next page is `cursor` \"{c}\")",
+            start + 1,
+            rules.len()
+        );
+    }
+    let mut coverage = coverage;
+    let must_short_more = coverage.as_mut().map_or(0, |c| {
+        let more = c.must_short.len().saturating_sub(NAMED);
+        c.must_short.truncate(NAMED);
+        more
+    });
     let value = ProviderAnswer {
         name: name.to_owned(),
         status,
         sections,
         coverage,
-        rules,
+        must_short_more,
+        rules: rules[start..end].to_vec(),
+        next_cursor,
         spec,
         next,
     };
@@ -135,10 +171,61 @@ fn coverage_line(c: &ProviderCoverage) -> String {
             crate::util::counted(c.bound, "rule")
         );
     }
-    format!(
+    let mut line = format!(
         "coverage: {} of {} bound rules verified ({} of {} MUST), {} failed, {} skipped, {} not run, {} implemented only",
         c.verified, c.bound, c.must_verified, c.must, c.failed, c.skipped, c.not_run, c.implemented
-    )
+    );
+    if c.declared > 0 {
+        let _ = write!(
+            line,
+            ", {} declared by its report without evidence (not verified",
+            c.declared
+        );
+        if c.declared_not_implemented > 0 {
+            let _ = write!(
+                line,
+                "; {} of them not implemented",
+                c.declared_not_implemented
+            );
+        }
+        line.push(')');
+    }
+    if c.no_report > 0 {
+        let _ = write!(line, ", {} with no report", c.no_report);
+    }
+    line
+}
+
+/// Where a provider's cells come from when `provider-reports` names its report, or that it
+/// has none.
+fn report_line(c: &ProviderCoverage) -> Option<String> {
+    let Some(report) = &c.report else {
+        return (c.no_report > 0).then(|| {
+            format!(
+                "no report among `provider-reports`: nothing is known of `{}` until its CI's report is downloaded",
+                c.provider
+            )
+        });
+    };
+    let from = match (&report.repository, &report.commit) {
+        (Some(repository), Some(commit)) => format!(" of {repository} at {commit}"),
+        (Some(repository), None) => format!(" of {repository}"),
+        _ => String::new(),
+    };
+    let mut line = format!("from its report `{}`{from}", report.file);
+    if !report.older_text.is_empty() {
+        let _ = write!(
+            line,
+            "; made against an older text of {}: run its CI again",
+            report
+                .older_text
+                .iter()
+                .map(|r| format!("r[{r}]"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Some(line)
 }
 
 /// What binds a provider only a spec describes, and what its code cites so far: the rules
@@ -270,14 +357,36 @@ fn built_next(c: &ProviderCoverage) -> String {
             crate::util::counted(c.failed, "rule")
         );
     }
+    if c.no_report > 0 {
+        return format!(
+            "download `{}`'s report from its CI into `provider-reports` (its repository runs `mdbook-contract report`)",
+            c.provider
+        );
+    }
+    if let Some(report) = c.report.as_ref().filter(|r| !r.older_text.is_empty()) {
+        return format!(
+            "run `{}`'s CI again: its report `{}` checked an older text of {}",
+            c.provider,
+            report.file,
+            crate::util::counted(report.older_text.len(), "rule")
+        );
+    }
     if !c.must_short.is_empty() {
+        let mut named: Vec<String> = c
+            .must_short
+            .iter()
+            .take(NAMED)
+            .map(|r| format!("r[{r}]"))
+            .collect();
+        if c.must_short.len() > NAMED {
+            named.push(format!(
+                "and {} more (`contract_uncovered` lists them)",
+                c.must_short.len() - NAMED
+            ));
+        }
         return format!(
             "verify the MUST rules not verified yet, citing each in a test (`// r[verify ID]`): {}",
-            c.must_short
-                .iter()
-                .map(|r| format!("r[{r}]"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            named.join(", ")
         );
     }
     if c.verified < c.bound {

@@ -73,7 +73,7 @@ pub(crate) fn uncovered(
         .collect();
     let waiting: usize = all.iter().map(|of| of.waiting).sum();
     let start = super::cursor_start(cursor, |at| at < waiting, "these rules", "`provider`")?;
-    let bytes = page_size.unwrap_or(super::findings::PAGE_BYTES);
+    let bytes = page_size.unwrap_or(super::PAGE_BYTES);
     let (providers, end) = page(all, start, bytes);
     let mut text = String::new();
     for of in &providers {
