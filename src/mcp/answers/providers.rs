@@ -74,27 +74,7 @@ pub(crate) fn provider(
     let specs = &loaded.agent.status.specs;
     let spec = specs.iter().find(|s| s.provider == name).cloned();
     let next = next_step(name, &sections, coverage.as_ref(), spec.as_ref(), &rules);
-    let mut text = String::new();
-    for section in &sections {
-        let _ = writeln!(text, "{}", claims_line(name, section));
-    }
-    let claims_nothing = sections.iter().all(|s| s.claims.is_empty());
-    match &coverage {
-        Some(c) => {
-            let _ = writeln!(text, "{}", coverage_line(c));
-            if let Some(line) = report_line(c) {
-                let _ = writeln!(text, "{line}");
-            }
-        }
-        None if !rules.is_empty() => {
-            let _ = writeln!(
-                text,
-                "{}",
-                pending_line(&rules, &export.rules, claims_nothing)
-            );
-        }
-        None => {}
-    }
+    let mut text = summary(name, &sections, coverage.as_ref(), &rules, &export.rules);
     if let Some(spec) = &spec {
         let _ = writeln!(text, "{}", spec_line(spec));
     }
@@ -128,6 +108,35 @@ pub(crate) fn provider(
         next,
     };
     Ok(Typed::new(value, text))
+}
+
+/// The answer's first lines: each section of the provider `name` with its claims, then its
+/// coverage (and its report), or what binds it when only a spec describes it.
+fn summary(
+    name: &str,
+    sections: &[ProviderOut],
+    coverage: Option<&ProviderCoverage>,
+    rules: &[ProviderRule],
+    contract: &[RuleOut],
+) -> String {
+    let mut text = String::new();
+    for section in sections {
+        let _ = writeln!(text, "{}", claims_line(name, section));
+    }
+    let claims_nothing = sections.iter().all(|s| s.claims.is_empty());
+    match coverage {
+        Some(c) => {
+            let _ = writeln!(text, "{}", coverage_line(c));
+            if let Some(line) = report_line(c) {
+                let _ = writeln!(text, "{line}");
+            }
+        }
+        None if !rules.is_empty() => {
+            let _ = writeln!(text, "{}", pending_line(rules, contract, claims_nothing));
+        }
+        None => {}
+    }
+    text
 }
 
 /// A section of the provider `name`, where it is and what it claims.
