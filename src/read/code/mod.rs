@@ -19,6 +19,8 @@ pub(crate) mod fallback;
 pub(crate) mod index;
 pub(crate) mod languages;
 mod roots;
+mod scan;
+mod search;
 mod syntax;
 mod walk;
 

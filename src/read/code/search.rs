@@ -1,0 +1,460 @@
+//! The reading of the files the walk picked (`scan.rs`), one file at a time on the thread pool:
+//! one Aho-Corasick automaton for all cited words and a caller's patterns, one pass a file,
+//! whole-word matches of the words only.
+//!
+//! A file of a language with a grammar that holds a match is parsed once ([`super::parse`]):
+//! a word counts only where it is code (not in a comment or a string), and the caller reads
+//! its citations from the comments the tree has. Other files are read as text. A file whose
+//! only matches are words is parsed only when no other file's code has them yet
+//! ([`confirm_words`], in rounds, the walk's order deciding, never timing).
+//!
+//! To read something new from each file, add it to [`FileRead`], fill it in [`read_file`] and
+//! gather it in [`search`].
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+use std::path::PathBuf;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use anyhow::{Context as _, Result};
+
+use super::index::{Extra, FileUnits, LONGEST_LINE, NotSource, Reading};
+use super::{Lang, Parsed, Spot, SyntaxErrors, is_test_file};
+
+/// Whether `data` has a line longer than [`LONGEST_LINE`]: a tool wrote it.
+fn has_long_line(data: &[u8]) -> bool {
+    if data.len() <= LONGEST_LINE {
+        return false;
+    }
+    let mut last = 0;
+    for newline in memchr::memchr_iter(b'\n', data) {
+        if newline - last > LONGEST_LINE {
+            return true;
+        }
+        last = newline;
+    }
+    data.len() - last > LONGEST_LINE
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+/// A file the search reads.
+pub(super) struct Scanned {
+    pub(super) path: PathBuf,
+    /// Relative to the root, `/`-separated.
+    pub(super) relative: String,
+    pub(super) size: u64,
+    pub(super) lang: Option<&'static Lang>,
+    /// Whether it lies under the shared-layer roots.
+    pub(super) in_shared: bool,
+    /// Whether it is a symbol file: cited words are looked up in it.
+    pub(super) symbols: bool,
+    /// Whether the extra patterns are searched in it: a text file that is not Markdown.
+    pub(super) citing: bool,
+}
+
+/// Why a file could not be read, in the system's words without its path or number
+/// (`permission denied`).
+pub(super) fn io_why(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::Other => error.to_string(),
+        kind => std::io::Error::from(kind).to_string(),
+    }
+}
+
+/// What [`search`] found.
+pub(super) struct Searched<T> {
+    pub(super) found: HashSet<String>,
+    pub(super) found_in_shared: HashSet<String>,
+    pub(super) made: Vec<T>,
+    pub(super) files_read: usize,
+    pub(super) reading: Reading,
+    pub(super) units: Vec<FileUnits>,
+}
+
+/// Where each cited word was found in a file, with the word's index.
+type WordHits = Vec<(Range<usize>, usize)>;
+
+/// What reading one file gave.
+struct FileRead<T> {
+    /// The words found in its code.
+    ids: Vec<usize>,
+    /// Words found in a file with a grammar that nothing else made parse: whether they are
+    /// its code is asked only if no other file's code has them ([`confirm_words`]).
+    deferred: WordHits,
+    made: Vec<T>,
+    read: bool,
+    /// How it was read: as code of a language, as text, or not at all (not source).
+    as_code: Option<&'static str>,
+    not_source: Option<NotSource>,
+    errors: Option<(SyntaxErrors, Spot)>,
+    units: Option<FileUnits>,
+    /// Its language has a grammar, but it is too large to parse: read as text.
+    too_large: bool,
+    /// Why it could not be read, if it could not.
+    unreadable: Option<String>,
+}
+
+impl<T> Default for FileRead<T> {
+    fn default() -> Self {
+        FileRead {
+            ids: Vec::new(),
+            deferred: Vec::new(),
+            made: Vec::new(),
+            read: false,
+            as_code: None,
+            not_source: None,
+            errors: None,
+            units: None,
+            too_large: false,
+            unreadable: None,
+        }
+    }
+}
+
+/// A file not matched by `symbol-files` larger than this is data, not source: its citations are
+/// not looked for.
+const LARGEST_SOURCE: u64 = 8 << 20;
+
+/// The automata of a search: all words and patterns for symbol files, the patterns alone for
+/// the others.
+struct Automata {
+    all: AhoCorasick,
+    /// The other files are searched for the extra patterns alone (a much smaller automaton,
+    /// which Aho-Corasick's prefilter skips through).
+    citations_only: AhoCorasick,
+    words: usize,
+}
+
+/// Searches `files` for whole-word occurrences of `words` in code (in symbol files) and for the
+/// `extra` patterns (in every text file), one file at a time on the thread pool: one automaton,
+/// one pass a file, one parse of a file that has a match (of every file with a grammar, for
+/// `units`).
+pub(super) fn search<T: Send>(
+    files: &[Scanned],
+    words: &[&String],
+    extra: Option<Extra<'_, T>>,
+    units: bool,
+) -> Result<Searched<T>> {
+    let patterns: &[&str] = extra.as_ref().map_or(&[], |e| e.patterns);
+    let mut out = Searched {
+        found: HashSet::new(),
+        found_in_shared: HashSet::new(),
+        made: Vec::new(),
+        files_read: 0,
+        reading: Reading::default(),
+        units: Vec::new(),
+    };
+    if (words.is_empty() && patterns.is_empty() && !units) || files.is_empty() {
+        return Ok(out);
+    }
+    let automata = Automata {
+        all: AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .build(
+                words
+                    .iter()
+                    .map(|w| w.as_bytes())
+                    .chain(patterns.iter().map(|p| p.as_bytes())),
+            )
+            .context("cannot build the symbol search")?,
+        citations_only: AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .build(patterns)
+            .context("cannot build the citation search")?,
+        words: words.len(),
+    };
+    let bytes = files.iter().map(|f| f.size).sum::<u64>();
+    let mut per_file = crate::util::parallel::map(
+        files,
+        usize::try_from(bytes).unwrap_or(usize::MAX),
+        |_, file| read_file(file, &automata, extra.as_ref(), units),
+    );
+    confirm_words(files, &mut per_file);
+    for (file, read) in files.iter().zip(per_file) {
+        out.files_read += usize::from(read.read);
+        if let Some(why) = read.unreadable {
+            out.reading.unreadable.push((file.relative.clone(), why));
+        }
+        if let Some(why) = read.not_source {
+            *out.reading.not_source.entry(why).or_default() += 1;
+        } else if read.too_large {
+            out.reading.too_large.push(file.relative.clone());
+        } else if read.read {
+            match read.as_code {
+                Some(language) => *out.reading.code.entry(language).or_default() += 1,
+                None => {
+                    *out.reading
+                        .text
+                        .entry(text_kind(&file.relative))
+                        .or_default() += 1
+                }
+            }
+        }
+        if let Some((errors, first)) = read.errors {
+            out.reading
+                .syntax_errors
+                .push((file.relative.clone(), errors));
+            if !read.ids.is_empty() || !read.made.is_empty() {
+                out.reading.errors_where_read.push((first, errors.count));
+            }
+        }
+        for id in read.ids {
+            out.found.insert(words[id].clone());
+            if file.in_shared {
+                out.found_in_shared.insert(words[id].clone());
+            }
+        }
+        out.made.extend(read.made);
+        out.units.extend(read.units);
+    }
+    Ok(out)
+}
+
+/// How a file read as text is counted: by its extension, else its name.
+fn text_kind(path: &str) -> String {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    match name.rsplit_once('.') {
+        Some((stem, extension)) if !stem.is_empty() => format!(".{extension}"),
+        _ => name.to_owned(),
+    }
+}
+
+/// Reads one file: its words found in code, what `extra` makes of its patterns' matches, and
+/// its units when asked.
+fn read_file<T>(
+    file: &Scanned,
+    automata: &Automata,
+    extra: Option<&Extra<'_, T>>,
+    units: bool,
+) -> FileRead<T> {
+    if !file.symbols && file.size > LARGEST_SOURCE {
+        return FileRead::default();
+    }
+    // An unreadable file is said in `status`: it may hold citations.
+    let data = match std::fs::read(&file.path) {
+        Ok(data) => data,
+        Err(error) => {
+            return FileRead {
+                unreadable: Some(io_why(&error)),
+                ..FileRead::default()
+            };
+        }
+    };
+    // A file with a NUL byte in its first 8 KB is binary, as git decides it.
+    if !file.symbols && memchr::memchr(0, &data[..data.len().min(8000)]).is_some() {
+        return FileRead::default();
+    }
+    if has_long_line(&data) {
+        return FileRead {
+            read: true,
+            not_source: Some(NotSource::Minified),
+            ..FileRead::default()
+        };
+    }
+    let (word_hits, mut hits) = matches(file, automata, &data);
+    let lang = file.lang.filter(|l| l.grammar.is_some());
+    // A file whose only matches are words is parsed later, and only if another file's code
+    // does not have them already: most cited names are defined once and used many times.
+    if !units && hits.is_empty() && lang.is_some() && data.len() <= super::LARGEST_PARSED {
+        return FileRead {
+            deferred: word_hits,
+            read: true,
+            as_code: lang.map(|l| l.name),
+            ..FileRead::default()
+        };
+    }
+    let wanted = units || !word_hits.is_empty() || !hits.is_empty();
+    let parsed = lang
+        .filter(|_| wanted)
+        .and_then(|lang| super::parse(lang, &data));
+    let ids = names_among(&word_hits, parsed.as_ref());
+    let made = match extra {
+        Some(extra) if !hits.is_empty() => {
+            (extra.read)(&file.relative, &data, &mut hits, parsed.as_ref())
+        }
+        _ => Vec::new(),
+    };
+    let as_code = lang
+        .filter(|_| parsed.is_some() || (!wanted && data.len() <= super::LARGEST_PARSED))
+        .map(|l| l.name);
+    let units = match (&parsed, units) {
+        (Some(parsed), true) => Some(units_of(file, &data, parsed)),
+        _ => None,
+    };
+    FileRead {
+        ids,
+        deferred: Vec::new(),
+        made,
+        read: true,
+        as_code,
+        not_source: None,
+        errors: errors_of(&file.relative, &data, parsed.as_ref()),
+        units,
+        too_large: lang.is_some() && data.len() > super::LARGEST_PARSED,
+        unreadable: None,
+    }
+}
+
+/// The matches in `data`, the bytes of `file`: the cited words found as whole words (in a
+/// symbol file), and each extra pattern's start and index (in a file searched for them).
+fn matches(file: &Scanned, automata: &Automata, data: &[u8]) -> (WordHits, Vec<(usize, usize)>) {
+    let (searcher, offset) = if file.symbols {
+        (&automata.all, 0)
+    } else {
+        (&automata.citations_only, automata.words)
+    };
+    let mut word_hits: WordHits = Vec::new();
+    let mut hits = Vec::new();
+    for m in searcher.find_overlapping_iter(data) {
+        let pattern = m.pattern().as_usize() + offset;
+        if let Some(extra) = pattern.checked_sub(automata.words) {
+            if file.citing {
+                hits.push((m.start(), extra));
+            }
+            continue;
+        }
+        let before = m.start().checked_sub(1).map(|i| data[i]);
+        let after = data.get(m.end()).copied();
+        if !before.is_some_and(is_word_byte) && !after.is_some_and(is_word_byte) {
+            word_hits.push((m.start()..m.end(), pattern));
+        }
+    }
+    (word_hits, hits)
+}
+
+/// Decides the words of the files read in part ([`FileRead::deferred`]): in rounds, each word
+/// not yet found in code (in the shared layer, for a file under it) names its next files to
+/// parse, one then two then four; a word found stops naming any. Which files are parsed
+/// depends only on the tree, never on timing: the walk's order decides.
+fn confirm_words<T>(files: &[Scanned], reads: &mut [FileRead<T>]) {
+    let mut found: HashSet<usize> = reads.iter().flat_map(|r| r.ids.iter().copied()).collect();
+    let mut found_shared: HashSet<usize> = files
+        .iter()
+        .zip(reads.iter())
+        .filter(|(f, _)| f.in_shared)
+        .flat_map(|(_, r)| r.ids.iter().copied())
+        .collect();
+    let mut budget = 1;
+    loop {
+        let mut named: HashMap<(usize, bool), usize> = HashMap::new();
+        let mut selected: Vec<usize> = Vec::new();
+        for (i, (file, read)) in files.iter().zip(reads.iter()).enumerate() {
+            let needed =
+                read.deferred.iter().map(|(_, id)| *id).filter(|id| {
+                    !found.contains(id) || (file.in_shared && !found_shared.contains(id))
+                });
+            let mut take = false;
+            for id in needed {
+                let key = (id, file.in_shared && found.contains(&id));
+                let count = named.entry(key).or_default();
+                if *count < budget {
+                    *count += 1;
+                    take = true;
+                }
+            }
+            if take {
+                selected.push(i);
+            }
+        }
+        if selected.is_empty() {
+            return;
+        }
+        let bytes: u64 = selected.iter().map(|&i| files[i].size).sum();
+        let jobs: Vec<(usize, WordHits)> = selected
+            .iter()
+            .map(|&i| (i, std::mem::take(&mut reads[i].deferred)))
+            .collect();
+        let confirmed = crate::util::parallel::map(
+            &jobs,
+            usize::try_from(bytes).unwrap_or(usize::MAX),
+            |_, (i, hits)| words_in_code(&files[*i], hits),
+        );
+        for (&i, (ids, errors)) in selected.iter().zip(confirmed) {
+            for &id in &ids {
+                found.insert(id);
+                if files[i].in_shared {
+                    found_shared.insert(id);
+                }
+            }
+            let read = &mut reads[i];
+            read.ids = ids;
+            read.errors = errors;
+        }
+        budget *= 2;
+    }
+}
+
+/// The words of `hits` that are names in the code of `file`, read again and parsed; and its
+/// syntax errors.
+fn words_in_code(
+    file: &Scanned,
+    hits: &[(Range<usize>, usize)],
+) -> (Vec<usize>, Option<(SyntaxErrors, Spot)>) {
+    let Ok(data) = std::fs::read(&file.path) else {
+        return (Vec::new(), None);
+    };
+    let parsed = file.lang.and_then(|lang| super::parse(lang, &data));
+    let hits: WordHits = hits
+        .iter()
+        .filter(|(word, _)| word.end <= data.len())
+        .cloned()
+        .collect();
+    (
+        names_among(&hits, parsed.as_ref()),
+        errors_of(&file.relative, &data, parsed.as_ref()),
+    )
+}
+
+/// The syntax errors of a parsed file, with the place of the first.
+fn errors_of(path: &str, data: &[u8], parsed: Option<&Parsed<'_>>) -> Option<(SyntaxErrors, Spot)> {
+    let errors = parsed?.errors()?;
+    let text = data
+        .split(|&b| b == b'\n')
+        .nth(errors.first_line - 1)
+        .unwrap_or_default();
+    let before = &text[..errors.first_byte.min(text.len())];
+    let spot = Spot {
+        path: path.to_owned(),
+        line: errors.first_line,
+        column: String::from_utf8_lossy(before).chars().count() + 1,
+        width: 1,
+        line_text: String::from_utf8_lossy(text)
+            .trim_end_matches('\r')
+            .to_owned(),
+    };
+    Some((errors, spot))
+}
+
+/// The words of `hits` that are names of the code (each asked until one of its places is;
+/// every one without a tree), sorted.
+fn names_among(hits: &[(Range<usize>, usize)], parsed: Option<&Parsed<'_>>) -> Vec<usize> {
+    let mut ids: Vec<usize> = Vec::new();
+    for (word, id) in hits {
+        if !ids.contains(id) && parsed.is_none_or(|p| p.names(word.clone())) {
+            ids.push(*id);
+        }
+    }
+    ids.sort_unstable();
+    ids
+}
+
+/// The code units of a parsed file, each with the lines it spans (from 1, end exclusive).
+fn units_of(file: &Scanned, data: &[u8], parsed: &Parsed<'_>) -> FileUnits {
+    let newlines: Vec<usize> = memchr::memchr_iter(b'\n', data).collect();
+    let line_of = |at: usize| newlines.partition_point(|&n| n < at) + 1;
+    FileUnits {
+        path: file.relative.clone(),
+        test_file: is_test_file(&file.relative),
+        units: parsed
+            .code_units()
+            .into_iter()
+            .map(|u| {
+                let lines = line_of(u.range.start)..line_of(u.range.end) + 1;
+                (u, lines)
+            })
+            .collect(),
+    }
+}
