@@ -15,6 +15,11 @@ use mdbook_contract::Format;
 // clap would otherwise show in every usage line).
 #[command(version, about, bin_name = "mdbook-contract")]
 struct Cli {
+    /// Reads the source tree without the cache of what its files yield (kept in the
+    /// repository's git directory, else the user's cache folder): every file that needs it is
+    /// parsed again and nothing is written. `MDBOOK_CONTRACT_NO_CACHE=1` does the same.
+    #[arg(long, global = true)]
+    no_cache: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -351,6 +356,9 @@ enum OutputFormat {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.no_cache {
+        mdbook_contract::without_cache();
+    }
     match cli.command {
         Some(Command::Supports { .. }) => ExitCode::SUCCESS,
         Some(Command::Check {

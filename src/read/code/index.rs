@@ -54,6 +54,8 @@ pub(crate) struct Reading {
     /// Files of a language with a grammar, read as text for their size (over
     /// [`super::LARGEST_PARSED`]).
     pub(crate) too_large: Vec<String>,
+    /// Files whose parse the cache answered: unchanged since a run read them.
+    pub(crate) from_cache: usize,
     /// Files and folders that could not be read or walked: the path (relative to the root,
     /// empty when the walk does not say) and why.
     pub(crate) unreadable: Vec<(String, String)>,
@@ -193,6 +195,7 @@ impl Reading {
         self.errors_where_read.extend(other.errors_where_read);
         self.too_large.extend(other.too_large);
         self.unreadable.extend(other.unreadable);
+        self.from_cache += other.from_cache;
     }
 }
 

@@ -16,6 +16,10 @@ use anyhow::{Context as _, Result, bail};
 use globset::{GlobSet, GlobSetBuilder};
 
 use super::for_path;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::cache::Cache;
 use super::index::{Extra, NotSource, Options, Reading, SourceIndex};
 use super::roots::{Roots, glob};
 use super::search::{Scanned, io_why, search};
@@ -45,7 +49,7 @@ impl SourceIndex {
     /// Walks `root` once and searches the symbol files for `words` and every text file for
     /// the `extra` patterns; gives back the index and what `extra` made of its matches, in
     /// the walk's order.
-    pub(crate) fn build<T: Send>(
+    pub(crate) fn build<T: Send + Serialize + DeserializeOwned>(
         root: &Path,
         options: Options<'_>,
         shared: &Roots,
@@ -71,7 +75,10 @@ impl SourceIndex {
         );
         let path_set = paths.iter().cloned().collect();
         let words: Vec<&String> = words.iter().collect();
-        let searched = search(&to_scan, &words, extra, options.units)?;
+        let patterns: &[&str] = extra.as_ref().map_or(&[], |e| e.patterns);
+        let cache = Cache::open(root, &settings(patterns));
+        let searched = search(&to_scan, &words, extra, options.units, &cache)?;
+        cache.save();
         reading.merge(searched.reading);
         let symbol_globs = match options.symbol_files {
             Some(globs) => globs.to_vec(),
@@ -89,6 +96,35 @@ impl SourceIndex {
         };
         Ok((index, searched.made))
     }
+}
+
+/// Everything but a file's path and bytes that changes what its parse yields, for the cache:
+/// the tool's version and build (its program's size and time, so that a rebuild of the same
+/// version reads nothing an older build kept), the grammars compiled in, and the caller's
+/// patterns.
+fn settings(patterns: &[&str]) -> String {
+    let program = std::env::current_exe()
+        .and_then(std::fs::metadata)
+        .map(|m| {
+            let time = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos());
+            format!("{} {time}", m.len())
+        })
+        .unwrap_or_default();
+    let grammars: Vec<&str> = super::languages::LANGUAGES
+        .iter()
+        .filter(|l| l.grammar.is_some())
+        .map(|l| l.name)
+        .collect();
+    format!(
+        "{} {program}\n{}\n{}",
+        env!("CARGO_PKG_VERSION"),
+        grammars.join(","),
+        patterns.join("\n")
+    )
 }
 
 /// What the walk found: every file and folder, the files to read, and what it could not walk.

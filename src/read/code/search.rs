@@ -18,7 +18,12 @@ use std::path::PathBuf;
 use aho_corasick::{AhoCorasick, MatchKind};
 use anyhow::{Context as _, Result};
 
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::cache::{Cache, Key};
 use super::index::{Extra, FileUnits, LONGEST_LINE, NotSource, Reading};
+use super::yielded::{Ask, Yield, yields};
 use super::{Lang, Parsed, Spot, SyntaxErrors, is_test_file};
 
 /// Whether `data` has a line longer than [`LONGEST_LINE`]: a tool wrote it.
@@ -95,6 +100,11 @@ struct FileRead<T> {
     too_large: bool,
     /// Why it could not be read, if it could not.
     unreadable: Option<String>,
+    /// The key of its path and bytes as first read, when its words were deferred and the
+    /// cache is on.
+    key: Option<Key>,
+    /// Whether what its parse yields came from the cache.
+    from_cache: bool,
 }
 
 impl<T> Default for FileRead<T> {
@@ -110,6 +120,8 @@ impl<T> Default for FileRead<T> {
             units: None,
             too_large: false,
             unreadable: None,
+            key: None,
+            from_cache: false,
         }
     }
 }
@@ -132,11 +144,12 @@ struct Automata {
 /// `extra` patterns (in every text file), one file at a time on the thread pool: one automaton,
 /// one pass a file, one parse of a file that has a match (of every file with a grammar, for
 /// `units`).
-pub(super) fn search<T: Send>(
+pub(super) fn search<T: Send + Serialize + DeserializeOwned>(
     files: &[Scanned],
     words: &[&String],
     extra: Option<Extra<'_, T>>,
     units: bool,
+    cache: &Cache,
 ) -> Result<Searched<T>> {
     let patterns: &[&str] = extra.as_ref().map_or(&[], |e| e.patterns);
     let mut out = Searched {
@@ -170,47 +183,62 @@ pub(super) fn search<T: Send>(
     let mut per_file = crate::util::parallel::map(
         files,
         usize::try_from(bytes).unwrap_or(usize::MAX),
-        |_, file| read_file(file, &automata, extra.as_ref(), units),
+        |_, file| {
+            let how = How {
+                automata: &automata,
+                words,
+                extra: extra.as_ref(),
+                units,
+                cache,
+            };
+            read_file(file, &how)
+        },
     );
-    confirm_words(files, &mut per_file);
+    confirm_words(files, &mut per_file, words, cache);
     for (file, read) in files.iter().zip(per_file) {
-        out.files_read += usize::from(read.read);
-        if let Some(why) = read.unreadable {
-            out.reading.unreadable.push((file.relative.clone(), why));
-        }
-        if let Some(why) = read.not_source {
-            *out.reading.not_source.entry(why).or_default() += 1;
-        } else if read.too_large {
-            out.reading.too_large.push(file.relative.clone());
-        } else if read.read {
-            match read.as_code {
-                Some(language) => *out.reading.code.entry(language).or_default() += 1,
-                None => {
-                    *out.reading
-                        .text
-                        .entry(text_kind(&file.relative))
-                        .or_default() += 1
-                }
-            }
-        }
-        if let Some((errors, first)) = read.errors {
-            out.reading
-                .syntax_errors
-                .push((file.relative.clone(), errors));
-            if !read.ids.is_empty() || !read.made.is_empty() {
-                out.reading.errors_where_read.push((first, errors.count));
-            }
-        }
-        for id in read.ids {
-            out.found.insert(words[id].clone());
-            if file.in_shared {
-                out.found_in_shared.insert(words[id].clone());
-            }
-        }
-        out.made.extend(read.made);
-        out.units.extend(read.units);
+        gather(&mut out, file, read, words);
     }
     Ok(out)
+}
+
+/// Adds what reading `file` gave to `out`.
+fn gather<T>(out: &mut Searched<T>, file: &Scanned, read: FileRead<T>, words: &[&String]) {
+    out.files_read += usize::from(read.read);
+    out.reading.from_cache += usize::from(read.from_cache);
+    if let Some(why) = read.unreadable {
+        out.reading.unreadable.push((file.relative.clone(), why));
+    }
+    if let Some(why) = read.not_source {
+        *out.reading.not_source.entry(why).or_default() += 1;
+    } else if read.too_large {
+        out.reading.too_large.push(file.relative.clone());
+    } else if read.read {
+        match read.as_code {
+            Some(language) => *out.reading.code.entry(language).or_default() += 1,
+            None => {
+                *out.reading
+                    .text
+                    .entry(text_kind(&file.relative))
+                    .or_default() += 1
+            }
+        }
+    }
+    if let Some((errors, first)) = read.errors {
+        out.reading
+            .syntax_errors
+            .push((file.relative.clone(), errors));
+        if !read.ids.is_empty() || !read.made.is_empty() {
+            out.reading.errors_where_read.push((first, errors.count));
+        }
+    }
+    for id in read.ids {
+        out.found.insert(words[id].clone());
+        if file.in_shared {
+            out.found_in_shared.insert(words[id].clone());
+        }
+    }
+    out.made.extend(read.made);
+    out.units.extend(read.units);
 }
 
 /// How a file read as text is counted: by its extension, else its name.
@@ -222,14 +250,19 @@ fn text_kind(path: &str) -> String {
     }
 }
 
+/// How the files are read: the automata, this build's cited words, what `extra` makes of its
+/// patterns' matches, whether units are asked for, and the cache.
+struct How<'a, 'e, T> {
+    automata: &'a Automata,
+    words: &'a [&'a String],
+    extra: Option<&'a Extra<'e, T>>,
+    units: bool,
+    cache: &'a Cache,
+}
+
 /// Reads one file: its words found in code, what `extra` makes of its patterns' matches, and
 /// its units when asked.
-fn read_file<T>(
-    file: &Scanned,
-    automata: &Automata,
-    extra: Option<&Extra<'_, T>>,
-    units: bool,
-) -> FileRead<T> {
+fn read_file<T: Serialize + DeserializeOwned>(file: &Scanned, how: &How<'_, '_, T>) -> FileRead<T> {
     if !file.symbols && file.size > LARGEST_SOURCE {
         return FileRead::default();
     }
@@ -254,12 +287,17 @@ fn read_file<T>(
             ..FileRead::default()
         };
     }
-    let (word_hits, mut hits) = matches(file, automata, &data);
+    let (word_hits, mut hits) = matches(file, how.automata, &data);
     let lang = file.lang.filter(|l| l.grammar.is_some());
+    let units = how.units;
+    let parsable = data.len() <= super::LARGEST_PARSED;
     // A file whose only matches are words is parsed later, and only if another file's code
     // does not have them already: most cited names are defined once and used many times.
-    if !units && hits.is_empty() && lang.is_some() && data.len() <= super::LARGEST_PARSED {
+    if !units && hits.is_empty() && lang.is_some() && parsable {
         return FileRead {
+            key: (!word_hits.is_empty())
+                .then(|| how.cache.key(&file.relative, &data))
+                .flatten(),
             deferred: word_hits,
             read: true,
             as_code: lang.map(|l| l.name),
@@ -267,35 +305,59 @@ fn read_file<T>(
         };
     }
     let wanted = units || !word_hits.is_empty() || !hits.is_empty();
-    let parsed = lang
-        .filter(|_| wanted)
-        .and_then(|lang| super::parse(lang, &data));
-    let ids = names_among(&word_hits, parsed.as_ref());
-    let made = match extra {
-        Some(extra) if !hits.is_empty() => {
-            (extra.read)(&file.relative, &data, &mut hits, parsed.as_ref())
-        }
-        _ => Vec::new(),
-    };
-    let as_code = lang
-        .filter(|_| parsed.is_some() || (!wanted && data.len() <= super::LARGEST_PARSED))
-        .map(|l| l.name);
-    let units = match (&parsed, units) {
-        (Some(parsed), true) => Some(units_of(file, &data, parsed)),
-        _ => None,
-    };
-    FileRead {
-        ids,
-        deferred: Vec::new(),
-        made,
+    let mut read = FileRead {
         read: true,
-        as_code,
-        not_source: None,
-        errors: errors_of(&file.relative, &data, parsed.as_ref()),
-        units,
-        too_large: lang.is_some() && data.len() > super::LARGEST_PARSED,
-        unreadable: None,
+        too_large: lang.is_some() && !parsable,
+        ..FileRead::default()
+    };
+    match lang.filter(|_| wanted && parsable) {
+        Some(lang) => {
+            let mut ask = Ask {
+                words: how.words,
+                word_hits: &word_hits,
+                hits: &mut hits,
+                extra: how.extra,
+                units,
+            };
+            take_yield(&mut read, file, lang, &data, &mut ask, how.cache);
+        }
+        None => {
+            read.ids = names_among(&word_hits, None);
+            read.made = match how.extra {
+                Some(extra) if !hits.is_empty() => {
+                    (extra.read)(&file.relative, &data, &mut hits, None)
+                }
+                _ => Vec::new(),
+            };
+            read.as_code = lang.filter(|_| !wanted && parsable).map(|l| l.name);
+        }
     }
+    read
+}
+
+/// Fills `read` with what `file` (its bytes `data`, of `lang`) yields for `ask`.
+fn take_yield<T: Serialize + DeserializeOwned>(
+    read: &mut FileRead<T>,
+    file: &Scanned,
+    lang: &'static Lang,
+    data: &[u8],
+    ask: &mut Ask<'_, '_, T>,
+    cache: &Cache,
+) {
+    let (yielded, from_cache) = yields(cache, &file.relative, lang, data, ask);
+    read.ids = yielded.ids(ask);
+    read.from_cache = from_cache;
+    read.as_code = yielded.parsed.then_some(lang.name);
+    read.errors = yielded.errors;
+    read.made = yielded
+        .made
+        .filter(|_| ask.wants_made())
+        .unwrap_or_default();
+    read.units = yielded.units.filter(|_| ask.units).map(|units| FileUnits {
+        path: file.relative.clone(),
+        test_file: is_test_file(&file.relative),
+        units,
+    });
 }
 
 /// The matches in `data`, the bytes of `file`: the cited words found as whole words (in a
@@ -329,7 +391,12 @@ fn matches(file: &Scanned, automata: &Automata, data: &[u8]) -> (WordHits, Vec<(
 /// not yet found in code (in the shared layer, for a file under it) names its next files to
 /// parse, one then two then four; a word found stops naming any. Which files are parsed
 /// depends only on the tree, never on timing: the walk's order decides.
-fn confirm_words<T>(files: &[Scanned], reads: &mut [FileRead<T>]) {
+fn confirm_words<T: Serialize + DeserializeOwned>(
+    files: &[Scanned],
+    reads: &mut [FileRead<T>],
+    words: &[&String],
+    cache: &Cache,
+) {
     let mut found: HashSet<usize> = reads.iter().flat_map(|r| r.ids.iter().copied()).collect();
     let mut found_shared: HashSet<usize> = files
         .iter()
@@ -363,16 +430,16 @@ fn confirm_words<T>(files: &[Scanned], reads: &mut [FileRead<T>]) {
             return;
         }
         let bytes: u64 = selected.iter().map(|&i| files[i].size).sum();
-        let jobs: Vec<(usize, WordHits)> = selected
+        let jobs: Vec<(usize, WordHits, Option<Key>)> = selected
             .iter()
-            .map(|&i| (i, std::mem::take(&mut reads[i].deferred)))
+            .map(|&i| (i, std::mem::take(&mut reads[i].deferred), reads[i].key))
             .collect();
         let confirmed = crate::util::parallel::map(
             &jobs,
             usize::try_from(bytes).unwrap_or(usize::MAX),
-            |_, (i, hits)| words_in_code(&files[*i], hits),
+            |_, (i, hits, key)| words_in_code::<T>(&files[*i], hits, *key, words, cache),
         );
-        for (&i, (ids, errors)) in selected.iter().zip(confirmed) {
+        for (&i, (ids, errors, from_cache)) in selected.iter().zip(confirmed) {
             for &id in &ids {
                 found.insert(id);
                 if files[i].in_shared {
@@ -382,50 +449,49 @@ fn confirm_words<T>(files: &[Scanned], reads: &mut [FileRead<T>]) {
             let read = &mut reads[i];
             read.ids = ids;
             read.errors = errors;
+            read.from_cache = from_cache;
         }
         budget *= 2;
     }
 }
 
-/// The words of `hits` that are names in the code of `file`, read again and parsed; and its
-/// syntax errors.
-fn words_in_code(
+/// The words of `hits` that are names in the code of `file`, from the cache by `key` (its path
+/// and bytes when first read) or read again and parsed; its syntax errors; and whether they
+/// came from the cache.
+fn words_in_code<T: Serialize + DeserializeOwned>(
     file: &Scanned,
     hits: &[(Range<usize>, usize)],
-) -> (Vec<usize>, Option<(SyntaxErrors, Spot)>) {
-    let Ok(data) = std::fs::read(&file.path) else {
-        return (Vec::new(), None);
+    key: Option<Key>,
+    words: &[&String],
+    cache: &Cache,
+) -> (Vec<usize>, Option<(SyntaxErrors, Spot)>, bool) {
+    let mut none = [];
+    let mut ask: Ask<'_, '_, T> = Ask {
+        words,
+        word_hits: hits,
+        hits: &mut none,
+        extra: None,
+        units: false,
     };
-    let parsed = file.lang.and_then(|lang| super::parse(lang, &data));
+    if let Some(kept) = key.and_then(|key| cache.get::<Yield<T>>(&key))
+        && kept.answers(&ask)
+    {
+        return (kept.ids(&ask), kept.errors, true);
+    }
+    let Ok(data) = std::fs::read(&file.path) else {
+        return (Vec::new(), None, false);
+    };
     let hits: WordHits = hits
         .iter()
         .filter(|(word, _)| word.end <= data.len())
         .cloned()
         .collect();
-    (
-        names_among(&hits, parsed.as_ref()),
-        errors_of(&file.relative, &data, parsed.as_ref()),
-    )
-}
-
-/// The syntax errors of a parsed file, with the place of the first.
-fn errors_of(path: &str, data: &[u8], parsed: Option<&Parsed<'_>>) -> Option<(SyntaxErrors, Spot)> {
-    let errors = parsed?.errors()?;
-    let text = data
-        .split(|&b| b == b'\n')
-        .nth(errors.first_line - 1)
-        .unwrap_or_default();
-    let before = &text[..errors.first_byte.min(text.len())];
-    let spot = Spot {
-        path: path.to_owned(),
-        line: errors.first_line,
-        column: String::from_utf8_lossy(before).chars().count() + 1,
-        width: 1,
-        line_text: String::from_utf8_lossy(text)
-            .trim_end_matches('\r')
-            .to_owned(),
+    let Some(lang) = file.lang.filter(|l| l.grammar.is_some()) else {
+        return (names_among(&hits, None), None, false);
     };
-    Some((errors, spot))
+    ask.word_hits = &hits;
+    let (yielded, from_cache) = yields(cache, &file.relative, lang, &data, &mut ask);
+    (yielded.ids(&ask), yielded.errors, from_cache)
 }
 
 /// The words of `hits` that are names of the code (each asked until one of its places is;
@@ -439,22 +505,4 @@ fn names_among(hits: &[(Range<usize>, usize)], parsed: Option<&Parsed<'_>>) -> V
     }
     ids.sort_unstable();
     ids
-}
-
-/// The code units of a parsed file, each with the lines it spans (from 1, end exclusive).
-fn units_of(file: &Scanned, data: &[u8], parsed: &Parsed<'_>) -> FileUnits {
-    let newlines: Vec<usize> = memchr::memchr_iter(b'\n', data).collect();
-    let line_of = |at: usize| newlines.partition_point(|&n| n < at) + 1;
-    FileUnits {
-        path: file.relative.clone(),
-        test_file: is_test_file(&file.relative),
-        units: parsed
-            .code_units()
-            .into_iter()
-            .map(|u| {
-                let lines = line_of(u.range.start)..line_of(u.range.end) + 1;
-                (u, lines)
-            })
-            .collect(),
-    }
 }
