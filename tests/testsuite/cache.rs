@@ -190,3 +190,53 @@ fn no_write_follows_a_symlink() {
         "the cache was written through the symlink"
     );
 }
+
+/// Outside a repository the cache is in the user's cache folder, in a folder of its own,
+/// which keeps 16 cache files (the oldest removed first) and nothing of another tool is
+/// touched.
+#[cfg(target_os = "linux")]
+#[test]
+fn outside_a_repository_the_cache_is_in_a_folder_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run_in(dir.path(), &["init", "docs"]);
+    assert_eq!(code, 0, "{stderr}");
+    let caches = tempfile::tempdir().unwrap();
+    let other = caches.path().join("0123456789abcdef0123456789abcdef.cache");
+    std::fs::write(&other, "another tool's").unwrap();
+    let own = caches.path().join("mdbook-contract");
+    std::fs::create_dir(&own).unwrap();
+    std::fs::write(own.join("notes.cache"), "kept").unwrap();
+    // Twenty older caches (other settings: other versions, other citation prefixes).
+    for i in 0..20 {
+        let file = own.join(format!("{i:032x}.cache"));
+        std::fs::write(&file, "old").unwrap();
+        let time = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1000 + i);
+        std::fs::File::options()
+            .write(true)
+            .open(&file)
+            .unwrap()
+            .set_modified(time)
+            .unwrap();
+    }
+    let xdg = caches.path().to_str().unwrap();
+    let root = dir.path().join("docs");
+    let (code, _, stderr) = run_in_with(&root, &["check"], &[("XDG_CACHE_HOME", xdg)]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "another tool's");
+    assert_eq!(
+        std::fs::read_to_string(own.join("notes.cache")).unwrap(),
+        "kept"
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&own)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "notes.cache")
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 16, "{names:?}");
+    // The five oldest went; this run's is kept.
+    assert!(!names.contains(&format!("{:032x}.cache", 4)), "{names:?}");
+    assert!(names.contains(&format!("{:032x}.cache", 5)), "{names:?}");
+    let (_, warm, _) = run_in_with(&root, &["status"], &[("XDG_CACHE_HOME", xdg)]);
+    assert!(warm.contains("from the cache"), "{warm}");
+}

@@ -207,7 +207,7 @@ fn write(file: &Path, data: &[u8]) -> std::io::Result<()> {
             let entry = entry.ok()?;
             let path = entry.path();
             let metadata = entry.metadata().ok()?;
-            (path.extension().is_some_and(|e| e == "cache") && metadata.is_file())
+            (is_cache_name(&path) && metadata.is_file())
                 .then(|| Some((metadata.modified().ok()?, path)))?
         })
         .collect();
@@ -224,9 +224,7 @@ fn write(file: &Path, data: &[u8]) -> std::io::Result<()> {
 /// place, or a symlink stands where the folder should be.
 fn folder(root: &Path) -> Option<PathBuf> {
     let tree = std::fs::canonicalize(root).ok()?;
-    let base = git_dir(&tree)
-        .map(|git| git.join("mdbook-contract"))
-        .or_else(user_cache)?;
+    let base = git_dir(&tree).or_else(user_cache)?.join("mdbook-contract");
     match std::fs::symlink_metadata(&base) {
         Ok(metadata) if metadata.is_dir() => {}
         Ok(_) => return None,
@@ -261,7 +259,7 @@ fn git_dir(tree: &Path) -> Option<PathBuf> {
     (common.join("HEAD").is_file() && common.join("objects").is_dir()).then_some(common)
 }
 
-/// The user's cache folder for this tool.
+/// The user's cache folder (made when missing), which the tool's own folder goes in.
 fn user_cache() -> Option<PathBuf> {
     let var = |name: &str| {
         std::env::var_os(name)
@@ -278,6 +276,15 @@ fn user_cache() -> Option<PathBuf> {
     };
     std::fs::create_dir_all(&base).ok()?;
     Some(base)
+}
+
+/// Whether `path` is named as a cache file of this tool: 32 hexadecimal digits and `.cache`.
+/// Nothing else in the folder is ever removed.
+fn is_cache_name(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_suffix(".cache"))
+        .is_some_and(|stem| stem.len() == 32 && stem.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 fn digest(parts: &[&[u8]]) -> Key {
