@@ -10,7 +10,8 @@
 //! [`not_source_by_path`] (by its path) or in `search.rs` (by its bytes).
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use anyhow::{Context as _, Result, bail};
 use globset::{GlobSet, GlobSetBuilder};
@@ -134,9 +135,30 @@ struct Walked {
     reading: Reading,
 }
 
-/// Walks `root` once, in the order of its paths: every file and folder, and the files to read
-/// for the words (the symbol files), the extra patterns (`citing_wanted`: every text file but
-/// Markdown) or the units.
+/// What the walk makes of one entry of the tree.
+enum Entry {
+    /// A folder, or a file nothing is looked for in.
+    Plain,
+    /// A file that is not source, with why.
+    NotSource(NotSource),
+    /// A file to read.
+    Read(Scanned),
+}
+
+/// What decides what the walk makes of an entry.
+struct Judge<'a> {
+    root: &'a Path,
+    options: Options<'a>,
+    shared: &'a Roots,
+    symbol_files: Option<&'a GlobSet>,
+    citing_wanted: bool,
+}
+
+/// Walks `root` once on as many threads as the pool has (`.gitignore` and `.ignore` respected,
+/// `.git` pruned), then puts every file and folder in the order of their paths, as a walk
+/// that lists each folder sorted would: the order never depends on the threads. Gives the
+/// files to read for the words (the symbol files), the extra patterns (`citing_wanted`: every
+/// text file but Markdown) or the units.
 fn walk(
     root: &Path,
     options: Options<'_>,
@@ -144,59 +166,51 @@ fn walk(
     symbol_files: Option<&GlobSet>,
     citing_wanted: bool,
 ) -> Walked {
-    let mut paths = Vec::new();
-    let mut to_scan: Vec<Scanned> = Vec::new();
-    let mut reading = Reading::default();
+    let judge = Judge {
+        root,
+        options,
+        shared,
+        symbol_files,
+        citing_wanted,
+    };
+    let found: Mutex<Vec<(PathBuf, String, Entry)>> = Mutex::new(Vec::new());
+    let errors: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
     // `.git` is git's, never source: pruned, not walked entry by entry.
-    let walker = ignore::WalkBuilder::new(root)
+    ignore::WalkBuilder::new(root)
         .hidden(false)
         .require_git(false)
-        .sort_by_file_path(Path::cmp)
+        .threads(crate::util::parallel::threads())
         .filter_entry(|entry| entry.depth() == 0 || entry.file_name() != ".git")
-        .build();
-    for entry in walker {
-        let entry = match entry {
-            Ok(entry) => entry,
-            // Said in `status`: a folder that cannot be listed reads as one without code.
-            Err(error) => {
-                reading.unreadable.push(walk_error(root, &error));
-                continue;
-            }
-        };
-        let Ok(relative) = entry.path().strip_prefix(root) else {
-            continue;
-        };
-        if relative.as_os_str().is_empty() {
-            continue;
-        }
-        let relative = relative.to_string_lossy().replace('\\', "/");
-        let is_file = entry.file_type().is_some_and(|t| t.is_file());
-        if is_file && let Some(why) = not_source_by_path(&relative, options.of_the_book) {
-            *reading.not_source.entry(why).or_default() += 1;
-            paths.push(relative);
-            continue;
-        }
-        let lang = for_path(&relative);
-        let symbols = is_file
-            && match symbol_files {
-                Some(globs) => globs.is_match(&relative),
-                None => lang.is_some(),
-            };
-        // Markdown is documentation, not code: a citation in it is an example (the book
-        // itself may lie under `source-root`), as tracey reads it.
-        let citing = is_file && citing_wanted && !is_markdown(&relative);
-        let units = is_file && options.units && lang.is_some_and(|l| l.grammar.is_some());
-        if symbols || citing || units {
-            let size = entry.metadata().map_or(0, |m| m.len());
-            to_scan.push(Scanned {
-                path: entry.path().to_path_buf(),
-                relative: relative.clone(),
-                size,
-                lang,
-                in_shared: shared.contains(&relative),
-                symbols,
-                citing,
-            });
+        .build_parallel()
+        .run(|| {
+            Box::new(|entry| {
+                match entry {
+                    Ok(entry) => {
+                        if let Some(judged) = judge.entry(&entry) {
+                            lock(&found).push(judged);
+                        }
+                    }
+                    // Said in `status`: a folder that cannot be listed reads as one without
+                    // code.
+                    Err(error) => lock(&errors).push(walk_error(root, &error)),
+                }
+                ignore::WalkState::Continue
+            })
+        });
+    let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    found.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let mut reading = Reading {
+        unreadable: errors.into_inner().unwrap_or_else(|e| e.into_inner()),
+        ..Reading::default()
+    };
+    reading.unreadable.sort();
+    let mut paths = Vec::with_capacity(found.len());
+    let mut to_scan = Vec::new();
+    for (_, relative, entry) in found {
+        match entry {
+            Entry::Plain => {}
+            Entry::NotSource(why) => *reading.not_source.entry(why).or_default() += 1,
+            Entry::Read(scanned) => to_scan.push(scanned),
         }
         paths.push(relative);
     }
@@ -204,6 +218,52 @@ fn walk(
         paths,
         to_scan,
         reading,
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Judge<'_> {
+    /// What the walk makes of `entry`: its path, its path relative to the root, and what it
+    /// is; `None` for the root itself.
+    fn entry(&self, entry: &ignore::DirEntry) -> Option<(PathBuf, String, Entry)> {
+        let relative = entry.path().strip_prefix(self.root).ok()?;
+        if relative.as_os_str().is_empty() {
+            return None;
+        }
+        let path = relative.to_path_buf();
+        let relative = relative.to_string_lossy().replace('\\', "/");
+        let is_file = entry.file_type().is_some_and(|t| t.is_file());
+        if !is_file {
+            return Some((path, relative, Entry::Plain));
+        }
+        if let Some(why) = not_source_by_path(&relative, self.options.of_the_book) {
+            return Some((path, relative, Entry::NotSource(why)));
+        }
+        let lang = for_path(&relative);
+        let symbols = match self.symbol_files {
+            Some(globs) => globs.is_match(&relative),
+            None => lang.is_some(),
+        };
+        // Markdown is documentation, not code: a citation in it is an example (the book
+        // itself may lie under `source-root`), as tracey reads it.
+        let citing = self.citing_wanted && !is_markdown(&relative);
+        let units = self.options.units && lang.is_some_and(|l| l.grammar.is_some());
+        if !(symbols || citing || units) {
+            return Some((path, relative, Entry::Plain));
+        }
+        let scanned = Scanned {
+            path: entry.path().to_path_buf(),
+            relative: relative.clone(),
+            size: entry.metadata().map_or(0, |m| m.len()),
+            lang,
+            in_shared: self.shared.contains(&relative),
+            symbols,
+            citing,
+        };
+        Some((path, relative, Entry::Read(scanned)))
     }
 }
 
