@@ -2,8 +2,8 @@
 # The source index at a monorepo's size, against one ripgrep pass over the same tree in the same
 # run: `BENCH_TREE=DIR scripts/bench-monorepo.sh`, DIR a checkout (rust-analyzer's for the
 # figures of BENCHMARKS.md, "Source read as code"). The tree is copied into a fresh repository
-# (the cache lives in its git directory), given a three-line book.toml at `book/` with
-# `source-root = ".."`, a contract of 50 rules, and one citation (`// r[impl ra.ruleN]`) at the
+# (the cache lives in its git directory), given a book.toml at `book/` (its contract chapter and
+# `source-root = ".."`), a contract of 50 rules, and one citation (`// r[impl ra.ruleN]`) at the
 # top of each of its first 500 Rust files in path order. Measured with hyperfine (medians):
 #
 #   rg:          `rg -c 'r\['` over the tree, once per run
@@ -32,7 +32,7 @@ cp -r "$BENCH_TREE" "$tree"
 rm -rf "$tree/.git"
 git -C "$tree" init -q .
 mkdir -p "$tree/book/src"
-printf '[book]\ntitle = "bench"\n[preprocessor.contract]\nsource-root = ".."\n' >"$tree/book/book.toml"
+printf '[book]\ntitle = "bench"\n[preprocessor.contract]\ncontract = ["contract.md"]\nsource-root = ".."\n' >"$tree/book/book.toml"
 python3 - "$tree" <<'EOF'
 import os, sys
 root = sys.argv[1]

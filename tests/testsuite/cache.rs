@@ -240,3 +240,57 @@ fn outside_a_repository_the_cache_is_in_a_folder_of_its_own() {
     let (_, warm, _) = run_in_with(&root, &["status"], &[("XDG_CACHE_HOME", xdg)]);
     assert!(warm.contains("from the cache"), "{warm}");
 }
+
+/// The MCP server keeps what each source file gave between reloads, by its length and time: a
+/// file edited since (here to the same length) is read again, and its old citation is gone.
+#[test]
+fn a_server_reads_again_the_source_file_that_changed() {
+    let book = crate::broker::broker(&[]);
+    // Written long ago, as most of a tree is: kept in memory between reloads.
+    let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+    let code = book.root().join("code");
+    let mut stack = vec![code.clone()];
+    while let Some(folder) = stack.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let file = std::fs::File::options().write(true).open(&path).unwrap();
+                file.set_modified(old).unwrap();
+            }
+        }
+    }
+    let mut session = crate::mcp::Session::start(book.root());
+    let citing = |rule: &Value| -> Vec<String> {
+        rule["citations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["path"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let before = session.answer("contract_rule", serde_json::json!({ "id": "publish.ack" }));
+    assert!(
+        citing(&before).contains(&"code/adapters/nats/nats.go".to_owned()),
+        "{before}"
+    );
+    // A chapter edited: a reload, every source file as it was.
+    let contract = book.root().join("src/contract.md");
+    let text = std::fs::read_to_string(&contract).unwrap();
+    std::fs::write(&contract, format!("{text}\nOne more line.\n")).unwrap();
+    let again = session.answer("contract_rule", serde_json::json!({ "id": "publish.ack" }));
+    assert_eq!(citing(&again), citing(&before));
+    // One source file edited to the same length: read again.
+    let nats = code.join("adapters/nats/nats.go");
+    let go = std::fs::read_to_string(&nats).unwrap();
+    let edited = go.replacen("// r[impl publish.ack]", "// x[impl publish.ack]", 1);
+    assert_eq!(edited.len(), go.len());
+    std::fs::write(&nats, edited).unwrap();
+    let after = session.answer("contract_rule", serde_json::json!({ "id": "publish.ack" }));
+    assert!(
+        !citing(&after).contains(&"code/adapters/nats/nats.go".to_owned()),
+        "{after}"
+    );
+    assert_eq!(citing(&after).len() + 1, citing(&before).len(), "{after}");
+}

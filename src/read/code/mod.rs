@@ -19,6 +19,7 @@ mod cache;
 pub(crate) mod fallback;
 pub(crate) mod index;
 pub(crate) mod languages;
+mod memo;
 mod roots;
 mod scan;
 mod search;
@@ -34,6 +35,7 @@ use syntax::{Role, Syntax};
 pub(crate) use cache::{ENV as NO_CACHE_ENV, turn_off as turn_off_cache};
 pub(crate) use index::{Extra, Options, SourceIndex, wanted_words};
 pub(crate) use languages::{Lang, UnitKind, for_path, is_test_file};
+pub(crate) use memo::keep_reads;
 pub(crate) use roots::{Roots, glob, is_glob};
 
 /// A file larger than this is not parsed (a generated file, data): it is read as text.

@@ -50,7 +50,7 @@ impl SourceIndex {
     /// Walks `root` once and searches the symbol files for `words` and every text file for
     /// the `extra` patterns; gives back the index and what `extra` made of its matches, in
     /// the walk's order.
-    pub(crate) fn build<T: Send + Serialize + DeserializeOwned>(
+    pub(crate) fn build<T: Send + Sync + Clone + 'static + Serialize + DeserializeOwned>(
         root: &Path,
         options: Options<'_>,
         shared: &Roots,
@@ -75,7 +75,9 @@ impl SourceIndex {
             extra.is_some(),
         );
         let path_set = paths.iter().cloned().collect();
-        let words: Vec<&String> = words.iter().collect();
+        // In one order whatever the set's: a search's reads are kept for the next by it.
+        let mut words: Vec<&String> = words.iter().collect();
+        words.sort_unstable();
         let patterns: &[&str] = extra.as_ref().map_or(&[], |e| e.patterns);
         let cache = Cache::open(root, &settings(patterns));
         let searched = search(&to_scan, &words, extra, options.units, &cache)?;
@@ -254,10 +256,12 @@ impl Judge<'_> {
         if !(symbols || citing || units) {
             return Some((path, relative, Entry::Plain));
         }
+        let metadata = entry.metadata().ok();
         let scanned = Scanned {
             path: entry.path().to_path_buf(),
             relative: relative.clone(),
-            size: entry.metadata().map_or(0, |m| m.len()),
+            size: metadata.as_ref().map_or(0, |m| m.len()),
+            modified: metadata.and_then(|m| m.modified().ok()),
             lang,
             in_shared: self.shared.contains(&relative),
             symbols,

@@ -14,6 +14,7 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::path::PathBuf;
+use std::time::SystemTime;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use anyhow::{Context as _, Result};
@@ -23,6 +24,7 @@ use serde::de::DeserializeOwned;
 
 use super::cache::{Cache, Key};
 use super::index::{Extra, FileUnits, LONGEST_LINE, NotSource, Reading};
+use super::memo::Memo;
 use super::yielded::{Ask, Yield, yields};
 use super::{Lang, Parsed, Spot, SyntaxErrors, is_test_file};
 
@@ -51,6 +53,8 @@ pub(super) struct Scanned {
     /// Relative to the root, `/`-separated.
     pub(super) relative: String,
     pub(super) size: u64,
+    /// When it was last modified, as the walk saw it.
+    pub(super) modified: Option<SystemTime>,
     pub(super) lang: Option<&'static Lang>,
     /// Whether it lies under the shared-layer roots.
     pub(super) in_shared: bool,
@@ -83,6 +87,7 @@ pub(super) struct Searched<T> {
 type WordHits = Vec<(Range<usize>, usize)>;
 
 /// What reading one file gave.
+#[derive(Clone)]
 struct FileRead<T> {
     /// The words found in its code.
     ids: Vec<usize>,
@@ -105,6 +110,8 @@ struct FileRead<T> {
     key: Option<Key>,
     /// Whether what its parse yields came from the cache.
     from_cache: bool,
+    /// Whether it was parsed or its entry of the cache read.
+    yielded: bool,
 }
 
 impl<T> Default for FileRead<T> {
@@ -122,6 +129,7 @@ impl<T> Default for FileRead<T> {
             unreadable: None,
             key: None,
             from_cache: false,
+            yielded: false,
         }
     }
 }
@@ -144,7 +152,7 @@ struct Automata {
 /// `extra` patterns (in every text file), one file at a time on the thread pool: one automaton,
 /// one pass a file, one parse of a file that has a match (of every file with a grammar, for
 /// `units`).
-pub(super) fn search<T: Send + Serialize + DeserializeOwned>(
+pub(super) fn search<T: Send + Sync + Clone + 'static + Serialize + DeserializeOwned>(
     files: &[Scanned],
     words: &[&String],
     extra: Option<Extra<'_, T>>,
@@ -180,10 +188,19 @@ pub(super) fn search<T: Send + Serialize + DeserializeOwned>(
         words: words.len(),
     };
     let bytes = files.iter().map(|f| f.size).sum::<u64>();
+    let started = SystemTime::now();
+    let what = format!("{words:?}\n{patterns:?}\n{units}");
+    let last: Option<Memo<FileRead<T>>> = Memo::last(&what);
     let mut per_file = crate::util::parallel::map(
         files,
         usize::try_from(bytes).unwrap_or(usize::MAX),
         |_, file| {
+            let kept = last.as_ref();
+            if let Some(mut read) = kept.and_then(|m| m.get(&file.path, file.size, file.modified)) {
+                // Nothing parsed: what its parse yields came from memory.
+                read.from_cache = read.yielded;
+                return read;
+            }
             let how = How {
                 automata: &automata,
                 words,
@@ -194,6 +211,12 @@ pub(super) fn search<T: Send + Serialize + DeserializeOwned>(
             read_file(file, &how)
         },
     );
+    if let Some(mut memo) = Memo::new(what) {
+        for (file, read) in files.iter().zip(&per_file) {
+            memo.keep(&file.path, file.size, file.modified, started, read);
+        }
+        memo.save();
+    }
     confirm_words(files, &mut per_file, words, cache);
     for (file, read) in files.iter().zip(per_file) {
         gather(&mut out, file, read, words);
@@ -347,6 +370,7 @@ fn take_yield<T: Serialize + DeserializeOwned>(
     let (yielded, from_cache) = yields(cache, &file.relative, lang, data, ask);
     read.ids = yielded.ids(ask);
     read.from_cache = from_cache;
+    read.yielded = true;
     read.as_code = yielded.parsed.then_some(lang.name);
     read.errors = yielded.errors;
     read.made = yielded
