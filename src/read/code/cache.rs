@@ -27,8 +27,8 @@ use std::collections::{HashMap, HashSet};
 use std::io::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -61,15 +61,22 @@ fn is_off() -> bool {
 /// An entry's key: the SHA-256 of a file's path and bytes.
 pub(super) type Key = [u8; 32];
 
+/// A cache file as read: its text, each entry's JSON a range of it.
+#[derive(Debug, Default)]
+struct Kept {
+    text: String,
+    entries: HashMap<Key, Range<usize>>,
+}
+
 /// The cache of one source tree: what the last runs kept, and what this one adds.
 #[derive(Debug, Default)]
 pub(crate) struct Cache {
     /// Where it is read from and written to; `None` when off.
     file: Option<PathBuf>,
     header: String,
-    /// The file as read, each entry's JSON a range of it.
-    text: String,
-    entries: HashMap<Key, Range<usize>>,
+    /// The file as read, at the first question (a reload whose files all come from memory
+    /// reads none).
+    kept: OnceLock<Kept>,
     /// Entries this run made or changed, as JSON.
     fresh: Mutex<HashMap<Key, String>>,
     /// Entries this run read.
@@ -89,21 +96,27 @@ impl Cache {
         let name = hex(&digest(&[settings.as_bytes()]));
         let header = format!("{FORM} {name}");
         let file = folder.join(format!("{}.cache", &name[..32]));
-        let mut cache = Cache {
-            file: Some(file.clone()),
+        Cache {
+            file: Some(file),
             header,
             ..Cache::default()
-        };
-        let is_file = std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_file());
-        if let Some((text, entries)) = is_file
-            .then(|| std::fs::read_to_string(&file).ok())
-            .flatten()
-            .and_then(|text| parsed(&cache.header, text))
-        {
-            cache.text = text;
-            cache.entries = entries;
         }
-        cache
+    }
+
+    /// The file as read: empty when it is missing, not a file, of another version or corrupt.
+    fn kept(&self) -> &Kept {
+        self.kept.get_or_init(|| {
+            let Some(file) = self.file.as_ref() else {
+                return Kept::default();
+            };
+            let is_file = std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_file());
+            is_file
+                .then(|| std::fs::read_to_string(file).ok())
+                .flatten()
+                .and_then(|text| parsed(&self.header, text))
+                .map(|(text, entries)| Kept { text, entries })
+                .unwrap_or_default()
+        })
     }
 
     /// The key of a file's `path` and `data`, or `None` when the cache is off.
@@ -117,8 +130,9 @@ impl Cache {
         if let Some(json) = lock(&self.fresh).get(key) {
             return serde_json::from_str(json).ok();
         }
-        let range = self.entries.get(key)?;
-        let value = serde_json::from_str(&self.text[range.clone()]).ok()?;
+        let kept = self.kept();
+        let range = kept.entries.get(key)?;
+        let value = serde_json::from_str(&kept.text[range.clone()]).ok()?;
         lock(&self.used).insert(*key);
         Some(value)
     }
@@ -133,14 +147,16 @@ impl Cache {
     /// Writes the cache when this run added to it: its fresh entries, the ones it used, then
     /// the older ones while under [`LARGEST`]. A cache that cannot be written is no failure.
     pub(crate) fn save(self) {
-        let Some(file) = self.file else {
+        let Some(file) = self.file.as_ref() else {
             return;
         };
-        let fresh = self.fresh.into_inner().unwrap_or_else(|e| e.into_inner());
+        let fresh = std::mem::take(&mut *lock(&self.fresh));
         if fresh.is_empty() {
             return;
         }
-        let used = self.used.into_inner().unwrap_or_else(|e| e.into_inner());
+        let used = std::mem::take(&mut *lock(&self.used));
+        // What older runs kept is written after this run's entries.
+        let kept = self.kept();
         let mut out = format!("{}\n", self.header);
         let line = |key: &Key, json: &str, out: &mut String| {
             if out.len() + json.len() + 66 <= LARGEST {
@@ -155,16 +171,16 @@ impl Cache {
         for (key, json) in &fresh {
             line(key, json, &mut out);
         }
-        let mut older: Vec<(&Key, &Range<usize>)> = self
+        let mut older: Vec<(&Key, &Range<usize>)> = kept
             .entries
             .iter()
             .filter(|(k, _)| fresh.binary_search_by(|(f, _)| f.cmp(k)).is_err())
             .collect();
         older.sort_by_key(|(k, r)| (!used.contains(*k), r.start));
         for (key, range) in older {
-            line(key, &self.text[range.clone()], &mut out);
+            line(key, &kept.text[range.clone()], &mut out);
         }
-        let _ = write(&file, out.as_bytes());
+        let _ = write(file, out.as_bytes());
     }
 }
 
