@@ -15,6 +15,7 @@
 //! To add a language, see `languages.rs`; to read something new from a tree, add it to the
 //! walk in `walk.rs`, which names no language.
 
+mod automata;
 mod cache;
 pub(crate) mod fallback;
 pub(crate) mod index;

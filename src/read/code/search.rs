@@ -1,10 +1,12 @@
 //! The reading of the files the walk picked (`scan.rs`), one file at a time on the thread pool:
-//! one Aho-Corasick automaton for all cited words and a caller's patterns, one pass a file,
-//! whole-word matches of the words only.
+//! one pass a file of the automata (`automata.rs`: all cited words and a caller's patterns,
+//! whole-word matches of the words only).
 //!
-//! A file of a language with a grammar that holds a match is parsed once ([`super::parse`]):
-//! a word counts only where it is code (not in a comment or a string), and the caller reads
-//! its citations from the comments the tree has. Other files are read as text. A file whose
+//! A file of a language with a grammar that holds a match is parsed once, or what it yields
+//! taken from the cache (`yielded.rs`): a word counts only where it is code (not in a comment
+//! or a string), and the caller reads its citations from the comments the tree has. Other
+//! files are read as text. In the servers, a file unchanged since the last search is not read
+//! again (`memo.rs`). A file whose
 //! only matches are words is parsed only when no other file's code has them yet
 //! ([`confirm_words`], in rounds, the walk's order deciding, never timing).
 //!
@@ -16,12 +18,12 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
-use aho_corasick::{AhoCorasick, MatchKind};
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::automata::{Automata, WordHits};
 use super::cache::{Cache, Key};
 use super::index::{Extra, FileUnits, LONGEST_LINE, NotSource, Reading};
 use super::memo::Memo;
@@ -41,10 +43,6 @@ fn has_long_line(data: &[u8]) -> bool {
         last = newline;
     }
     data.len() - last > LONGEST_LINE
-}
-
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
 }
 
 /// A file the search reads.
@@ -82,9 +80,6 @@ pub(super) struct Searched<T> {
     pub(super) reading: Reading,
     pub(super) units: Vec<FileUnits>,
 }
-
-/// Where each cited word was found in a file, with the word's index.
-type WordHits = Vec<(Range<usize>, usize)>;
 
 /// What reading one file gave.
 #[derive(Clone)]
@@ -138,16 +133,6 @@ impl<T> Default for FileRead<T> {
 /// not looked for.
 const LARGEST_SOURCE: u64 = 8 << 20;
 
-/// The automata of a search: all words and patterns for symbol files, the patterns alone for
-/// the others.
-struct Automata {
-    all: AhoCorasick,
-    /// The other files are searched for the extra patterns alone (a much smaller automaton,
-    /// which Aho-Corasick's prefilter skips through).
-    citations_only: AhoCorasick,
-    words: usize,
-}
-
 /// Searches `files` for whole-word occurrences of `words` in code (in symbol files) and for the
 /// `extra` patterns (in every text file), one file at a time on the thread pool: one automaton,
 /// one pass a file, one parse of a file that has a match (of every file with a grammar, for
@@ -171,22 +156,7 @@ pub(super) fn search<T: Send + Sync + Clone + 'static + Serialize + DeserializeO
     if (words.is_empty() && patterns.is_empty() && !units) || files.is_empty() {
         return Ok(out);
     }
-    let automata = Automata {
-        all: AhoCorasick::builder()
-            .match_kind(MatchKind::Standard)
-            .build(
-                words
-                    .iter()
-                    .map(|w| w.as_bytes())
-                    .chain(patterns.iter().map(|p| p.as_bytes())),
-            )
-            .context("cannot build the symbol search")?,
-        citations_only: AhoCorasick::builder()
-            .match_kind(MatchKind::Standard)
-            .build(patterns)
-            .context("cannot build the citation search")?,
-        words: words.len(),
-    };
+    let automata = Automata::new(words, patterns)?;
     let bytes = files.iter().map(|f| f.size).sum::<u64>();
     let started = SystemTime::now();
     let what = format!("{words:?}\n{patterns:?}\n{units}");
@@ -310,7 +280,7 @@ fn read_file<T: Serialize + DeserializeOwned>(file: &Scanned, how: &How<'_, '_, 
             ..FileRead::default()
         };
     }
-    let (word_hits, mut hits) = matches(file, how.automata, &data);
+    let (word_hits, mut hits) = how.automata.matches(&data, file.symbols, file.citing);
     let lang = file.lang.filter(|l| l.grammar.is_some());
     let units = how.units;
     let parsable = data.len() <= super::LARGEST_PARSED;
@@ -382,33 +352,6 @@ fn take_yield<T: Serialize + DeserializeOwned>(
         test_file: is_test_file(&file.relative),
         units,
     });
-}
-
-/// The matches in `data`, the bytes of `file`: the cited words found as whole words (in a
-/// symbol file), and each extra pattern's start and index (in a file searched for them).
-fn matches(file: &Scanned, automata: &Automata, data: &[u8]) -> (WordHits, Vec<(usize, usize)>) {
-    let (searcher, offset) = if file.symbols {
-        (&automata.all, 0)
-    } else {
-        (&automata.citations_only, automata.words)
-    };
-    let mut word_hits: WordHits = Vec::new();
-    let mut hits = Vec::new();
-    for m in searcher.find_overlapping_iter(data) {
-        let pattern = m.pattern().as_usize() + offset;
-        if let Some(extra) = pattern.checked_sub(automata.words) {
-            if file.citing {
-                hits.push((m.start(), extra));
-            }
-            continue;
-        }
-        let before = m.start().checked_sub(1).map(|i| data[i]);
-        let after = data.get(m.end()).copied();
-        if !before.is_some_and(is_word_byte) && !after.is_some_and(is_word_byte) {
-            word_hits.push((m.start()..m.end(), pattern));
-        }
-    }
-    (word_hits, hits)
 }
 
 /// Decides the words of the files read in part ([`FileRead::deferred`]): in rounds, each word
