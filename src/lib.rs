@@ -72,6 +72,16 @@ pub use util::vocab::{Check, NAME, Severity};
 /// preprocessor's table (`command`, `before`, `after`, `optional`, `renderers`) are not listed.
 pub const CONFIG_KEYS: &[(&str, &str)] = read::config::KNOWN_KEYS;
 
+/// The environment variable that turns off the cache of what the source tree's files yield
+/// (`MDBOOK_CONTRACT_NO_CACHE=1`), as `--no-cache` does.
+pub const NO_CACHE_ENV: &str = read::code::NO_CACHE_ENV;
+
+/// Reads the source tree without the cache of what its files yield, for the rest of the
+/// process (`--no-cache`): every file that needs it is parsed, and nothing is kept.
+pub fn without_cache() {
+    read::code::turn_off_cache();
+}
+
 /// What the fuzz targets and the tests of the Markdown layer reach past the surface for. Not
 /// part of the API: it changes whenever the crate does.
 #[doc(hidden)]

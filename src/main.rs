@@ -15,6 +15,11 @@ mod cli;
 // clap would otherwise show in every usage line).
 #[command(version, about, bin_name = "mdbook-contract")]
 struct Cli {
+    /// Reads the source tree without the cache of what its files yield (kept in the
+    /// repository's git directory, else the user's cache folder): every file that needs it is
+    /// parsed again and nothing is written. `MDBOOK_CONTRACT_NO_CACHE=1` does the same.
+    #[arg(long, global = true)]
+    no_cache: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -39,7 +44,11 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let Some(command) = Cli::parse().command else {
+    let parsed = Cli::parse();
+    if parsed.no_cache {
+        mdbook_contract::without_cache();
+    }
+    let Some(command) = parsed.command else {
         return cli::protocol::run();
     };
     match command {

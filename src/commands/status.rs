@@ -300,6 +300,18 @@ fn reading(out: &mut String, source: &crate::SourceRead) {
         let files = if *n == 1 { "file" } else { "files" };
         let _ = writeln!(out, "  not source, {why}: {n} {files}");
     }
+    if source.from_cache > 0 {
+        let files = if source.from_cache == 1 {
+            "file"
+        } else {
+            "files"
+        };
+        let _ = writeln!(
+            out,
+            "  from the cache (unchanged since a run parsed them): {} {files}",
+            source.from_cache
+        );
+    }
     if !source.too_large.is_empty() {
         let _ = writeln!(
             out,

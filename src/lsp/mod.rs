@@ -55,6 +55,8 @@ use crate::read::chapter::Overlays;
 /// Runs the server on `connection` (the handshake included) until the client shuts it down
 /// or the connection ends.
 pub fn serve(connection: Connection, commands: crate::read::load::Commands) -> Result<()> {
+    // Every check reads the source tree again: an unchanged file is not read twice.
+    crate::read::code::keep_reads();
     let Some((id, params)) = initialize(&connection)? else {
         return Ok(());
     };

@@ -38,6 +38,8 @@ pub fn serve_stream(
     output: impl Write + Send + 'static,
     commands: crate::read::load::Commands,
 ) -> Result<()> {
+    // Every reload reads the source tree again: an unchanged file is not read twice.
+    crate::read::code::keep_reads();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

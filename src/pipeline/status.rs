@@ -101,6 +101,9 @@ pub struct SourceRead {
     pub not_source: BTreeMap<String, usize>,
     /// Files whose syntax the parser could not fully read: read as far as it recovered.
     pub syntax_errors: Vec<SyntaxErrorsAt>,
+    /// Of the files read as code, those whose parse the cache answered (unchanged since a run
+    /// read them); 0 with `--no-cache`.
+    pub from_cache: usize,
     /// Files and folders that could not be read or walked, each once.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unreadable: Vec<Unreadable>,
@@ -317,6 +320,7 @@ fn source_read(root: &str, index: &crate::read::code::SourceIndex, citations: us
             })
             .collect(),
         too_large: reading.too_large.clone(),
+        from_cache: reading.from_cache,
         unreadable: reading
             .unreadable
             .iter()

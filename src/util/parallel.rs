@@ -38,6 +38,12 @@ fn configured() -> Option<usize> {
     })
 }
 
+/// How many threads a stage that runs outside rayon's pool (the walk of a source tree, on the
+/// `ignore` crate's own threads) uses: `MDBOOK_CONTRACT_THREADS`, else as many as the pool has.
+pub(crate) fn threads() -> usize {
+    configured().unwrap_or_else(rayon::current_num_threads)
+}
+
 /// Whether a map has run on the pool, so that its threads are started.
 static STARTED: AtomicBool = AtomicBool::new(false);
 

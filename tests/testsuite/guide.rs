@@ -70,6 +70,9 @@ fn the_guides_examples_run_as_written() {
         .register_bin("mdbook-contract", Path::new(binary()))
         .register_bin("git", on_path("git"))
         .env("NO_COLOR", "1")
+        // What a first run prints: a transcript's commands must not depend on the cache an
+        // earlier one left (tests/testsuite/cache.rs shows it changes nothing else).
+        .env("MDBOOK_CONTRACT_NO_CACHE", "1")
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("GIT_AUTHOR_NAME", "Docs")

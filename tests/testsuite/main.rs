@@ -10,6 +10,7 @@ mod brief;
 mod broker;
 mod browser;
 mod byte_exact;
+mod cache;
 mod common;
 mod coverage_page;
 mod diff;

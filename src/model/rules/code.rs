@@ -16,7 +16,9 @@ use super::marker::{Versioned, parse_versioned};
 use crate::read::code::{Parsed, Spot, TestSite, fallback};
 
 /// What a citation says the code does for the rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub(crate) enum Verb {
     /// `r[impl ID]` (or `r[define ID]`, or `r[ID]`): this code meets the rule.
     Impl,
@@ -36,7 +38,7 @@ const VERBS: [(&str, Verb); 5] = [
 ];
 
 /// One citation of a rule in a file of the source tree.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct CodeCitation {
     /// The file, relative to `source-root`, `/`-separated.
     pub path: String,
@@ -63,7 +65,7 @@ pub(crate) struct CodeCitation {
 }
 
 /// Where a citation of a provider's report is: in the provider's repository.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Remote {
     /// The report (an index into the reports read).
     pub report: usize,
@@ -73,7 +75,7 @@ pub(crate) struct Remote {
 
 /// What a file's matches are: a citation, or the opening of an ignore region never closed
 /// (`unclosed-ignore`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) enum Found {
     Citation(CodeCitation),
     Unclosed(Spot),

@@ -14,7 +14,7 @@ use std::ops::Range;
 const TRACEY_KEYS: &[&str] = &["status", "level", "since", "until", "tags"];
 
 /// A rule named with its version: `ID` (version 1) or `ID+N`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Versioned {
     /// The ID.
     pub id: String,

@@ -1,40 +1,30 @@
-//! The source tree the documents describe, read once per build.
+//! The source tree the documents describe, as read once per build: which files and folders
+//! exist, which cited words are names in its code, how each file was read; and the lookups in
+//! it.
 //!
-//! [`SourceIndex::build`] walks `source-root` once (respecting `.gitignore` and `.ignore`),
-//! records every file and folder, and searches the symbol files (those `symbol-files` names,
-//! by default every file of a language of the table) for all cited words at once with one
-//! Aho-Corasick automaton, keeping whole-word matches only. A caller may add patterns of its
-//! own ([`Extra`]: the citations of rules, `r[impl `, `r[verify `), searched in the same pass
-//! in every text file of the tree but Markdown, and read what they find.
+//! [`SourceIndex::build`] (in `scan.rs`) walks `source-root` once and hands the files that
+//! need reading to `search.rs`, which reads each once; this file holds what they record and
+//! the queries the checks ask afterwards, each a hash lookup or a glob over the recorded paths:
+//! no file is read twice and no symbol costs a walk.
 //!
-//! A file of a language with a grammar that holds a match is parsed once ([`super::parse`]):
-//! a word counts only where it is code (not in a comment or a string), and the caller reads
-//! its citations from the comments the tree has. Other files are read as text. Vendored,
-//! minified and generated files ([`NotSource`]) are not source: neither words nor citations
-//! are looked for in them. Lookups afterwards are hash lookups: no file is read twice and no
-//! symbol costs a walk.
+//! To record something new about the tree, add a field here, fill it in `search.rs` (per file,
+//! in [`Reading`] when `status` shows it) and ask it through a method of [`SourceIndex`].
 
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::collections::{BTreeMap, HashSet};
 
-use aho_corasick::{AhoCorasick, MatchKind};
-use anyhow::{Context as _, Result, bail};
-use globset::{GlobSet, GlobSetBuilder};
-
-use super::roots::{Roots, expand_braces, glob, is_glob};
-use super::{Lang, Parsed, Spot, SyntaxErrors, Unit, for_path, is_test_file};
+use super::roots::{expand_braces, glob, is_glob};
+use super::{Parsed, Spot, SyntaxErrors, Unit};
 
 /// Which files and folders exist, and which of the wanted words occur in which part of the tree.
 #[derive(Debug)]
 pub(crate) struct SourceIndex {
     /// Files and folders relative to the root, `/`-separated.
-    paths: Vec<String>,
-    path_set: HashSet<String>,
+    pub(super) paths: Vec<String>,
+    pub(super) path_set: HashSet<String>,
     /// Words found as code anywhere in a symbol file.
-    found: HashSet<String>,
+    pub(super) found: HashSet<String>,
     /// Words found as code in a symbol file under the shared-layer roots.
-    found_in_shared: HashSet<String>,
+    pub(super) found_in_shared: HashSet<String>,
     /// How many files were read: every text file for the extra patterns, else the symbol
     /// files alone.
     pub(crate) files_read: usize,
@@ -64,39 +54,11 @@ pub(crate) struct Reading {
     /// Files of a language with a grammar, read as text for their size (over
     /// [`super::LARGEST_PARSED`]).
     pub(crate) too_large: Vec<String>,
+    /// Files whose parse the cache answered: unchanged since a run read them.
+    pub(crate) from_cache: usize,
     /// Files and folders that could not be read or walked: the path (relative to the root,
     /// empty when the walk does not say) and why.
     pub(crate) unreadable: Vec<(String, String)>,
-}
-
-/// Why a file could not be read, in the system's words without its path or number
-/// (`permission denied`).
-fn io_why(error: &std::io::Error) -> String {
-    match error.kind() {
-        std::io::ErrorKind::Other => error.to_string(),
-        kind => std::io::Error::from(kind).to_string(),
-    }
-}
-
-/// A walk error as a path under `root` and why.
-fn walk_error(root: &Path, error: &ignore::Error) -> (String, String) {
-    let mut error = error;
-    let mut path = String::new();
-    loop {
-        match error {
-            ignore::Error::WithPath { path: at, err } => {
-                let at = at.strip_prefix(root).unwrap_or(at);
-                path = at.to_string_lossy().replace('\\', "/");
-                error = err;
-            }
-            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-                error = err;
-            }
-            // The path is said apart: the system's words alone (`permission denied`).
-            ignore::Error::Io(io) => return (path, io_why(io)),
-            _ => return (path, error.to_string()),
-        }
-    }
 }
 
 /// Why a file is not source.
@@ -164,99 +126,6 @@ pub(crate) type ReadMatches<'e, T> =
     dyn Fn(&str, &[u8], &mut [(usize, usize)], Option<&Parsed<'_>>) -> Vec<T> + Sync + 'e;
 
 impl SourceIndex {
-    /// Walks `root` once and searches the symbol files for `words` and every text file for
-    /// the `extra` patterns; gives back the index and what `extra` made of its matches, in
-    /// the walk's order.
-    pub(crate) fn build<T: Send>(
-        root: &Path,
-        options: Options<'_>,
-        shared: &Roots,
-        words: &HashSet<String>,
-        extra: Option<Extra<'_, T>>,
-    ) -> Result<(SourceIndex, Vec<T>)> {
-        let metadata =
-            std::fs::metadata(root).with_context(|| format!("cannot read `{}`", root.display()))?;
-        if !metadata.is_dir() {
-            bail!("`{}` is not a folder", root.display());
-        }
-        let symbol_files = options.symbol_files.map(symbol_globs).transpose()?;
-        let mut paths = Vec::new();
-        let mut to_scan: Vec<Scanned> = Vec::new();
-        let mut reading = Reading::default();
-        // `.git` is git's, never source: pruned, not walked entry by entry.
-        let walker = ignore::WalkBuilder::new(root)
-            .hidden(false)
-            .require_git(false)
-            .sort_by_file_path(Path::cmp)
-            .filter_entry(|entry| entry.depth() == 0 || entry.file_name() != ".git")
-            .build();
-        for entry in walker {
-            let entry = match entry {
-                Ok(entry) => entry,
-                // Said in `status`: a folder that cannot be listed reads as one without code.
-                Err(error) => {
-                    reading.unreadable.push(walk_error(root, &error));
-                    continue;
-                }
-            };
-            let Ok(relative) = entry.path().strip_prefix(root) else {
-                continue;
-            };
-            if relative.as_os_str().is_empty() {
-                continue;
-            }
-            let relative = relative.to_string_lossy().replace('\\', "/");
-            let is_file = entry.file_type().is_some_and(|t| t.is_file());
-            if is_file && let Some(why) = not_source_by_path(&relative, options.of_the_book) {
-                *reading.not_source.entry(why).or_default() += 1;
-                paths.push(relative);
-                continue;
-            }
-            let lang = for_path(&relative);
-            let symbols = is_file
-                && match &symbol_files {
-                    Some(globs) => globs.is_match(&relative),
-                    None => lang.is_some(),
-                };
-            // Markdown is documentation, not code: a citation in it is an example (the book
-            // itself may lie under `source-root`), as tracey reads it.
-            let citing = is_file && extra.is_some() && !is_markdown(&relative);
-            let units = is_file && options.units && lang.is_some_and(|l| l.grammar.is_some());
-            if symbols || citing || units {
-                let size = entry.metadata().map_or(0, |m| m.len());
-                to_scan.push(Scanned {
-                    path: entry.path().to_path_buf(),
-                    relative: relative.clone(),
-                    size,
-                    lang,
-                    in_shared: shared.contains(&relative),
-                    symbols,
-                    citing,
-                });
-            }
-            paths.push(relative);
-        }
-        let path_set = paths.iter().cloned().collect();
-        let words: Vec<&String> = words.iter().collect();
-        let searched = search(&to_scan, &words, extra, options.units)?;
-        reading.merge(searched.reading);
-        let symbol_globs = match options.symbol_files {
-            Some(globs) => globs.to_vec(),
-            None => languages_read(&to_scan),
-        };
-        let index = SourceIndex {
-            paths,
-            path_set,
-            found: searched.found,
-            found_in_shared: searched.found_in_shared,
-            files_read: searched.files_read,
-            reading,
-            symbol_globs,
-            units: searched.units,
-        };
-        Ok((index, searched.made))
-    }
-
     /// Whether a file or folder matches `pattern` (a path, or a glob with `*`, `?`, `[..]` or
     /// `{a,b}`).
     pub(crate) fn path_exists(&self, pattern: &str) -> bool {
@@ -311,42 +180,8 @@ fn trimmed(pattern: &str) -> &str {
     pattern.trim_start_matches("./").trim_end_matches('/')
 }
 
-/// `symbol-files` compiled: a pattern without `/` matches a file name anywhere, as a
-/// `.gitignore` line would.
-fn symbol_globs(patterns: &[String]) -> Result<GlobSet> {
-    let mut set = GlobSetBuilder::new();
-    for pattern in patterns {
-        let pattern = if pattern.contains('/') {
-            pattern.clone()
-        } else {
-            format!("**/{pattern}")
-        };
-        set.add(
-            glob(&pattern).with_context(|| {
-                format!("`symbol-files` holds `{pattern}`, which is not a glob")
-            })?,
-        );
-    }
-    Ok(set.build()?)
-}
-
-/// The globs of the languages of the files to read, in the table's order: what the default
-/// of `symbol-files` was for this tree.
-fn languages_read(files: &[Scanned]) -> Vec<String> {
-    let mut globs: Vec<String> = Vec::new();
-    for lang in super::languages::LANGUAGES.iter() {
-        if files
-            .iter()
-            .any(|f| f.lang.is_some_and(|l| std::ptr::eq(l, lang)))
-        {
-            globs.extend(lang.globs());
-        }
-    }
-    globs
-}
-
 impl Reading {
-    fn merge(&mut self, other: Reading) {
+    pub(super) fn merge(&mut self, other: Reading) {
         for (k, n) in other.code {
             *self.code.entry(k).or_default() += n;
         }
@@ -360,451 +195,7 @@ impl Reading {
         self.errors_where_read.extend(other.errors_where_read);
         self.too_large.extend(other.too_large);
         self.unreadable.extend(other.unreadable);
-    }
-}
-
-/// Why the file at `path` is not source by its path alone, if it is not.
-fn not_source_by_path(path: &str, of_the_book: &[String]) -> Option<NotSource> {
-    let under = |folder: &str| path == folder || path.starts_with(&format!("{folder}/"));
-    if of_the_book.iter().any(|p| under(p)) {
-        return Some(NotSource::OfTheBook);
-    }
-    let mut parts = path.split('/');
-    let name = parts.next_back().unwrap_or(path);
-    if parts.any(|folder| folder == "vendor" || folder == "node_modules") {
-        return Some(NotSource::Vendored);
-    }
-    let lower = name.to_ascii_lowercase();
-    [".min.js", ".min.mjs", ".min.css"]
-        .iter()
-        .any(|suffix| lower.ends_with(suffix))
-        .then_some(NotSource::Minified)
-}
-
-/// Whether `data` has a line longer than [`LONGEST_LINE`]: a tool wrote it.
-fn has_long_line(data: &[u8]) -> bool {
-    if data.len() <= LONGEST_LINE {
-        return false;
-    }
-    let mut last = 0;
-    for newline in memchr::memchr_iter(b'\n', data) {
-        if newline - last > LONGEST_LINE {
-            return true;
-        }
-        last = newline;
-    }
-    data.len() - last > LONGEST_LINE
-}
-
-fn is_markdown(path: &str) -> bool {
-    let lower = path.to_ascii_lowercase();
-    lower.ends_with(".md") || lower.ends_with(".markdown")
-}
-
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
-}
-
-/// A file the search reads.
-struct Scanned {
-    path: PathBuf,
-    /// Relative to the root, `/`-separated.
-    relative: String,
-    size: u64,
-    lang: Option<&'static Lang>,
-    /// Whether it lies under the shared-layer roots.
-    in_shared: bool,
-    /// Whether it is a symbol file: cited words are looked up in it.
-    symbols: bool,
-    /// Whether the extra patterns are searched in it: a text file that is not Markdown.
-    citing: bool,
-}
-
-/// What [`search`] found.
-struct Searched<T> {
-    found: HashSet<String>,
-    found_in_shared: HashSet<String>,
-    made: Vec<T>,
-    files_read: usize,
-    reading: Reading,
-    units: Vec<FileUnits>,
-}
-
-/// Where each cited word was found in a file, with the word's index.
-type WordHits = Vec<(Range<usize>, usize)>;
-
-/// What reading one file gave.
-struct FileRead<T> {
-    /// The words found in its code.
-    ids: Vec<usize>,
-    /// Words found in a file with a grammar that nothing else made parse: whether they are
-    /// its code is asked only if no other file's code has them ([`confirm_words`]).
-    deferred: WordHits,
-    made: Vec<T>,
-    read: bool,
-    /// How it was read: as code of a language, as text, or not at all (not source).
-    as_code: Option<&'static str>,
-    not_source: Option<NotSource>,
-    errors: Option<(SyntaxErrors, Spot)>,
-    units: Option<FileUnits>,
-    /// Its language has a grammar, but it is too large to parse: read as text.
-    too_large: bool,
-    /// Why it could not be read, if it could not.
-    unreadable: Option<String>,
-}
-
-impl<T> Default for FileRead<T> {
-    fn default() -> Self {
-        FileRead {
-            ids: Vec::new(),
-            deferred: Vec::new(),
-            made: Vec::new(),
-            read: false,
-            as_code: None,
-            not_source: None,
-            errors: None,
-            units: None,
-            too_large: false,
-            unreadable: None,
-        }
-    }
-}
-
-/// A file not matched by `symbol-files` larger than this is data, not source: its citations are
-/// not looked for.
-const LARGEST_SOURCE: u64 = 8 << 20;
-
-/// The automata of a search: all words and patterns for symbol files, the patterns alone for
-/// the others.
-struct Automata {
-    all: AhoCorasick,
-    /// The other files are searched for the extra patterns alone (a much smaller automaton,
-    /// which Aho-Corasick's prefilter skips through).
-    citations_only: AhoCorasick,
-    words: usize,
-}
-
-/// Searches `files` for whole-word occurrences of `words` in code (in symbol files) and for the
-/// `extra` patterns (in every text file), one file at a time on the thread pool: one automaton,
-/// one pass a file, one parse of a file that has a match (of every file with a grammar, for
-/// `units`).
-fn search<T: Send>(
-    files: &[Scanned],
-    words: &[&String],
-    extra: Option<Extra<'_, T>>,
-    units: bool,
-) -> Result<Searched<T>> {
-    let patterns: &[&str] = extra.as_ref().map_or(&[], |e| e.patterns);
-    let mut out = Searched {
-        found: HashSet::new(),
-        found_in_shared: HashSet::new(),
-        made: Vec::new(),
-        files_read: 0,
-        reading: Reading::default(),
-        units: Vec::new(),
-    };
-    if (words.is_empty() && patterns.is_empty() && !units) || files.is_empty() {
-        return Ok(out);
-    }
-    let automata = Automata {
-        all: AhoCorasick::builder()
-            .match_kind(MatchKind::Standard)
-            .build(
-                words
-                    .iter()
-                    .map(|w| w.as_bytes())
-                    .chain(patterns.iter().map(|p| p.as_bytes())),
-            )
-            .context("cannot build the symbol search")?,
-        citations_only: AhoCorasick::builder()
-            .match_kind(MatchKind::Standard)
-            .build(patterns)
-            .context("cannot build the citation search")?,
-        words: words.len(),
-    };
-    let bytes = files.iter().map(|f| f.size).sum::<u64>();
-    let mut per_file = crate::util::parallel::map(
-        files,
-        usize::try_from(bytes).unwrap_or(usize::MAX),
-        |_, file| read_file(file, &automata, extra.as_ref(), units),
-    );
-    confirm_words(files, &mut per_file);
-    for (file, read) in files.iter().zip(per_file) {
-        out.files_read += usize::from(read.read);
-        if let Some(why) = read.unreadable {
-            out.reading.unreadable.push((file.relative.clone(), why));
-        }
-        if let Some(why) = read.not_source {
-            *out.reading.not_source.entry(why).or_default() += 1;
-        } else if read.too_large {
-            out.reading.too_large.push(file.relative.clone());
-        } else if read.read {
-            match read.as_code {
-                Some(language) => *out.reading.code.entry(language).or_default() += 1,
-                None => {
-                    *out.reading
-                        .text
-                        .entry(text_kind(&file.relative))
-                        .or_default() += 1
-                }
-            }
-        }
-        if let Some((errors, first)) = read.errors {
-            out.reading
-                .syntax_errors
-                .push((file.relative.clone(), errors));
-            if !read.ids.is_empty() || !read.made.is_empty() {
-                out.reading.errors_where_read.push((first, errors.count));
-            }
-        }
-        for id in read.ids {
-            out.found.insert(words[id].clone());
-            if file.in_shared {
-                out.found_in_shared.insert(words[id].clone());
-            }
-        }
-        out.made.extend(read.made);
-        out.units.extend(read.units);
-    }
-    Ok(out)
-}
-
-/// How a file read as text is counted: by its extension, else its name.
-fn text_kind(path: &str) -> String {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    match name.rsplit_once('.') {
-        Some((stem, extension)) if !stem.is_empty() => format!(".{extension}"),
-        _ => name.to_owned(),
-    }
-}
-
-/// Reads one file: its words found in code, what `extra` makes of its patterns' matches, and
-/// its units when asked.
-fn read_file<T>(
-    file: &Scanned,
-    automata: &Automata,
-    extra: Option<&Extra<'_, T>>,
-    units: bool,
-) -> FileRead<T> {
-    if !file.symbols && file.size > LARGEST_SOURCE {
-        return FileRead::default();
-    }
-    // An unreadable file is said in `status`: it may hold citations.
-    let data = match std::fs::read(&file.path) {
-        Ok(data) => data,
-        Err(error) => {
-            return FileRead {
-                unreadable: Some(io_why(&error)),
-                ..FileRead::default()
-            };
-        }
-    };
-    // A file with a NUL byte in its first 8 KB is binary, as git decides it.
-    if !file.symbols && memchr::memchr(0, &data[..data.len().min(8000)]).is_some() {
-        return FileRead::default();
-    }
-    if has_long_line(&data) {
-        return FileRead {
-            read: true,
-            not_source: Some(NotSource::Minified),
-            ..FileRead::default()
-        };
-    }
-    let (searcher, offset) = if file.symbols {
-        (&automata.all, 0)
-    } else {
-        (&automata.citations_only, automata.words)
-    };
-    let mut word_hits: WordHits = Vec::new();
-    let mut hits = Vec::new();
-    for m in searcher.find_overlapping_iter(&data) {
-        let pattern = m.pattern().as_usize() + offset;
-        if let Some(extra) = pattern.checked_sub(automata.words) {
-            if file.citing {
-                hits.push((m.start(), extra));
-            }
-            continue;
-        }
-        let before = m.start().checked_sub(1).map(|i| data[i]);
-        let after = data.get(m.end()).copied();
-        if !before.is_some_and(is_word_byte) && !after.is_some_and(is_word_byte) {
-            word_hits.push((m.start()..m.end(), pattern));
-        }
-    }
-    let lang = file.lang.filter(|l| l.grammar.is_some());
-    // A file whose only matches are words is parsed later, and only if another file's code
-    // does not have them already: most cited names are defined once and used many times.
-    if !units && hits.is_empty() && lang.is_some() && data.len() <= super::LARGEST_PARSED {
-        return FileRead {
-            deferred: word_hits,
-            read: true,
-            as_code: lang.map(|l| l.name),
-            ..FileRead::default()
-        };
-    }
-    let wanted = units || !word_hits.is_empty() || !hits.is_empty();
-    let parsed = lang
-        .filter(|_| wanted)
-        .and_then(|lang| super::parse(lang, &data));
-    let ids = names_among(&word_hits, parsed.as_ref());
-    let made = match extra {
-        Some(extra) if !hits.is_empty() => {
-            (extra.read)(&file.relative, &data, &mut hits, parsed.as_ref())
-        }
-        _ => Vec::new(),
-    };
-    let as_code = lang
-        .filter(|_| parsed.is_some() || (!wanted && data.len() <= super::LARGEST_PARSED))
-        .map(|l| l.name);
-    let units = match (&parsed, units) {
-        (Some(parsed), true) => Some(units_of(file, &data, parsed)),
-        _ => None,
-    };
-    FileRead {
-        ids,
-        deferred: Vec::new(),
-        made,
-        read: true,
-        as_code,
-        not_source: None,
-        errors: errors_of(&file.relative, &data, parsed.as_ref()),
-        units,
-        too_large: lang.is_some() && data.len() > super::LARGEST_PARSED,
-        unreadable: None,
-    }
-}
-
-/// Decides the words of the files read in part ([`FileRead::deferred`]): in rounds, each word
-/// not yet found in code (in the shared layer, for a file under it) names its next files to
-/// parse, one then two then four; a word found stops naming any. Which files are parsed
-/// depends only on the tree, never on timing: the walk's order decides.
-fn confirm_words<T>(files: &[Scanned], reads: &mut [FileRead<T>]) {
-    let mut found: HashSet<usize> = reads.iter().flat_map(|r| r.ids.iter().copied()).collect();
-    let mut found_shared: HashSet<usize> = files
-        .iter()
-        .zip(reads.iter())
-        .filter(|(f, _)| f.in_shared)
-        .flat_map(|(_, r)| r.ids.iter().copied())
-        .collect();
-    let mut budget = 1;
-    loop {
-        let mut named: HashMap<(usize, bool), usize> = HashMap::new();
-        let mut selected: Vec<usize> = Vec::new();
-        for (i, (file, read)) in files.iter().zip(reads.iter()).enumerate() {
-            let needed =
-                read.deferred.iter().map(|(_, id)| *id).filter(|id| {
-                    !found.contains(id) || (file.in_shared && !found_shared.contains(id))
-                });
-            let mut take = false;
-            for id in needed {
-                let key = (id, file.in_shared && found.contains(&id));
-                let count = named.entry(key).or_default();
-                if *count < budget {
-                    *count += 1;
-                    take = true;
-                }
-            }
-            if take {
-                selected.push(i);
-            }
-        }
-        if selected.is_empty() {
-            return;
-        }
-        let bytes: u64 = selected.iter().map(|&i| files[i].size).sum();
-        let jobs: Vec<(usize, WordHits)> = selected
-            .iter()
-            .map(|&i| (i, std::mem::take(&mut reads[i].deferred)))
-            .collect();
-        let confirmed = crate::util::parallel::map(
-            &jobs,
-            usize::try_from(bytes).unwrap_or(usize::MAX),
-            |_, (i, hits)| words_in_code(&files[*i], hits),
-        );
-        for (&i, (ids, errors)) in selected.iter().zip(confirmed) {
-            for &id in &ids {
-                found.insert(id);
-                if files[i].in_shared {
-                    found_shared.insert(id);
-                }
-            }
-            let read = &mut reads[i];
-            read.ids = ids;
-            read.errors = errors;
-        }
-        budget *= 2;
-    }
-}
-
-/// The words of `hits` that are names in the code of `file`, read again and parsed; and its
-/// syntax errors.
-fn words_in_code(
-    file: &Scanned,
-    hits: &[(Range<usize>, usize)],
-) -> (Vec<usize>, Option<(SyntaxErrors, Spot)>) {
-    let Ok(data) = std::fs::read(&file.path) else {
-        return (Vec::new(), None);
-    };
-    let parsed = file.lang.and_then(|lang| super::parse(lang, &data));
-    let hits: WordHits = hits
-        .iter()
-        .filter(|(word, _)| word.end <= data.len())
-        .cloned()
-        .collect();
-    (
-        names_among(&hits, parsed.as_ref()),
-        errors_of(&file.relative, &data, parsed.as_ref()),
-    )
-}
-
-/// The syntax errors of a parsed file, with the place of the first.
-fn errors_of(path: &str, data: &[u8], parsed: Option<&Parsed<'_>>) -> Option<(SyntaxErrors, Spot)> {
-    let errors = parsed?.errors()?;
-    let text = data
-        .split(|&b| b == b'\n')
-        .nth(errors.first_line - 1)
-        .unwrap_or_default();
-    let before = &text[..errors.first_byte.min(text.len())];
-    let spot = Spot {
-        path: path.to_owned(),
-        line: errors.first_line,
-        column: String::from_utf8_lossy(before).chars().count() + 1,
-        width: 1,
-        line_text: String::from_utf8_lossy(text)
-            .trim_end_matches('\r')
-            .to_owned(),
-    };
-    Some((errors, spot))
-}
-
-/// The words of `hits` that are names of the code (each asked until one of its places is;
-/// every one without a tree), sorted.
-fn names_among(hits: &[(Range<usize>, usize)], parsed: Option<&Parsed<'_>>) -> Vec<usize> {
-    let mut ids: Vec<usize> = Vec::new();
-    for (word, id) in hits {
-        if !ids.contains(id) && parsed.is_none_or(|p| p.names(word.clone())) {
-            ids.push(*id);
-        }
-    }
-    ids.sort_unstable();
-    ids
-}
-
-/// The code units of a parsed file, each with the lines it spans (from 1, end exclusive).
-fn units_of(file: &Scanned, data: &[u8], parsed: &Parsed<'_>) -> FileUnits {
-    let newlines: Vec<usize> = memchr::memchr_iter(b'\n', data).collect();
-    let line_of = |at: usize| newlines.partition_point(|&n| n < at) + 1;
-    FileUnits {
-        path: file.relative.clone(),
-        test_file: is_test_file(&file.relative),
-        units: parsed
-            .code_units()
-            .into_iter()
-            .map(|u| {
-                let lines = line_of(u.range.start)..line_of(u.range.end) + 1;
-                (u, lines)
-            })
-            .collect(),
+        self.from_cache += other.from_cache;
     }
 }
 
@@ -817,6 +208,10 @@ pub(crate) fn wanted_words<'a>(symbols: impl Iterator<Item = &'a [&'a str]>) -> 
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
+    use super::super::for_path;
+    use super::super::roots::Roots;
     use super::*;
 
     const NONE: Option<Extra<'static, ()>> = None;

@@ -15,7 +15,9 @@ use regex::Regex;
 use tree_sitter::Language;
 
 /// What a code unit is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub(crate) enum UnitKind {
     /// A function (a method when it stands in a type).
     Function,

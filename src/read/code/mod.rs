@@ -15,27 +15,35 @@
 //! To add a language, see `languages.rs`; to read something new from a tree, add it to the
 //! walk in `walk.rs`, which names no language.
 
+mod automata;
+mod cache;
 pub(crate) mod fallback;
 pub(crate) mod index;
 pub(crate) mod languages;
+mod memo;
 mod roots;
+mod scan;
+mod search;
 mod syntax;
 mod walk;
+mod yielded;
 
 use std::cell::RefCell;
 use std::ops::Range;
 
 use syntax::{Role, Syntax};
 
+pub(crate) use cache::{ENV as NO_CACHE_ENV, turn_off as turn_off_cache};
 pub(crate) use index::{Extra, Options, SourceIndex, wanted_words};
 pub(crate) use languages::{Lang, UnitKind, for_path, is_test_file};
+pub(crate) use memo::keep_reads;
 pub(crate) use roots::{Roots, glob, is_glob};
 
 /// A file larger than this is not parsed (a generated file, data): it is read as text.
 pub(crate) const LARGEST_PARSED: usize = 4 << 20;
 
 /// A code unit of a file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Unit {
     /// What it is; a function inside a type is a method.
     pub kind: UnitKind,
@@ -61,7 +69,7 @@ pub(crate) struct Unit {
 
 /// The test a citation stands in: its name (a function's, a case's title), the names of what
 /// it stands in (a class, a module, a `describe`), and its line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct TestSite {
     pub name: String,
     pub scope: Vec<String>,
@@ -70,7 +78,7 @@ pub(crate) struct TestSite {
 
 /// A place in a file of the source tree that a finding is about, other than a citation (an
 /// ignore region never closed, a syntax error).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Spot {
     /// The file, relative to `source-root`, `/`-separated.
     pub path: String,
@@ -85,7 +93,7 @@ pub(crate) struct Spot {
 }
 
 /// Syntax errors the parser recovered from: how many, and where the first is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct SyntaxErrors {
     pub count: usize,
     /// The line of the first, from 1.
