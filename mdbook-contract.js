@@ -104,12 +104,12 @@
         return;
     }
 
-    /** @type {Record<string, string>} */
     // A cell's statuses in the order a reader meets them, and their words where a word is not
     // the name: the same table as the export's (a test holds them to it).
-    const STATUSES = ['failed', 'skipped', 'not-run', 'unattributed', 'unmatched', 'uncovered', 'implemented',
-        'declared', 'declared-not-implemented', 'no-report', 'profile-unknown', 'unknown', 'passed',
-        'verified', 'optional', 'not-bound'];
+    const STATUSES = ['failed', 'skipped', 'not-run', 'unattributed', 'unmatched', 'uncovered',
+        'implemented', 'declared', 'declared-not-implemented', 'no-report', 'profile-unknown',
+        'unknown', 'passed', 'verified', 'optional', 'not-bound'];
+    /** @type {Record<string, string>} */
     const WORDS = { 'not-run': 'not run', 'declared-not-implemented': 'declared not implemented',
         'no-report': 'no report', 'profile-unknown': 'profile unknown', 'not-bound': 'not bound' };
     const LEVELS = ['MUST', 'SHOULD', 'MAY', 'required'];
