@@ -127,11 +127,7 @@ pub(super) fn resolve<'d>(
     if paths::is_external(dest) {
         return Target::External;
     }
-    let (path, fragment) = match dest.split_once('#') {
-        Some((path, fragment)) => (path, Some(paths::percent_decode(fragment))),
-        None => (dest, None),
-    };
-    let path = path.split('?').next().unwrap_or("");
+    let (path, fragment) = split_link(dest);
     let chapter = &cx.chapters[from];
     if path.is_empty() {
         return Target::Page {
@@ -178,6 +174,15 @@ pub(super) fn resolve<'d>(
         };
     }
     Target::File { path: normal }
+}
+
+/// A link's path (without its query) and its fragment, percent-decoded.
+fn split_link(dest: &str) -> (&str, Option<std::borrow::Cow<'_, str>>) {
+    let (path, fragment) = match dest.split_once('#') {
+        Some((path, fragment)) => (path, Some(paths::percent_decode(fragment))),
+        None => (dest, None),
+    };
+    (path.split('?').next().unwrap_or(""), fragment)
 }
 
 /// `relative` (split at `/`) taken from `folder` (a path of this system), with `.` and `..`
@@ -306,11 +311,7 @@ fn from_companion(
     if paths::is_external(dest) {
         return None;
     }
-    let (path, fragment) = match dest.split_once('#') {
-        Some((path, fragment)) => (path, Some(paths::percent_decode(fragment))),
-        None => (dest, None),
-    };
-    let path = path.split('?').next().unwrap_or("");
+    let (path, fragment) = split_link(dest);
     let missing_anchor = |anchors: &std::collections::HashSet<String>, page: String| {
         missing_anchor(anchors, &page, fragment.as_deref()?)
     };

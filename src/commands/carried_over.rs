@@ -126,21 +126,7 @@ pub fn carried_over(
             continue;
         }
         report.items += 1;
-        // An item's own words: its code spans, less those of the items nested in it.
-        let nested: Vec<_> = index
-            .items
-            .iter()
-            .filter(|inner| *inner != item && item.start <= inner.start && inner.end <= item.end)
-            .collect();
-        let mut words: Vec<&str> = Vec::new();
-        for span in &index.code_spans {
-            let own = item.contains(&span.range.start)
-                && !nested.iter().any(|inner| inner.contains(&span.range.start));
-            let word = span.text.trim();
-            if own && !word.is_empty() && !words.contains(&word) {
-                words.push(word);
-            }
-        }
+        let words = own_words(&index, item);
         if words.is_empty() {
             report.without_code += 1;
             continue;
@@ -159,6 +145,25 @@ pub fn carried_over(
         }
     }
     Ok(report)
+}
+
+/// An item's own words: its code spans, less those of the items nested in it, each once.
+fn own_words<'i>(index: &'i ChapterIndex, item: &std::ops::Range<usize>) -> Vec<&'i str> {
+    let nested: Vec<_> = index
+        .items
+        .iter()
+        .filter(|inner| *inner != item && item.start <= inner.start && inner.end <= item.end)
+        .collect();
+    let mut words: Vec<&str> = Vec::new();
+    for span in &index.code_spans {
+        let own = item.contains(&span.range.start)
+            && !nested.iter().any(|inner| inner.contains(&span.range.start));
+        let word = span.text.trim();
+        if own && !word.is_empty() && !words.contains(&word) {
+            words.push(word);
+        }
+    }
+    words
 }
 
 /// OLD's text: the file, else `REV:PATH` from git.

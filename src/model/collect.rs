@@ -357,32 +357,19 @@ impl Shortcodes {
         for shortcode in &chapter.scan.shortcodes {
             let at = shortcode.range.start;
             match &shortcode.kind {
-                Kind::Profile {
-                    axis,
-                    profile,
-                    evidence,
-                } => {
-                    let before =
-                        first + providers[first..last].partition_point(|p| p.section.start <= at);
+                Kind::Profile { .. } => {
+                    let mine = &providers[first..last];
+                    let before = first + mine.partition_point(|p| p.section.start <= at);
                     let provider = (first..before)
                         .rev()
                         .find(|&i| providers[i].section.contains(&at));
-                    let Some(provider) = provider else {
-                        let owner = owner_heading(headings, at);
-                        found.orphans.push((number, owner, shortcode.range.clone()));
-                        continue;
-                    };
-                    let before = headings.partition_point(|h| h.range.start <= at);
-                    let section_anchor = headings[before - 1].id.clone();
-                    found.claims.push(Claim {
-                        provider,
-                        chapter: number,
-                        range: shortcode.range.clone(),
-                        axis: axis.clone(),
-                        profile: profile.clone(),
-                        evidence: evidence.clone(),
-                        section_anchor,
-                    });
+                    match provider {
+                        Some(provider) => found.claim(provider, number, chapter, shortcode),
+                        None => {
+                            let owner = owner_heading(headings, at);
+                            found.orphans.push((number, owner, shortcode.range.clone()));
+                        }
+                    }
                 }
                 Kind::Answers { code } => {
                     found.answers(
@@ -412,6 +399,35 @@ impl Shortcodes {
             }
         }
         found
+    }
+
+    /// The claim `{{#profile ...}}` (`shortcode`) of `provider`, in chapter `number`.
+    fn claim(
+        &mut self,
+        provider: usize,
+        number: usize,
+        chapter: &Chapter<'_>,
+        shortcode: &crate::read::shortcode::Shortcode,
+    ) {
+        let Kind::Profile {
+            axis,
+            profile,
+            evidence,
+        } = &shortcode.kind
+        else {
+            return;
+        };
+        let headings = &chapter.index.headings;
+        let before = headings.partition_point(|h| h.range.start <= shortcode.range.start);
+        self.claims.push(Claim {
+            provider,
+            chapter: number,
+            range: shortcode.range.clone(),
+            axis: axis.clone(),
+            profile: profile.clone(),
+            evidence: evidence.clone(),
+            section_anchor: headings[before - 1].id.clone(),
+        });
     }
 
     /// An answer site `{{#answers CODE}}` at `range`: in the template or a spec, else a

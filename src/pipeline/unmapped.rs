@@ -96,30 +96,7 @@ pub(super) fn unmapped_of(analysis: &Analysis<'_>) -> Option<Unmapped> {
                     code: Vec::new(),
                     tests: Vec::new(),
                 });
-                let (units, mapped_count, list) = if test {
-                    (
-                        &mut owner.test_units,
-                        &mut owner.test_mapped,
-                        &mut owner.tests,
-                    )
-                } else {
-                    (
-                        &mut owner.code_units,
-                        &mut owner.code_mapped,
-                        &mut owner.code,
-                    )
-                };
-                *units += 1;
-                if mapped {
-                    *mapped_count += 1;
-                } else {
-                    list.push(UnmappedUnit {
-                        path: file.path.clone(),
-                        line: unit.line,
-                        kind: kind_of(unit),
-                        name: qualified(unit),
-                    });
-                }
+                owner.count(unit, &file.path, test, mapped);
             }
         }
     }
@@ -133,6 +110,29 @@ pub(super) fn unmapped_of(analysis: &Analysis<'_>) -> Option<Unmapped> {
         }
     }
     Some(Unmapped { owners: out })
+}
+
+impl UnmappedOwner {
+    /// Counts `unit` of the file at `path` as code or a test, and lists it when no citation
+    /// stands in it (`mapped` false).
+    fn count(&mut self, unit: &crate::read::code::Unit, path: &str, test: bool, mapped: bool) {
+        let (units, mapped_count, list) = if test {
+            (&mut self.test_units, &mut self.test_mapped, &mut self.tests)
+        } else {
+            (&mut self.code_units, &mut self.code_mapped, &mut self.code)
+        };
+        *units += 1;
+        if mapped {
+            *mapped_count += 1;
+        } else {
+            list.push(UnmappedUnit {
+                path: path.to_owned(),
+                line: unit.line,
+                kind: kind_of(unit),
+                name: qualified(unit),
+            });
+        }
+    }
 }
 
 fn merge(into: &mut UnmappedOwner, other: UnmappedOwner) {

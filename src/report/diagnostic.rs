@@ -258,11 +258,6 @@ impl Report {
     /// default level), and each finding as a result with its rule, level, message (help and
     /// notes included) and place. Columns count Unicode code points, as ours do.
     fn sarif(&self) -> String {
-        let level = |severity: Severity| match severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Off => "none",
-        };
         let rules: Vec<serde_json::Value> = Check::ALL
             .iter()
             .map(|check| {
@@ -273,39 +268,7 @@ impl Report {
                 })
             })
             .collect();
-        let results: Vec<serde_json::Value> = self
-            .findings
-            .iter()
-            .map(|f| {
-                let l = &f.location;
-                let mut text = f.message.clone();
-                for note in f.notes.iter().chain(&l.note) {
-                    text.push_str("\nnote: ");
-                    text.push_str(note);
-                }
-                if let Some(help) = &f.help {
-                    text.push_str("\nhelp: ");
-                    text.push_str(help);
-                }
-                let uri = sarif_uri(&l.path);
-                serde_json::json!({
-                    "ruleId": f.check.name(),
-                    "ruleIndex": Check::ALL.iter().position(|c| *c == f.check),
-                    "level": level(f.severity),
-                    "message": { "text": text },
-                    "locations": [{
-                        "physicalLocation": {
-                            "artifactLocation": { "uri": uri },
-                            "region": {
-                                "startLine": l.line,
-                                "startColumn": l.column,
-                                "endColumn": l.column + l.width,
-                            },
-                        },
-                    }],
-                })
-            })
-            .collect();
+        let results: Vec<serde_json::Value> = self.findings.iter().map(sarif_result).collect();
         let log = serde_json::json!({
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
@@ -494,6 +457,45 @@ fn char_to_byte(text: &str, chars: usize) -> usize {
 /// relative reference, `/`-separated and percent-encoded; an absolute one (outside a git work
 /// tree, or on another drive) as a `file:` URL, since `C:/book/a.md` would read as a URI whose
 /// scheme is `c`.
+/// A SARIF level for `severity`.
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Off => "none",
+    }
+}
+
+/// A finding as a SARIF result: its message with its notes and help, where it is.
+fn sarif_result(f: &Finding) -> serde_json::Value {
+    let l = &f.location;
+    let mut text = f.message.clone();
+    for note in f.notes.iter().chain(&l.note) {
+        text.push_str("\nnote: ");
+        text.push_str(note);
+    }
+    if let Some(help) = &f.help {
+        text.push_str("\nhelp: ");
+        text.push_str(help);
+    }
+    serde_json::json!({
+        "ruleId": f.check.name(),
+        "ruleIndex": Check::ALL.iter().position(|c| *c == f.check),
+        "level": level(f.severity),
+        "message": { "text": text },
+        "locations": [{
+            "physicalLocation": {
+                "artifactLocation": { "uri": sarif_uri(&l.path) },
+                "region": {
+                    "startLine": l.line,
+                    "startColumn": l.column,
+                    "endColumn": l.column + l.width,
+                },
+            },
+        }],
+    })
+}
+
 fn sarif_uri(path: &std::path::Path) -> String {
     if path.is_absolute()
         && let Ok(url) = lsp_types::Url::from_file_path(path)

@@ -105,30 +105,7 @@ impl Overview {
             "**{}.**\n",
             crate::util::capitalised(&report.summary())
         );
-        let _ = writeln!(out, "### Axes\n");
-        if self.axes.is_empty() {
-            out.push_str("The book defines no axis.\n\n");
-        } else {
-            let codes: Vec<String> = self.axes.iter().map(|a| code_span(a)).collect();
-            let _ = writeln!(out, "{} axes: {}.\n", self.axes.len(), codes.join(", "));
-        }
-        if !self.providers.is_empty() {
-            out.push_str("### Claims per provider\n\n");
-            out.push_str("| Provider | Stage | Known | Unknown | Missing |\n");
-            out.push_str("|---|---|--:|--:|--:|\n");
-            for p in &self.providers {
-                let _ = writeln!(
-                    out,
-                    "| {} | {} | {} | {} | {} |",
-                    code_span(&p.name).replace('|', "\\|"),
-                    p.stage,
-                    p.known,
-                    p.unknown,
-                    p.missing
-                );
-            }
-            out.push('\n');
-        }
+        self.axes_and_claims(&mut out);
         out.push_str("### Findings per check\n\n");
         let per_check = per_check(report);
         if per_check.is_empty() {
@@ -163,6 +140,37 @@ impl Overview {
             out.push_str("\n</details>\n");
         }
         out
+    }
+}
+
+impl Overview {
+    /// The axes, then a table of the claims per provider.
+    fn axes_and_claims(&self, out: &mut String) {
+        let _ = writeln!(out, "### Axes\n");
+        if self.axes.is_empty() {
+            out.push_str("The book defines no axis.\n\n");
+        } else {
+            let codes: Vec<String> = self.axes.iter().map(|a| code_span(a)).collect();
+            let _ = writeln!(out, "{} axes: {}.\n", self.axes.len(), codes.join(", "));
+        }
+        if self.providers.is_empty() {
+            return;
+        }
+        out.push_str("### Claims per provider\n\n");
+        out.push_str("| Provider | Stage | Known | Unknown | Missing |\n");
+        out.push_str("|---|---|--:|--:|--:|\n");
+        for p in &self.providers {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} |",
+                code_span(&p.name).replace('|', "\\|"),
+                p.stage,
+                p.known,
+                p.unknown,
+                p.missing
+            );
+        }
+        out.push('\n');
     }
 }
 

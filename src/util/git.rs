@@ -319,20 +319,7 @@ pub(crate) fn write_tree(dir: &Path, rev: &str, dest: &Path) -> Result<()> {
     if !listing.success {
         bail!("{what}: {}", listing.said);
     }
-    let mut blobs: Vec<(String, String)> = Vec::new();
-    for entry in listing.stdout.split(|&b| b == 0).filter(|e| !e.is_empty()) {
-        let entry = String::from_utf8_lossy(entry);
-        let Some((meta, path)) = entry.split_once('\t') else {
-            continue;
-        };
-        let mut meta = meta.split(' ');
-        let (Some(mode), Some(kind), Some(object)) = (meta.next(), meta.next(), meta.next()) else {
-            continue;
-        };
-        if kind == "blob" && mode != "120000" {
-            blobs.push((object.to_owned(), path.to_owned()));
-        }
-    }
+    let blobs = blobs_of(&listing.stdout);
     // A crafted tree can name `..`, `.git` or an absolute path: refused before anything is
     // written, as git itself refuses to check such a tree out.
     if let Some((_, path)) = blobs.iter().find(|(_, path)| !is_safe_tree_path(path)) {
@@ -373,6 +360,26 @@ pub(crate) fn write_tree(dir: &Path, rev: &str, dest: &Path) -> Result<()> {
     let _ = child.wait();
     let _ = writer.join();
     written
+}
+
+/// The files of an `ls-tree -r -z` listing, as (object, path): symbolic links and submodules
+/// left out.
+fn blobs_of(listing: &[u8]) -> Vec<(String, String)> {
+    let mut blobs = Vec::new();
+    for entry in listing.split(|&b| b == 0).filter(|e| !e.is_empty()) {
+        let entry = String::from_utf8_lossy(entry);
+        let Some((meta, path)) = entry.split_once('\t') else {
+            continue;
+        };
+        let mut meta = meta.split(' ');
+        let (Some(mode), Some(kind), Some(object)) = (meta.next(), meta.next(), meta.next()) else {
+            continue;
+        };
+        if kind == "blob" && mode != "120000" {
+            blobs.push((object.to_owned(), path.to_owned()));
+        }
+    }
+    blobs
 }
 
 /// Whether `path`, as a tree lists it, stays inside the folder it is written to: no empty,
