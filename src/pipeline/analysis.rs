@@ -394,7 +394,7 @@ fn coverage_of(
         matched: (0..citations.unwrap_or_default().len())
             .map(|_| std::sync::OnceLock::new())
             .collect(),
-        cases_in: crate::read::results::matching::CasesIn::of(results),
+        cases_in: crate::read::results::cases_in::CasesIn::of(results),
         unplaced: (0..citations.unwrap_or_default().len())
             .map(|_| std::sync::OnceLock::new())
             .collect(),

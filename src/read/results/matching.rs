@@ -20,14 +20,11 @@
 //!   same titles, which file ran is not known ([`Found::unplaced`]);
 //! - any report with a `file` attribute: that file is the citation's.
 //!
-//! Only the newest attempt of each case counts ([`Attempts`]): a rerun that passed is passed
+//! Only the newest attempt of each case counts (`attempts.rs`): a rerun that passed is passed
 //! (flaky), and of two reports the newer (by its time stamp, else by its order in
 //! `test-results`) wins, a disagreement noted.
 
 use std::collections::HashMap;
-
-/// A map keyed by case names: hashed with foldhash, as there is one entry per case.
-type CaseMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 /// What reading one case's name weighs, in the bytes of Markdown that
 /// [`crate::util::parallel::map`] weighs work in: a few thousand cases are worth the pool.
@@ -35,8 +32,9 @@ const CASE_WORK: usize = 64;
 use std::path::Path;
 use std::sync::Mutex;
 
+pub(crate) use super::attempts::Attempts;
 use super::names::{Named, TitlePattern, base, expanded, named, named_in};
-use super::{Case, Outcome, Results};
+use super::{Case, CaseMap, Results};
 
 /// The test a citation stands in, as the matcher looks it up.
 pub(crate) struct Site<'s> {
@@ -365,103 +363,6 @@ fn dotted(base: &str, scope: &[String]) -> String {
     out
 }
 
-/// Which attempt of each case counts: the newest. A case is known by its classname, name and
-/// file; of its attempts in one report (a rerun), the last; of its reports, the newest (by the
-/// report's time stamp, else its order).
-#[derive(Debug, Default)]
-pub(crate) struct Attempts {
-    /// Per case, whether it is the attempt that counts.
-    pub(crate) counts: Vec<bool>,
-    /// Per case, whether an earlier attempt of it, in the same report, failed (it passed on a
-    /// rerun: flaky).
-    pub(crate) flaky: Vec<bool>,
-    /// Cases whose older report said otherwise: the case that counts, and the other report's.
-    pub(crate) disagreements: Vec<(usize, usize)>,
-}
-
-impl Attempts {
-    pub(crate) fn of(results: &Results) -> Attempts {
-        let n = results.cases.len();
-        let mut attempts = Attempts {
-            counts: vec![true; n],
-            flaky: vec![false; n],
-            disagreements: Vec::new(),
-        };
-        // The first case of each name, and the names run more than once (a rerun, or the
-        // same test in two reports): few, so only they get a list.
-        let mut first: CaseMap<(&str, &str, Option<&str>), usize> = CaseMap::default();
-        first.reserve(n);
-        let mut repeated: CaseMap<usize, Vec<usize>> = CaseMap::default();
-        for (i, case) in results.cases.iter().enumerate() {
-            match first.entry((&case.classname, &case.name, case.file.as_deref())) {
-                std::collections::hash_map::Entry::Vacant(slot) => {
-                    slot.insert(i);
-                }
-                std::collections::hash_map::Entry::Occupied(slot) => {
-                    let at = *slot.get();
-                    repeated.entry(at).or_insert_with(|| vec![at]).push(i);
-                }
-            }
-        }
-        // Times compared as times (`...:45Z` is before `...:45.5Z`, zones count), never as
-        // text; within a second, the order decides.
-        let stamps: Vec<Option<i64>> = results
-            .files
-            .iter()
-            .map(|f| f.timestamp.as_deref().and_then(super::unix_seconds))
-            .collect();
-        let newer = |a: usize, b: usize| {
-            let (ra, rb) = (results.cases[a].report, results.cases[b].report);
-            let stamp = |r: usize| stamps.get(r).copied().flatten();
-            match (stamp(ra), stamp(rb)) {
-                (Some(x), Some(y)) if x != y => x > y,
-                _ => (ra, a) > (rb, b),
-            }
-        };
-        let mut keyed: Vec<Vec<usize>> = repeated.into_values().collect();
-        keyed.sort();
-        for indexes in keyed {
-            let winner = indexes
-                .iter()
-                .copied()
-                .reduce(|best, i| if newer(i, best) { i } else { best })
-                .expect("not empty");
-            let report = results.cases[winner].report;
-            for &i in &indexes {
-                attempts.counts[i] = i == winner;
-            }
-            let outcome = results.cases[winner].outcome;
-            attempts.flaky[winner] = outcome == Outcome::Passed
-                && indexes.iter().any(|&i| {
-                    results.cases[i].report == report
-                        && i < winner
-                        && results.cases[i].outcome == Outcome::Failed
-                });
-            // The last attempt of every other report, when it says otherwise.
-            let mut reports: Vec<usize> = indexes
-                .iter()
-                .map(|&i| results.cases[i].report)
-                .filter(|&r| r != report)
-                .collect();
-            reports.sort_unstable();
-            reports.dedup();
-            for other in reports {
-                let last = indexes
-                    .iter()
-                    .copied()
-                    .filter(|&i| results.cases[i].report == other)
-                    .max()
-                    .expect("a case of that report");
-                if results.cases[last].outcome != outcome {
-                    attempts.disagreements.push((winner, last));
-                }
-            }
-        }
-        attempts.disagreements.sort_unstable();
-        attempts
-    }
-}
-
 /// The module path a `go.mod` file declares (its `module` line), if it has one.
 pub(crate) fn go_module(go_mod: &str) -> Option<String> {
     go_mod
@@ -577,39 +478,6 @@ mod tests {
     }
 
     #[test]
-    fn the_newer_report_by_its_time_not_its_text() {
-        let file = |stamp: &str| super::super::ResultsFile {
-            path: std::path::PathBuf::new(),
-            item: 0,
-            shown: String::new(),
-            modified: None,
-            timestamp: Some(stamp.to_owned()),
-        };
-        let case = |report: usize, outcome: Outcome| Case {
-            name: "TestPut".to_owned(),
-            classname: "store".to_owned(),
-            file: None,
-            suite: None,
-            display: None,
-            outcome,
-            message: None,
-            report,
-        };
-        // 12:00 at +02:00 is 10:00 UTC: before the second report's 11:00 UTC, though its text
-        // sorts after it.
-        let results = Results {
-            asked: true,
-            files: vec![
-                file("2026-12-06T12:00:00+02:00"),
-                file("2026-12-06T11:00:00Z"),
-            ],
-            cases: vec![case(0, Outcome::Failed), case(1, Outcome::Passed)],
-            problems: Vec::new(),
-        };
-        assert_eq!(Attempts::of(&results).counts, [false, true]);
-    }
-
-    #[test]
     fn rust_modules() {
         let none: &[String] = &[];
         assert!(rust_module_matches(
@@ -674,125 +542,5 @@ mod tests {
             "delete_missing",
             "gcs::provider"
         ));
-    }
-}
-
-/// The cases of the results with the files their reports say they are of: a `file` attribute,
-/// or a class that is a path (`./spec/a_spec.rb`, `a/b.lua:5`) or a dotted one
-/// (`Src.Conformance.Conformance`), each as a key without its extension, in lower case. What
-/// finds the cases of a cited test's file that no test was placed on, so that a test is "not
-/// run" only where its report ran nothing of its file that could be its.
-#[derive(Debug, Default)]
-pub(crate) struct CasesIn {
-    keys: Vec<(String, usize)>,
-}
-
-impl CasesIn {
-    pub(crate) fn of(results: &super::Results) -> CasesIn {
-        let mut keys = Vec::new();
-        for (i, case) in results.cases.iter().enumerate() {
-            for key in case_files(case) {
-                keys.push((key, i));
-            }
-        }
-        CasesIn { keys }
-    }
-
-    /// The cases whose file is `path` (under the source root), in the results' order.
-    pub(crate) fn in_file(&self, path: &str) -> Vec<usize> {
-        if self.keys.is_empty() {
-            return Vec::new();
-        }
-        let wanted = path_key(path);
-        let mut cases: Vec<usize> = self
-            .keys
-            .iter()
-            .filter(|(key, _)| {
-                *key == wanted
-                    || key.ends_with(&format!("/{wanted}"))
-                    || (key.contains('/') && wanted.ends_with(&format!("/{key}")))
-            })
-            .map(|(_, i)| *i)
-            .collect();
-        cases.dedup();
-        cases
-    }
-}
-
-/// The files a case's report says it is of, as [`path_key`]s.
-fn case_files(case: &super::Case) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Some(file) = &case.file {
-        out.push(path_key(file));
-    }
-    let class = case.classname.as_str();
-    if class.contains('/') {
-        // `conformance/x_spec.lua:5`: a path and a line.
-        let path = class
-            .rsplit_once(':')
-            .filter(|(_, line)| line.bytes().all(|b| b.is_ascii_digit()))
-            .map_or(class, |(path, _)| path);
-        out.push(path_key(path));
-    } else if class.contains('.') && !class.contains("::") {
-        out.push(class.replace('.', "/").to_lowercase());
-    }
-    out.retain(|k| !k.is_empty());
-    out
-}
-
-/// `path` as a key to compare files by: `/`-separated, without `./`, its last part's
-/// extension or a leading folder of an absolute path's machine, in lower case.
-fn path_key(path: &str) -> String {
-    let path = path.replace('\\', "/");
-    let path = path.trim_start_matches("./").trim_start_matches('/');
-    let stem = match path.rsplit_once('/') {
-        Some((folder, name)) => format!("{folder}/{}", without_extension(name)),
-        None => without_extension(path).to_owned(),
-    };
-    stem.to_lowercase()
-}
-
-/// A file name without its last extension (`a.test.ts` is `a.test`).
-fn without_extension(name: &str) -> &str {
-    name.rsplit_once('.').map_or(name, |(stem, _)| stem)
-}
-
-#[cfg(test)]
-mod failed_in {
-    use super::*;
-
-    #[test]
-    fn a_failure_is_found_by_the_file_its_report_names() {
-        assert_eq!(
-            path_key("./conformance/conformance.bats"),
-            "conformance/conformance"
-        );
-        assert_eq!(
-            path_key("/ci/work/src/spec/a_spec.rb"),
-            "ci/work/src/spec/a_spec"
-        );
-        let case = |file: Option<&str>, class: &str| super::super::Case {
-            name: "x".to_owned(),
-            classname: class.to_owned(),
-            file: file.map(str::to_owned),
-            display: None,
-            outcome: super::super::Outcome::Failed,
-            message: None,
-            report: 0,
-            suite: None,
-        };
-        let results = super::super::Results {
-            cases: vec![
-                case(None, "conformance/conformance_spec.lua:5"),
-                case(None, "Src.Conformance.Robot"),
-                case(Some("/home/ci/src/providers/gcs/provider_spec.rb"), "x"),
-            ],
-            ..Default::default()
-        };
-        let cases = CasesIn::of(&results);
-        assert_eq!(cases.in_file("conformance/conformance_spec.lua"), [0]);
-        assert_eq!(cases.in_file("conformance/robot.robot"), [1]);
-        assert_eq!(cases.in_file("providers/gcs/provider_spec.rb"), [2]);
-        assert!(cases.in_file("providers/s3/provider_spec.rb").is_empty());
     }
 }

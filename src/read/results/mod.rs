@@ -10,10 +10,15 @@
 //! To read another format: a module beside `junit.rs` and `gotest.rs` that turns a file's
 //! text into [`Case`]s, and its test in [`Results::read`]'s choice of reader.
 
+pub(crate) mod attempts;
+pub(crate) mod cases_in;
 pub(crate) mod gotest;
 pub(crate) mod junit;
 pub(crate) mod matching;
 pub(crate) mod names;
+
+/// A map keyed by case names: hashed with foldhash, as there is one entry per case.
+pub(crate) type CaseMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;

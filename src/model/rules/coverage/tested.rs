@@ -22,8 +22,8 @@ pub(crate) struct WithResults<'r> {
     /// they are the same for every provider and rule it counts for.
     pub matched: Vec<std::sync::OnceLock<Matched>>,
     /// Every case with the files its report says it is of (see
-    /// [`crate::read::results::matching::CasesIn`]).
-    pub cases_in: crate::read::results::matching::CasesIn,
+    /// [`crate::read::results::cases_in::CasesIn`]).
+    pub cases_in: crate::read::results::cases_in::CasesIn,
     /// Per citation, the cases of its file that no cited test of the file was placed on,
     /// worked out when a cell first needs them.
     pub unplaced: Vec<std::sync::OnceLock<Vec<usize>>>,

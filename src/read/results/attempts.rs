@@ -1,0 +1,142 @@
+//! Which attempt of each test case counts: the newest. A rerun that passed is passed (flaky),
+//! and of two reports of one case the newer (by its time stamp, else its order in
+//! `test-results`) wins, the disagreement noted for `status`. To change what makes two cases
+//! one, change the key `Attempts::of` groups them by.
+
+use super::{CaseMap, Outcome, Results};
+
+/// Which attempt of each case counts: the newest. A case is known by its classname, name and
+/// file; of its attempts in one report (a rerun), the last; of its reports, the newest (by the
+/// report's time stamp, else its order).
+#[derive(Debug, Default)]
+pub(crate) struct Attempts {
+    /// Per case, whether it is the attempt that counts.
+    pub(crate) counts: Vec<bool>,
+    /// Per case, whether an earlier attempt of it, in the same report, failed (it passed on a
+    /// rerun: flaky).
+    pub(crate) flaky: Vec<bool>,
+    /// Cases whose older report said otherwise: the case that counts, and the other report's.
+    pub(crate) disagreements: Vec<(usize, usize)>,
+}
+
+impl Attempts {
+    pub(crate) fn of(results: &Results) -> Attempts {
+        let n = results.cases.len();
+        let mut attempts = Attempts {
+            counts: vec![true; n],
+            flaky: vec![false; n],
+            disagreements: Vec::new(),
+        };
+        // The first case of each name, and the names run more than once (a rerun, or the
+        // same test in two reports): few, so only they get a list.
+        let mut first: CaseMap<(&str, &str, Option<&str>), usize> = CaseMap::default();
+        first.reserve(n);
+        let mut repeated: CaseMap<usize, Vec<usize>> = CaseMap::default();
+        for (i, case) in results.cases.iter().enumerate() {
+            match first.entry((&case.classname, &case.name, case.file.as_deref())) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(i);
+                }
+                std::collections::hash_map::Entry::Occupied(slot) => {
+                    let at = *slot.get();
+                    repeated.entry(at).or_insert_with(|| vec![at]).push(i);
+                }
+            }
+        }
+        // Times compared as times (`...:45Z` is before `...:45.5Z`, zones count), never as
+        // text; within a second, the order decides.
+        let stamps: Vec<Option<i64>> = results
+            .files
+            .iter()
+            .map(|f| f.timestamp.as_deref().and_then(super::unix_seconds))
+            .collect();
+        let newer = |a: usize, b: usize| {
+            let (ra, rb) = (results.cases[a].report, results.cases[b].report);
+            let stamp = |r: usize| stamps.get(r).copied().flatten();
+            match (stamp(ra), stamp(rb)) {
+                (Some(x), Some(y)) if x != y => x > y,
+                _ => (ra, a) > (rb, b),
+            }
+        };
+        let mut keyed: Vec<Vec<usize>> = repeated.into_values().collect();
+        keyed.sort();
+        for indexes in keyed {
+            let winner = indexes
+                .iter()
+                .copied()
+                .reduce(|best, i| if newer(i, best) { i } else { best })
+                .expect("not empty");
+            let report = results.cases[winner].report;
+            for &i in &indexes {
+                attempts.counts[i] = i == winner;
+            }
+            let outcome = results.cases[winner].outcome;
+            attempts.flaky[winner] = outcome == Outcome::Passed
+                && indexes.iter().any(|&i| {
+                    results.cases[i].report == report
+                        && i < winner
+                        && results.cases[i].outcome == Outcome::Failed
+                });
+            // The last attempt of every other report, when it says otherwise.
+            let mut reports: Vec<usize> = indexes
+                .iter()
+                .map(|&i| results.cases[i].report)
+                .filter(|&r| r != report)
+                .collect();
+            reports.sort_unstable();
+            reports.dedup();
+            for other in reports {
+                let last = indexes
+                    .iter()
+                    .copied()
+                    .filter(|&i| results.cases[i].report == other)
+                    .max()
+                    .expect("a case of that report");
+                if results.cases[last].outcome != outcome {
+                    attempts.disagreements.push((winner, last));
+                }
+            }
+        }
+        attempts.disagreements.sort_unstable();
+        attempts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Case;
+    use super::*;
+
+    #[test]
+    fn the_newer_report_by_its_time_not_its_text() {
+        let file = |stamp: &str| super::super::ResultsFile {
+            path: std::path::PathBuf::new(),
+            item: 0,
+            shown: String::new(),
+            modified: None,
+            timestamp: Some(stamp.to_owned()),
+        };
+        let case = |report: usize, outcome: Outcome| Case {
+            name: "TestPut".to_owned(),
+            classname: "store".to_owned(),
+            file: None,
+            suite: None,
+            display: None,
+            outcome,
+            message: None,
+            report,
+        };
+        // 12:00 at +02:00 is 10:00 UTC: before the second report's 11:00 UTC, though its text
+        // sorts after it.
+        let results = Results {
+            asked: true,
+            files: vec![
+                file("2026-12-06T12:00:00+02:00"),
+                file("2026-12-06T11:00:00Z"),
+            ],
+            cases: vec![case(0, Outcome::Failed), case(1, Outcome::Passed)],
+            problems: Vec::new(),
+        };
+        assert_eq!(Attempts::of(&results).counts, [false, true]);
+    }
+}

@@ -1,0 +1,124 @@
+//! The cases of the results by the files their reports say they are of, so that a cited test
+//! with no case is *not run* only where its report ran nothing of its file
+//! (`model::rules::coverage`'s *unmatched*). To read another way a report names a case's file,
+//! add it to `case_files`.
+
+/// The cases of the results with the files their reports say they are of: a `file` attribute,
+/// or a class that is a path (`./spec/a_spec.rb`, `a/b.lua:5`) or a dotted one
+/// (`Src.Conformance.Conformance`), each as a key without its extension, in lower case. What
+/// finds the cases of a cited test's file that no test was placed on, so that a test is "not
+/// run" only where its report ran nothing of its file that could be its.
+#[derive(Debug, Default)]
+pub(crate) struct CasesIn {
+    keys: Vec<(String, usize)>,
+}
+
+impl CasesIn {
+    pub(crate) fn of(results: &super::Results) -> CasesIn {
+        let mut keys = Vec::new();
+        for (i, case) in results.cases.iter().enumerate() {
+            for key in case_files(case) {
+                keys.push((key, i));
+            }
+        }
+        CasesIn { keys }
+    }
+
+    /// The cases whose file is `path` (under the source root), in the results' order.
+    pub(crate) fn in_file(&self, path: &str) -> Vec<usize> {
+        if self.keys.is_empty() {
+            return Vec::new();
+        }
+        let wanted = path_key(path);
+        let mut cases: Vec<usize> = self
+            .keys
+            .iter()
+            .filter(|(key, _)| {
+                *key == wanted
+                    || key.ends_with(&format!("/{wanted}"))
+                    || (key.contains('/') && wanted.ends_with(&format!("/{key}")))
+            })
+            .map(|(_, i)| *i)
+            .collect();
+        cases.dedup();
+        cases
+    }
+}
+
+/// The files a case's report says it is of, as [`path_key`]s.
+fn case_files(case: &super::Case) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(file) = &case.file {
+        out.push(path_key(file));
+    }
+    let class = case.classname.as_str();
+    if class.contains('/') {
+        // `conformance/x_spec.lua:5`: a path and a line.
+        let path = class
+            .rsplit_once(':')
+            .filter(|(_, line)| line.bytes().all(|b| b.is_ascii_digit()))
+            .map_or(class, |(path, _)| path);
+        out.push(path_key(path));
+    } else if class.contains('.') && !class.contains("::") {
+        out.push(class.replace('.', "/").to_lowercase());
+    }
+    out.retain(|k| !k.is_empty());
+    out
+}
+
+/// `path` as a key to compare files by: `/`-separated, without `./`, its last part's
+/// extension or a leading folder of an absolute path's machine, in lower case.
+fn path_key(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    let path = path.trim_start_matches("./").trim_start_matches('/');
+    let stem = match path.rsplit_once('/') {
+        Some((folder, name)) => format!("{folder}/{}", without_extension(name)),
+        None => without_extension(path).to_owned(),
+    };
+    stem.to_lowercase()
+}
+
+/// A file name without its last extension (`a.test.ts` is `a.test`).
+fn without_extension(name: &str) -> &str {
+    name.rsplit_once('.').map_or(name, |(stem, _)| stem)
+}
+
+#[cfg(test)]
+mod failed_in {
+    use super::*;
+
+    #[test]
+    fn a_failure_is_found_by_the_file_its_report_names() {
+        assert_eq!(
+            path_key("./conformance/conformance.bats"),
+            "conformance/conformance"
+        );
+        assert_eq!(
+            path_key("/ci/work/src/spec/a_spec.rb"),
+            "ci/work/src/spec/a_spec"
+        );
+        let case = |file: Option<&str>, class: &str| super::super::Case {
+            name: "x".to_owned(),
+            classname: class.to_owned(),
+            file: file.map(str::to_owned),
+            display: None,
+            outcome: super::super::Outcome::Failed,
+            message: None,
+            report: 0,
+            suite: None,
+        };
+        let results = super::super::Results {
+            cases: vec![
+                case(None, "conformance/conformance_spec.lua:5"),
+                case(None, "Src.Conformance.Robot"),
+                case(Some("/home/ci/src/providers/gcs/provider_spec.rb"), "x"),
+            ],
+            ..Default::default()
+        };
+        let cases = CasesIn::of(&results);
+        assert_eq!(cases.in_file("conformance/conformance_spec.lua"), [0]);
+        assert_eq!(cases.in_file("conformance/robot.robot"), [1]);
+        assert_eq!(cases.in_file("providers/gcs/provider_spec.rb"), [2]);
+        assert!(cases.in_file("providers/s3/provider_spec.rb").is_empty());
+    }
+}
