@@ -35,14 +35,20 @@ impl CasesIn {
             .iter()
             .filter(|(key, _)| {
                 *key == wanted
-                    || key.ends_with(&format!("/{wanted}"))
-                    || (key.contains('/') && wanted.ends_with(&format!("/{key}")))
+                    || ends_with_part(key, &wanted)
+                    || (key.contains('/') && ends_with_part(&wanted, key))
             })
             .map(|(_, i)| *i)
             .collect();
         cases.dedup();
         cases
     }
+}
+
+/// Whether `path` ends with `tail` as whole parts (`a/b/c` with `b/c`, not with `/c` of `ab/c`).
+fn ends_with_part(path: &str, tail: &str) -> bool {
+    path.strip_suffix(tail)
+        .is_some_and(|head| head.ends_with('/'))
 }
 
 /// The files a case's report says it is of, as [`path_key`]s.

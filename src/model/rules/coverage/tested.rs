@@ -175,7 +175,7 @@ fn unattributed(
     } else {
         Unknowable::Provider
     };
-    let failed = worst(with, &all).filter(|&i| with.results.cases[i].outcome == Outcome::Failed);
+    let failed = worst(with, &all).filter(|&i| failed(with, i));
     Some((Status::Unattributed(c, why, failed), all, false))
 }
 
@@ -241,9 +241,7 @@ fn unmatched(
             .copied()
             .filter(|i| !placed.contains(i))
             .collect();
-        let failed =
-            |i: &usize| with.results.cases[*i].outcome == crate::read::results::Outcome::Failed;
-        if cases.iter().any(|i| placed.contains(i)) && !rest.iter().any(failed) {
+        if cases.iter().any(|i| placed.contains(i)) && !rest.iter().any(|&i| failed(with, i)) {
             return Vec::new();
         }
         rest
@@ -251,11 +249,13 @@ fn unmatched(
     if unplaced.is_empty() {
         return None;
     }
-    let failed = unplaced
-        .iter()
-        .copied()
-        .find(|&i| with.results.cases[i].outcome == crate::read::results::Outcome::Failed);
+    let failed = unplaced.iter().copied().find(|&i| failed(with, i));
     Some((Status::Unmatched(c, failed), unplaced.clone(), false))
+}
+
+/// Whether case `i` of the results failed.
+fn failed(with: &WithResults<'_>, i: usize) -> bool {
+    with.results.cases[i].outcome == Outcome::Failed
 }
 /// The test a citation stands in, as the matcher looks it up.
 pub(crate) fn site_of<'c>(
