@@ -35,11 +35,7 @@ impl Fixture {
     /// added when none is given, and a SUMMARY.md listing every `src/*.md` when none is given.
     pub fn new(files: &[(&str, &str)]) -> Fixture {
         let dir = tempfile::tempdir().expect("temporary folder");
-        for (path, text) in files {
-            let path = dir.path().join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
+        write_files(dir.path(), files);
         if !files.iter().any(|(p, _)| *p == "book.toml") {
             std::fs::write(dir.path().join("book.toml"), BOOK_TOML).unwrap();
         }
@@ -147,6 +143,15 @@ pub fn files(root: &Path) -> Vec<String> {
     }
     out.sort();
     out
+}
+
+/// Writes `files` (paths relative to `root`, with their text) under `root`, making folders.
+pub fn write_files<T: AsRef<[u8]>>(root: &Path, files: &[(&str, T)]) {
+    for (path, text) in files {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
 }
 
 /// Copies the folder `from` into `to`, recursively.

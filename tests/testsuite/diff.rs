@@ -47,11 +47,7 @@ fn base() -> Vec<(&'static str, String)> {
 }
 
 fn write(dir: &Path, files: &[(&str, String)]) {
-    for (path, text) in files {
-        let path = dir.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
+    crate::common::write_files(dir, files);
 }
 
 /// A repository whose first commit is the base and whose second is the base changed by

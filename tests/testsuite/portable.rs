@@ -44,11 +44,7 @@ fn files() -> Vec<(&'static str, String)> {
 
 /// The book written under `dir`.
 fn write_book(dir: &Path) {
-    for (path, text) in files() {
-        let path = dir.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
+    crate::common::write_files(dir, &files());
 }
 
 fn book() -> Fixture {

@@ -45,11 +45,7 @@ pub(crate) fn junit(get_failure: Option<&str>) -> String {
 }
 
 pub(crate) fn write(dir: &Path, files: &[(&str, &str)]) {
-    for (path, text) in files {
-        let path = dir.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
+    crate::common::write_files(dir, files);
 }
 
 /// A git repository at `dir` with `files` committed, and `origin` when given.

@@ -153,11 +153,7 @@ fn book_in_docs() -> tempfile::TempDir {
         ("docs/mdbook-contract.css", "/* r[verify auth.logout] */\n"),
         ("code/auth.rs", "// r[impl auth.login]\npub fn login() {}\n"),
     ];
-    for (path, text) in files {
-        let path = dir.path().join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
+    crate::common::write_files(dir.path(), &files);
     dir
 }
 
