@@ -49,7 +49,7 @@ pub use model::rules::status::{
     Binds, Kind as CellStatus, ROWS as CELL_STATUSES, Row as CellStatusRow,
 };
 pub use pipeline::status::{
-    OpenEntry, ProviderCoverage, SourceRead, SpecState, Status, SyntaxErrorsAt,
+    CitedPlace, OpenEntry, ProviderCoverage, SourceRead, SpecState, Status, SyntaxErrorsAt,
 };
 pub use pipeline::unmapped::{Unmapped, UnmappedOwner, UnmappedUnit};
 pub use pipeline::{Outcome, check, overview, process, status, status_with};

@@ -22,9 +22,16 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             let write = format!(
                 "write `r[verify {citation}]` in a comment of the test that verifies it, in the provider's folders or a shared test"
             );
-            let Some((what, help)) = said(cx, row[column], &provider.name, write, unread) else {
+            let Some((mut what, mut help)) = said(cx, row[column], &provider.name, write, unread)
+            else {
                 continue;
             };
+            if matches!(row[column], Status::Uncovered | Status::Implemented(_))
+                && let Some(unplaced) = unplaced(cx, rule)
+            {
+                what = "no test counting for it verifies";
+                help = unplaced;
+            }
             let applies = match &rule.applies {
                 Some((axis, profile)) => format!(" (it claims `{profile}` on `{axis}`)"),
                 None => String::new(),
@@ -44,6 +51,21 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
             );
         }
     }
+}
+
+/// Why a `verify` of `rule` counts for nobody, when one stands in a folder beside the
+/// providers' folders that no provider is named after: what to do instead of writing one.
+fn unplaced(cx: &Context<'_>, rule: &crate::model::rules::Rule) -> Option<String> {
+    let (citation, folder) = cx.citations.iter().find_map(|c| {
+        let cites = c.verb == crate::model::rules::code::Verb::Verify
+            && c.cited.as_ref().is_ok_and(|v| v.id == rule.id)
+            && cx.coverage.owners(&c.path).is_empty();
+        Some((c, cites.then(|| cx.coverage.unplaced(&c.path)).flatten()?))
+    })?;
+    Some(format!(
+        "the `verify` at {}:{} stands in `{folder}/`, beside the providers' folders, and no provider of the book is named after it, so it counts for none: put the folder in `shared-layer` if every provider shares it, or name it in its provider's `provider-paths`",
+        citation.path, citation.line
+    ))
 }
 
 /// Where `cx.citations[c]` is, with its test's name when it stands in one.

@@ -1,8 +1,9 @@
 //! What the coverage of the rules rests on that its reader should know, each said once, for
 //! `status`: a `verify` that stands in no test (its results cannot be found), a test that
 //! passed on a rerun after failing, two reports that disagree on one test, and a test that
-//! names no provider yet is the only evidence of a rule for several of them, and the files that
-//! count for every built provider (a shared suite no provider's places hold).
+//! names no provider yet is the only evidence of a rule for several of them, the files that
+//! count for every built provider (a shared suite no provider's places hold), and the folders
+//! beside providers' folders that count for none (a provider the book does not name).
 
 use std::collections::BTreeSet;
 
@@ -10,6 +11,15 @@ use super::analysis::Analysis;
 use crate::model::rules::code::Verb;
 use crate::model::rules::coverage::Status;
 use crate::read::results::matching::Attempts;
+
+/// A file or folder of the source tree and how many citations of rules it holds.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct CitedPlace {
+    /// Its path, relative to `source-root`.
+    pub path: String,
+    /// How many citations of rules it holds.
+    pub citations: usize,
+}
 
 /// The notes of an analysis, in a stable order.
 pub(super) fn notes(analysis: &Analysis<'_>) -> Vec<String> {
@@ -22,6 +32,7 @@ pub(super) fn notes(analysis: &Analysis<'_>) -> Vec<String> {
     }
     for_every_provider(analysis, &mut out);
     shared_suites(analysis, &mut out);
+    unplaced(analysis, &mut out);
     provider_reports(analysis, &mut out);
     out
 }
@@ -31,20 +42,8 @@ pub(super) fn notes(analysis: &Analysis<'_>) -> Vec<String> {
 /// suite counts for whom.
 fn shared_suites(analysis: &Analysis<'_>, out: &mut Vec<String>) {
     let coverage = &analysis.coverage;
-    if !coverage.known || coverage.providers.len() < 2 {
-        return;
-    }
-    let mut files: Vec<(&str, usize)> = Vec::new();
-    for citation in analysis.citations.iter().filter(|c| c.remote.is_none()) {
-        if citation.cited.is_err() || !coverage.owners(&citation.path).is_empty() {
-            continue;
-        }
-        match files.iter_mut().find(|(path, _)| *path == citation.path) {
-            Some((_, n)) => *n += 1,
-            None => files.push((&citation.path, 1)),
-        }
-    }
-    if files.is_empty() {
+    let files = shared_files(analysis);
+    if files.is_empty() || coverage.providers.len() < 2 {
         return;
     }
     let names: Vec<String> = coverage
@@ -54,13 +53,80 @@ fn shared_suites(analysis: &Analysis<'_>, out: &mut Vec<String>) {
         .collect();
     let listed: Vec<String> = files
         .iter()
-        .map(|(path, n)| format!("{path} ({})", crate::util::counted(*n, "citation")))
+        .map(|f| {
+            format!(
+                "{} ({})",
+                f.path,
+                crate::util::counted(f.citations, "citation")
+            )
+        })
         .collect();
     out.push(format!(
         "counting for every built provider ({}), as no provider's places hold them: {}; to count a file for one provider alone, put it in that provider's folder or name it in `provider-paths`",
         names.join(", "),
         listed.join(", ")
     ));
+}
+
+/// The folders beside providers' folders that no provider of the book is named after, whose
+/// citations count for none: said once per folder, with what makes them count.
+fn unplaced(analysis: &Analysis<'_>, out: &mut Vec<String>) {
+    for folder in unplaced_folders(analysis) {
+        let parent = folder.path.rsplit_once('/').map_or("", |(p, _)| p);
+        out.push(format!(
+            "counting for no provider: {} in `{}/`, a folder beside the providers' folders in `{parent}/` that no provider of the book is named after; to count them, add that provider's section or spec, name the folder in its `provider-paths`, or put it in `shared-layer` if every provider's code shares it",
+            crate::util::counted(folder.citations, "citation"),
+            folder.path
+        ));
+    }
+}
+
+/// The files whose citations count for every built provider: no provider's places hold them,
+/// and they stand beside no provider's folder. Only a citation of a rule is counted.
+pub(super) fn shared_files(analysis: &Analysis<'_>) -> Vec<CitedPlace> {
+    cited_places(analysis, |path| {
+        let coverage = &analysis.coverage;
+        (coverage.owners(path).is_empty() && coverage.unplaced(path).is_none()).then_some(path)
+    })
+}
+
+/// The folders beside providers' folders that no provider is named after, with their
+/// citations: those count for none.
+pub(super) fn unplaced_folders(analysis: &Analysis<'_>) -> Vec<CitedPlace> {
+    cited_places(analysis, |path| {
+        let coverage = &analysis.coverage;
+        coverage
+            .owners(path)
+            .is_empty()
+            .then(|| coverage.unplaced(path))
+            .flatten()
+    })
+}
+
+/// The places `place` gives the local citations of rules, each with their count, in the
+/// order first cited; none when the source tree was not read.
+fn cited_places<'a>(
+    analysis: &'a Analysis<'_>,
+    place: impl Fn(&'a str) -> Option<&'a str>,
+) -> Vec<CitedPlace> {
+    let mut out: Vec<CitedPlace> = Vec::new();
+    if !analysis.coverage.known {
+        return out;
+    }
+    let local = analysis.citations.iter().filter(|c| c.remote.is_none());
+    for citation in local.filter(|c| c.cited.is_ok()) {
+        let Some(path) = place(&citation.path) else {
+            continue;
+        };
+        match out.iter_mut().find(|f| f.path == path) {
+            Some(f) => f.citations += 1,
+            None => out.push(CitedPlace {
+                path: path.to_owned(),
+                citations: 1,
+            }),
+        }
+    }
+    out
 }
 
 /// What each provider report says of its provider, and each built provider without one.

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::analysis::Analysis;
+pub use super::notes::CitedPlace;
 use crate::model::rules::coverage::Status as CellStatus;
 use crate::model::rules::status::Kind;
 
@@ -76,6 +77,13 @@ pub struct Status {
     /// that stands in no test, a test that passed on a rerun, reports that disagree, a test
     /// that names no provider and verifies for all.
     pub notes: Vec<String>,
+    /// The files no provider's places hold whose citations count for every built provider
+    /// (a shared suite), with how many citations of rules each holds.
+    pub shared_files: Vec<CitedPlace>,
+    /// The folders beside providers' folders (`internal/provider/ovh/` beside
+    /// `internal/provider/kvm/`) that no provider of the book is named after: their
+    /// citations count for none.
+    pub unplaced: Vec<CitedPlace>,
     /// With `--unmapped`: the code units no citation maps, per provider and for the shared
     /// code.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -289,6 +297,8 @@ pub(super) fn status_of(analysis: &Analysis<'_>) -> Status {
         results,
         results_problems,
         notes: super::notes::notes(analysis),
+        shared_files: super::notes::shared_files(analysis),
+        unplaced: super::notes::unplaced_folders(analysis),
         unmapped: None,
     }
 }

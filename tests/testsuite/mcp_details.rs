@@ -284,3 +284,30 @@ fn uncovered_comes_in_pages_that_fit_a_context() {
     let whole = session.answer("contract_uncovered", json!({}));
     assert_eq!(whole["next_cursor"], Value::Null, "{whole}");
 }
+
+#[test]
+fn contract_provider_names_the_files_that_count_for_all_and_for_none() {
+    let book = crate::seams::with_an_unnamed_adapters_test(&|t: &str| t.to_owned());
+    let mut session = Session::start_as_opened(book.root());
+    let answer = session.answer("contract_provider", json!({ "name": "kafka" }));
+    assert_eq!(
+        answer["shared_files"],
+        json!([{ "path": "conformance/conformance_test.go", "citations": 3 }]),
+        "{answer}"
+    );
+    assert_eq!(
+        answer["unplaced"],
+        json!([{ "path": "adapters/sqs", "citations": 1 }]),
+        "{answer}"
+    );
+    let result = session.call("contract_provider", json!({ "name": "kafka" }));
+    let text = result["content"][1]["text"].as_str().unwrap();
+    assert!(
+        text.contains("counted for no provider (folders beside the providers' folders that no provider is named after): adapters/sqs (1 citation)"),
+        "{text}"
+    );
+    // Only a built provider is counted the shared suite's tests.
+    session.answer("contract_new_spec", json!({ "name": "hetzner" }));
+    let answer = session.answer("contract_provider", json!({ "name": "hetzner" }));
+    assert_eq!(answer["shared_files"], json!([]), "{answer}");
+}

@@ -240,6 +240,63 @@ fn status_names_the_shared_suite_that_counts_for_every_built_provider() {
     );
 }
 
+/// The broker book with `publish.trace-header` cited only by a test in `adapters/sqs/`, a
+/// folder beside the adapters' folders that no provider is named after.
+pub(crate) fn with_an_unnamed_adapters_test(
+    book_toml: &'static dyn Fn(&str) -> String,
+) -> crate::common::Fixture {
+    let uncite = |t: &str| t.replace("// r[verify publish.trace-header]", "// trace headers");
+    let sqs = |_: &str| {
+        "package sqs\n\nimport \"testing\"\n\n// r[verify publish.trace-header]\nfunc TestTraceHeader(t *testing.T) {}\n".to_owned()
+    };
+    crate::broker::broker(&[
+        ("code/conformance/conformance_test.go", &uncite),
+        ("code/adapters/sqs/sqs_test.go", &sqs),
+        ("book.toml", book_toml),
+    ])
+}
+
+#[test]
+fn a_test_beside_the_providers_folders_counts_for_none_unless_shared() {
+    let book = with_an_unnamed_adapters_test(&|t: &str| t.to_owned());
+    let (_, status, _) = run_in(book.root(), &["status"]);
+    assert!(
+        status.contains("`kafka`, 5 of 6 rules verified, 0 implemented only, 1 uncovered"),
+        "{status}"
+    );
+    assert!(
+        status.contains("note: counting for no provider: 1 citation in `adapters/sqs/`, a folder beside the providers' folders in `adapters/` that no provider of the book is named after;"),
+        "{status}"
+    );
+    assert!(!status.contains("adapters/sqs/sqs_test.go ("), "{status}");
+    let (_, short, _) = run_in(book.root(), &["check"]);
+    assert!(
+        short.contains("`kafka` is bound by the rule `publish.trace-header`, which no test counting for it verifies"),
+        "{short}"
+    );
+    assert!(
+        short.contains("the `verify` at adapters/sqs/sqs_test.go:5 stands in `adapters/sqs/`, beside the providers' folders, and no provider of the book is named after it, so it counts for none"),
+        "{short}"
+    );
+    // Declared shared, it counts for every built provider again, and is named as such.
+    let shared = with_an_unnamed_adapters_test(&|t: &str| {
+        t.replace(
+            "shared-layer = [\"bus\"]",
+            "shared-layer = [\"bus\", \"adapters/sqs\"]",
+        )
+    });
+    let (_, status, _) = run_in(shared.root(), &["status"]);
+    assert!(
+        status.contains("`kafka`, 6 of 6 rules verified"),
+        "{status}"
+    );
+    assert!(!status.contains("counting for no provider"), "{status}");
+    assert!(
+        status.contains("as no provider's places hold them: adapters/sqs/sqs_test.go (1 citation), conformance/conformance_test.go (3 citations)"),
+        "{status}"
+    );
+}
+
 #[test]
 fn a_zero_width_space_in_a_marker_is_named_as_the_guide_says() {
     let mut files = crate::common::contract_book();

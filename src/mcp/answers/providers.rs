@@ -14,7 +14,7 @@ use super::{NAMED, PAGE_BYTES, ProviderRule, Refusal, Typed, provider_rules, unk
 use crate::commands::export::{CoverageOut, ProviderOut, RuleOut};
 use crate::mcp::watch::Loaded;
 use crate::model::rules::status::Kind;
-use crate::pipeline::status::{ProviderCoverage, SpecState};
+use crate::pipeline::status::{CitedPlace, ProviderCoverage, SpecState};
 
 /// `contract_provider`'s answer.
 #[derive(Serialize, JsonSchema)]
@@ -39,6 +39,12 @@ pub(crate) struct ProviderAnswer {
     next_cursor: Option<String>,
     /// Its spec, when it has one: status, entries answered, the open ones.
     spec: Option<SpecState>,
+    /// For a built provider: the files no provider's places hold whose citations count for
+    /// it as for every built provider (a shared suite), each with its citations.
+    shared_files: Vec<CitedPlace>,
+    /// The folders beside providers' folders no provider of the book is named after: their
+    /// citations count for none, this provider included.
+    unplaced: Vec<CitedPlace>,
     /// What to do next for it, in a sentence.
     next: String,
 }
@@ -78,6 +84,13 @@ pub(crate) fn provider(
     if let Some(spec) = &spec {
         let _ = writeln!(text, "{}", spec_line(spec));
     }
+    let agent = &loaded.agent.status;
+    let shared_files = match status {
+        "built" => agent.shared_files.clone(),
+        _ => Vec::new(),
+    };
+    let unplaced = agent.unplaced.clone();
+    places_lines(&mut text, &shared_files, &unplaced);
     let _ = write!(text, "next: {next}");
     let start = super::cursor_start(cursor, |at| at < rules.len(), "these rules", "`name`")?;
     let end = super::page_end(&rules, start, usize::MAX, page_size.unwrap_or(PAGE_BYTES));
@@ -105,6 +118,8 @@ pub(crate) fn provider(
         rules: rules[start..end].to_vec(),
         next_cursor,
         spec,
+        shared_files,
+        unplaced,
         next,
     };
     Ok(Typed::new(value, text))
@@ -157,6 +172,32 @@ fn claims_line(name: &str, section: &ProviderOut) -> String {
             claims.join(", ")
         }
     )
+}
+
+/// The files that count for every built provider and the folders that count for none, a line
+/// each when there are any.
+fn places_lines(text: &mut String, shared_files: &[CitedPlace], unplaced: &[CitedPlace]) {
+    let listed = |places: &[CitedPlace]| {
+        let each = places.iter().map(|p| {
+            let n = crate::util::counted(p.citations, "citation");
+            format!("{} ({n})", p.path)
+        });
+        each.collect::<Vec<_>>().join(", ")
+    };
+    if !shared_files.is_empty() {
+        let _ = writeln!(
+            text,
+            "counted for it as for every built provider (no provider's places hold them): {}",
+            listed(shared_files)
+        );
+    }
+    if !unplaced.is_empty() {
+        let _ = writeln!(
+            text,
+            "counted for no provider (folders beside the providers' folders that no provider is named after): {}",
+            listed(unplaced)
+        );
+    }
 }
 
 /// `built` when a section is built, else `spec` when a spec describes it, else `proposed`.

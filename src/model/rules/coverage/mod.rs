@@ -5,8 +5,10 @@
 //! globs `provider-paths` gives it, and every folder named after it (`internal/hetzner/`);
 //! the most specific place wins (a file over a glob over a folder, a deeper folder over its
 //! parent). Every provider has places, built, proposed or only a spec: a new provider's code
-//! counts for it alone from its first file. A citation in a file no provider holds
-//! (a shared conformance suite, the shared layer) counts for every built provider. A spec or a
+//! counts for it alone from its first file. A citation in a file no provider holds counts for
+//! every built provider where it is a shared suite: under the shared layer, or anywhere but in
+//! a folder beside the folders named after providers (`internal/provider/ovh/` beside
+//! `internal/provider/kvm/` is a provider the book does not name, and counts for none). A spec or a
 //! proposed section is not counted until it is built. A citation of an older version than the
 //! rule's counts for nothing (`stale-rule` says so).
 
@@ -21,7 +23,7 @@ use super::{Rule, Rules};
 use crate::model::Model;
 use crate::read::code::Roots;
 use crate::read::config::Config;
-use places::{Place, owners, places_of};
+use places::{Place, beside, owners, parents_of, places_of};
 use tested::{Tested, tested, unmatched_of};
 pub(crate) use tested::{WithResults, site_of};
 
@@ -127,6 +129,12 @@ pub(crate) struct Coverage {
     /// The places of each provider of the model (built or not), in its order: which
     /// provider's code a file is.
     places: Vec<Vec<Place>>,
+    /// The folders that hold folders named after providers (`internal/provider`): a file no
+    /// provider holds in a folder beside those is an unnamed provider's, counted for none.
+    parents: Vec<String>,
+    /// The shared layer: a file under it that no provider holds counts for every built
+    /// provider, wherever it stands.
+    shared: Option<Roots>,
     /// Per provider (as [`Coverage::providers`]), the reports (indexes into the results'
     /// files) whose cases decided its cells.
     pub reports: Vec<BTreeSet<usize>>,
@@ -147,6 +155,8 @@ struct Cells<'c> {
     model: &'c Model,
     citations: &'c [CodeCitation],
     owners: &'c [Vec<usize>],
+    /// Per citation, whether it counts for every built provider (a shared suite's).
+    shared: &'c [bool],
     results: Option<&'c WithResults<'c>>,
 }
 
@@ -176,12 +186,12 @@ impl Cells<'_> {
         let counting = |verb: Verb| {
             self.citations
                 .iter()
-                .zip(self.owners)
+                .zip(self.owners.iter().zip(self.shared))
                 .enumerate()
-                .filter(move |(_, (c, owner))| {
+                .filter(move |(_, (c, (owner, shared)))| {
                     c.verb == verb
                         && cites(c, rule)
-                        && (owner.contains(&p) || (!own_only && owner.is_empty()))
+                        && (owner.contains(&p) || (!own_only && **shared))
                 })
                 .map(|(i, _)| i)
         };
@@ -222,8 +232,14 @@ impl Coverage {
                 .collect(),
             None => Vec::new(),
         };
+        let parents = parents_of(
+            &places,
+            citations.unwrap_or_default().iter().map(|c| &*c.path),
+        );
         let mut coverage = Coverage {
             reports: vec![BTreeSet::new(); providers.len()],
+            parents,
+            shared: Some(shared.clone()),
             providers,
             known: citations.is_some(),
             results: results.is_some(),
@@ -235,10 +251,16 @@ impl Coverage {
         }
         let citations = citations.unwrap_or_default();
         let owners: Vec<Vec<usize>> = citations.iter().map(|c| owners(&places, &c.path)).collect();
+        let for_every: Vec<bool> = citations
+            .iter()
+            .zip(&owners)
+            .map(|(c, owner)| owner.is_empty() && coverage.unplaced(&c.path).is_none())
+            .collect();
         let cells_of = Cells {
             model,
             citations,
             owners: &owners,
+            shared: &for_every,
             results,
         };
         coverage.cells = rules
@@ -281,6 +303,20 @@ impl Coverage {
     /// shared code.
     pub(crate) fn owners(&self, path: &str) -> Vec<usize> {
         owners(&self.places, path)
+    }
+
+    /// The folder beside providers' folders that holds `path` when no provider's place does
+    /// and the shared layer does not (`internal/provider/ovh` beside `internal/provider/kvm`):
+    /// an unnamed provider's code, whose citations count for none.
+    pub(crate) fn unplaced<'p>(&self, path: &'p str) -> Option<&'p str> {
+        let shared = self
+            .shared
+            .as_ref()
+            .is_some_and(|roots| roots.contains(path));
+        if shared {
+            return None;
+        }
+        beside(&self.parents, path)
     }
 
     /// How many of the rules that bind the provider in column `column` are verified, and how

@@ -67,6 +67,55 @@ pub(super) fn owners(places: &[Vec<Place>], path: &str) -> Vec<usize> {
     out.dedup();
     out
 }
+/// The folders that hold a folder named after a provider of the book (`internal/provider`
+/// of `internal/provider/kvm/`), found in `paths`: a folder beside those is another
+/// provider's, one the book does not name, rather than a suite shared by all. A folder at the
+/// root is never one (`tests/` beside `kvm/` is as likely shared).
+pub(super) fn parents_of<'p>(
+    places: &[Vec<Place>],
+    paths: impl Iterator<Item = &'p str>,
+) -> Vec<String> {
+    let names: Vec<&str> = places
+        .iter()
+        .flatten()
+        .filter_map(|place| match place {
+            Place::Named(name) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let mut parents: Vec<String> = Vec::new();
+    for path in paths {
+        let Some((folders, _file)) = path.rsplit_once('/') else {
+            continue;
+        };
+        let mut end = 0;
+        for part in folders.split('/') {
+            if end > 0 && names.contains(&part) {
+                let parent = &folders[..end - 1];
+                if !parents.iter().any(|p| p == parent) {
+                    parents.push(parent.to_owned());
+                }
+            }
+            end += part.len() + 1;
+        }
+    }
+    parents.sort();
+    parents
+}
+
+/// The folder beside providers' folders that holds `path` (`internal/provider/ovh` beside
+/// `internal/provider/kvm`), when one does: the deepest, for a file no provider holds.
+pub(super) fn beside<'p>(parents: &[String], path: &'p str) -> Option<&'p str> {
+    parents
+        .iter()
+        .filter_map(|parent| {
+            let rest = path.strip_prefix(parent.as_str())?.strip_prefix('/')?;
+            let (folder, _) = rest.split_once('/')?;
+            Some(&path[..parent.len() + 1 + folder.len()])
+        })
+        .max_by_key(|folder| folder.len())
+}
+
 /// The places of provider `p`, built or not: the folder of each path its claims cite as
 /// evidence (a file's folder, a glob's fixed part), outside the shared layer, its
 /// `provider-paths` as written (folders, files and globs), and every folder named after it.
@@ -171,5 +220,26 @@ mod tests {
         assert_eq!(owners(&files, "flagsvc/launchdarkly.py"), [1]);
         assert_eq!(owners(&files, "flagsvc/unleash_client.py"), [2]);
         assert_eq!(owners(&files, "flagsvc/common.py"), [0]);
+    }
+
+    #[test]
+    fn a_folder_beside_providers_folders_is_another_providers() {
+        let named = |n: &str| vec![Place::Named(n.to_owned())];
+        let places = vec![named("kvm"), named("gcp")];
+        let paths = [
+            "internal/provider/kvm/kvm_test.go",
+            "kvm/top.go",
+            "test/conformance/put_test.go",
+        ];
+        let parents = parents_of(&places, paths.into_iter());
+        assert_eq!(parents, ["internal/provider"]);
+        assert_eq!(
+            beside(&parents, "internal/provider/ovh/ovh_test.go"),
+            Some("internal/provider/ovh")
+        );
+        // A file in the parent itself, or outside it, is no other provider's.
+        assert_eq!(beside(&parents, "internal/provider/provider_test.go"), None);
+        assert_eq!(beside(&parents, "test/conformance/put_test.go"), None);
+        assert_eq!(beside(&parents, "internal/providerx/a/b.go"), None);
     }
 }
