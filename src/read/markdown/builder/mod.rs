@@ -4,11 +4,11 @@
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
-use std::sync::LazyLock;
 
 use mdbook_markdown::pulldown_cmark::{CowStr, Event, InlineStr, LinkType, Tag, TagEnd};
 use mdbook_markdown::{MarkdownOptions, new_cmark_parser};
-use regex::Regex;
+
+mod html;
 
 use super::ids::{IdSet, id_from_content};
 use super::index::{
@@ -57,9 +57,6 @@ struct OpenHeading {
     first_code: Option<(String, Range<usize>)>,
 }
 
-static HTML_ID: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)\sid\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))"#).expect("valid regex")
-});
 /// A link label as CommonMark matches labels: case-folded, runs of whitespace as one space.
 fn label_key(label: &str) -> String {
     label
@@ -67,36 +64,6 @@ fn label_key(label: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
         .to_lowercase()
-}
-
-/// Whether `haystack` contains `needle` (ASCII), ignoring ASCII case.
-fn contains_ascii_nocase(haystack: &str, needle: &str) -> bool {
-    haystack
-        .as_bytes()
-        .windows(needle.len())
-        .any(|window| window.eq_ignore_ascii_case(needle.as_bytes()))
-}
-
-/// Whether `html` holds `<a` or `<A` followed by whitespace, as [`HTML_A_NAME`] and
-/// [`HTML_HREF`] require.
-fn has_anchor_tag(html: &str) -> bool {
-    html.match_indices('<').any(|(i, _)| {
-        let mut rest = html[i + 1..].chars();
-        matches!(rest.next(), Some('a' | 'A')) && rest.next().is_some_and(char::is_whitespace)
-    })
-}
-
-static HTML_A_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)<a\s[^>]*?\bname\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))"#)
-        .expect("valid regex")
-});
-static HTML_HREF: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)<a\s[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))"#)
-        .expect("valid regex")
-});
-
-fn first_group<'h>(caps: &regex::Captures<'h>) -> Option<regex::Match<'h>> {
-    caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3))
 }
 
 #[derive(Default)]
@@ -175,10 +142,10 @@ impl Builder {
             }
             Event::Code(code) => self.code(code, range),
             Event::Html(html) => {
-                self.raw_html(&html, range.start);
+                html::raw_html(&mut self.index, &html, range.start);
             }
             Event::InlineHtml(html) => {
-                self.raw_html(&html, range.start);
+                html::raw_html(&mut self.index, &html, range.start);
                 self.index.html.push(HtmlChunk {
                     range,
                     block: false,
@@ -398,37 +365,6 @@ impl Builder {
         }
     }
 
-    fn raw_html(&mut self, html: &str, offset: usize) {
-        // Most raw HTML in a book is a comment or a tag such as `<br>`: the regexes, compiled on
-        // first use, are not even compiled for it. Both tests are necessary conditions of a
-        // match (`id` then `=`; `<a` then whitespace), so nothing they skip could match.
-        let attribute = contains_ascii_nocase(html, "id") && html.contains('=');
-        let anchor = has_anchor_tag(html);
-        if !attribute && !anchor {
-            return;
-        }
-        let ids = attribute.then(|| HTML_ID.captures_iter(html));
-        let names = anchor.then(|| HTML_A_NAME.captures_iter(html));
-        for caps in ids.into_iter().flatten().chain(names.into_iter().flatten()) {
-            if let Some(id) = first_group(&caps) {
-                self.index.anchors.insert(id.as_str().to_owned());
-            }
-        }
-        if !anchor {
-            return;
-        }
-        for caps in HTML_HREF.captures_iter(html) {
-            if let (Some(whole), Some(href)) = (caps.get(0), first_group(&caps)) {
-                let start = offset + whole.start();
-                self.index.links.push(Link {
-                    range: start..start + whole.len(),
-                    dest: href.as_str().to_owned(),
-                    origin: LinkOrigin::Html,
-                });
-            }
-        }
-    }
-
     fn finish(mut self) -> ChapterIndex {
         let mut ids = IdSet::default();
         // Only referenced definitions are rendered.
@@ -545,128 +481,4 @@ fn open_heading(tag: Tag<'_>, range: Range<usize>) -> Option<OpenHeading> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(text: &str) -> ChapterIndex {
-        ChapterIndex::parse(text, &MarkdownOptions::default())
-    }
-
-    #[test]
-    fn raw_html_ids_names_and_hrefs_are_read_and_other_html_skipped() {
-        let index = parse(
-            "<span ID = \"x\">a</span> <A\thref='y.md'>b</A> <a name=z></a>\n\n\
-             <div class=\"valid\" data-x=1>\n\n<br> <!-- an idea --> <abbr>c</abbr>\n",
-        );
-        let mut anchors: Vec<&str> = index.anchors.iter().map(String::as_str).collect();
-        anchors.sort();
-        assert_eq!(anchors, ["x", "z"]);
-        let dests: Vec<&str> = index.links.iter().map(|l| l.dest.as_str()).collect();
-        assert_eq!(dests, ["y.md"]);
-        assert!(contains_ascii_nocase("a <P iD=1>", "id"));
-        assert!(!contains_ascii_nocase("<br>", "id"));
-        assert!(has_anchor_tag("x <a\nhref=q>"));
-        assert!(has_anchor_tag("<A name=q>"));
-        assert!(!has_anchor_tag("<abbr> <a> <br>"));
-    }
-
-    #[test]
-    fn heading_ids_follow_mdbook() {
-        let index = parse(
-            "# Hello World\n\n## Hello World\n\n### `readiness` {.axis}\n\n## Custom {#mine}\n\n## mine\n",
-        );
-        let ids: Vec<&str> = index.headings.iter().map(|h| h.id.as_str()).collect();
-        assert_eq!(
-            ids,
-            ["hello-world", "hello-world-1", "readiness", "mine", "mine"]
-        );
-        assert!(index.headings[2].has_class("axis"));
-        assert_eq!(
-            index.headings[2].first_code.as_ref().map(|c| c.0.as_str()),
-            Some("readiness")
-        );
-        assert!(index.headings[3].explicit_id);
-    }
-
-    #[test]
-    fn smart_punctuation_changes_ids_and_is_recorded() {
-        let index = parse("# A -- B --- C\n\nx --- y\n");
-        assert_eq!(index.headings[0].id, "a--b--c");
-        let dash = index
-            .text()
-            .filter(|t| t.rendered == Some("—"))
-            .last()
-            .unwrap();
-        assert_eq!(dash.range, 18..21);
-        let mut plain = MarkdownOptions::default();
-        plain.smart_punctuation = false;
-        assert_eq!(
-            ChapterIndex::parse("# A -- B --- C\n", &plain).headings[0].id,
-            "a----b-----c"
-        );
-    }
-
-    #[test]
-    fn footnotes_and_raw_ids_are_anchors() {
-        let index =
-            parse("Text[^n].\n\n<div id=\"raw\"></div>\n\n[^n]: Note.\n\n[^unused]: Never.\n");
-        for id in ["fr-n-1", "footnote-n", "raw"] {
-            assert!(index.anchors.contains(id), "{id}");
-        }
-        assert!(!index.anchors.contains("footnote-unused"));
-    }
-
-    #[test]
-    fn verbatim_ranges_cover_code_and_html() {
-        let text = "a `{{#x}}` b\n\n```\n{{#y}}\n```\n\n<!-- {{#z}} -->\n";
-        let index = parse(text);
-        for needle in ["{{#x}}", "{{#y}}", "{{#z}}"] {
-            assert!(index.is_verbatim(text.find(needle).unwrap()), "{needle}");
-        }
-        assert!(!index.is_verbatim(0));
-    }
-
-    #[test]
-    fn verbatim_lookups_agree_with_one_sorted_list() {
-        let text = "a `x` <b>y</b> `z`\n\n```\ncode\n```\n\n<div>\nhtml\n</div>\n\n- `i` <!-- c -->\n\n    indented\n\n> `q` <i>j</i>\n";
-        let index = parse(text);
-        let mut all: Vec<Range<usize>> = index.code_spans.iter().map(|c| c.range.clone()).collect();
-        all.extend(index.code_blocks.iter().cloned());
-        all.extend(index.html.iter().map(|h| h.range.clone()));
-        all.sort_by_key(|r| r.start);
-        assert!(all.windows(2).all(|w| w[0].end <= w[1].start), "{all:?}");
-        for offset in 0..=text.len() {
-            let i = all.partition_point(|r| r.start <= offset);
-            let expected = (i > 0 && offset < all[i - 1].end).then(|| all[i - 1].clone());
-            assert_eq!(index.verbatim_at(offset), expected, "{offset}");
-        }
-    }
-
-    #[test]
-    fn tables_keep_cells() {
-        let text = "| Profile | Meaning |\n|---|---|\n| `a` | first *one* |\n";
-        let index = parse(text);
-        let table = &index.tables[0];
-        assert_eq!(table.rows.len(), 2);
-        assert_eq!(table.rows[0].cells[0].text, "Profile");
-        assert_eq!(table.rows[1].cells[0].first_code.as_deref(), Some("a"));
-        assert_eq!(&text[table.rows[1].cells[1].range.clone()], "first *one*");
-        assert_eq!(table.rows[1].cells[1].text, "first one");
-    }
-
-    #[test]
-    fn tables_can_be_left_out() {
-        let text =
-            "# T\n\n| Profile | Meaning |\n|---|---|\n| `a` | [first](#t) *one* |\n\nx `b`\n";
-        let with = parse(text);
-        let without = ChapterIndex::parse_with(text, &MarkdownOptions::default(), false);
-        assert_eq!(with.tables.len(), 1);
-        assert!(without.tables.is_empty());
-        assert_eq!(with.headings, without.headings);
-        assert_eq!(with.anchors, without.anchors);
-        assert_eq!(with.links, without.links);
-        assert_eq!(with.code_spans, without.code_spans);
-        assert!(with.text().eq(without.text()));
-        assert_eq!(with.blocks, without.blocks);
-    }
-}
+mod tests;
