@@ -82,10 +82,12 @@ pub fn without_cache() {
     read::code::turn_off_cache();
 }
 
-/// What the fuzz targets and the tests of the Markdown layer reach past the surface for. Not
-/// part of the API: it changes whenever the crate does.
+/// What the fuzz targets, the benchmark programs and the tests of the Markdown layer reach past
+/// the surface for, with the `fuzzing` feature only. Not part of the API: it changes whenever
+/// the crate does.
+#[cfg(feature = "fuzzing")]
 #[doc(hidden)]
-pub mod internals {
+pub mod fuzzing {
     use std::ops::Range;
     use std::path::PathBuf;
 

@@ -11,7 +11,7 @@
 //! - a chapter without shortcodes or rule markers comes back byte for byte;
 //! - a chapter with some differs only inside the byte ranges of its shortcodes and its rules'
 //!   marker lines (under `mdbook serve`, after the findings panel at offset 0). The ranges are
-//!   those the pipeline's own reading finds ([`internals::patched_ranges`]), since only it
+//!   those the pipeline's own reading finds ([`fuzzing::patched_ranges`]), since only it
 //!   knows which backslashes mdBook's `links` removed (an escape runs to the last `}}` of its
 //!   line there, so a scan that does not know them can miss a real shortcode on that line) and
 //!   which markers define a rule. [`scan`] runs the scanner on its own, without that
@@ -24,7 +24,7 @@ use std::path::{Component, Path, PathBuf};
 use std::str::FromStr as _;
 use std::sync::{Arc, Mutex};
 
-use mdbook_contract::internals::{self, ChapterIndex, MarkdownOptions, parse_options};
+use mdbook_contract::fuzzing::{self, ChapterIndex, MarkdownOptions, parse_options};
 use mdbook_preprocessor::PreprocessorContext;
 use mdbook_preprocessor::book::{Book, BookItem, Chapter};
 use mdbook_preprocessor::config::Config;
@@ -203,12 +203,12 @@ fn all_chapters(book: &Book) -> Vec<&Chapter> {
 /// order), as the pipeline reads them; empty for a draft without content, which it does not
 /// read.
 fn patched_ranges(ctx: &PreprocessorContext, book: &Book) -> Vec<Vec<Range<usize>>> {
-    let read = internals::patched_ranges(ctx, book).expect("the chapters are read");
+    let read = fuzzing::patched_ranges(ctx, book).expect("the chapters are read");
     let mut read = read.into_iter();
     all_chapters(book)
         .into_iter()
         .map(|c| {
-            if !internals::is_read(c) {
+            if !fuzzing::is_read(c) {
                 return Vec::new();
             }
             read.next()
@@ -219,9 +219,9 @@ fn patched_ranges(ctx: &PreprocessorContext, book: &Book) -> Vec<Vec<Range<usize
 
 /// Parses `text` and scans it for shortcodes, checking that every range the scan reports lies
 /// in the text, on character boundaries, in order and without overlap.
-pub fn scan(text: &str, options: &MarkdownOptions) -> internals::Scan {
+pub fn scan(text: &str, options: &MarkdownOptions) -> fuzzing::Scan {
     let index = ChapterIndex::parse(text, options);
-    let scan = internals::scan(text, &index, &|_| false);
+    let scan = fuzzing::scan(text, &index, &|_| false);
     let mut end = 0;
     for s in &scan.shortcodes {
         assert!(s.range.start >= end, "shortcodes overlap: {:?}", scan);

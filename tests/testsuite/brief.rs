@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use mdbook_contract::internals::pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use mdbook_contract::fuzzing::pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 use crate::common::run_in as run;
 use crate::common::*;

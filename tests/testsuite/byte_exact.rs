@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use mdbook_contract::Check;
-use mdbook_contract::internals as shortcode;
+use mdbook_contract::fuzzing as shortcode;
 use mdbook_preprocessor::PreprocessorContext;
 use mdbook_preprocessor::book::{Book, BookItem, Chapter};
 use mdbook_preprocessor::config::Config;
@@ -66,7 +66,7 @@ fn context() -> PreprocessorContext {
 
 /// Checks that `output` equals `input` outside the shortcode ranges that `scan` finds.
 fn assert_changed_only_in_shortcodes(input: &str, output: &str) {
-    let index = mdbook_contract::internals::ChapterIndex::parse(input, &Default::default());
+    let index = mdbook_contract::fuzzing::ChapterIndex::parse(input, &Default::default());
     let scan = shortcode::scan(input, &index, &|_| false);
     let mut expected_pieces = Vec::new();
     let mut at = 0;

@@ -25,8 +25,8 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::LazyLock;
 
-use mdbook_contract::internals::pulldown_cmark::{Event, Tag};
-use mdbook_contract::internals::{ChapterIndex, Heading, MarkdownOptions, parse_options};
+use mdbook_contract::fuzzing::pulldown_cmark::{Event, Tag};
+use mdbook_contract::fuzzing::{ChapterIndex, Heading, MarkdownOptions, parse_options};
 use mdbook_driver::MDBook;
 use proptest::prelude::*;
 use regex::Regex;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::common::{Fixture, contract_book};
-use mdbook_contract::internals::{ChapterIndex, MarkdownOptions};
+use mdbook_contract::fuzzing::{ChapterIndex, MarkdownOptions};
 use mdbook_preprocessor::PreprocessorContext;
 use mdbook_preprocessor::book::{Book, BookItem, Chapter as BookChapter};
 use mdbook_preprocessor::config::Config;

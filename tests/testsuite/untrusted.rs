@@ -14,7 +14,7 @@ use serde_json::json;
 
 use crate::common::{Fixture, git, run_in};
 use crate::runners::storage;
-use mdbook_contract::internals::pulldown_cmark;
+use mdbook_contract::fuzzing::pulldown_cmark;
 
 /// What a report and a file name bring: a heading with attributes after two line breaks (the
 /// end of an HTML block), a live link, an image with a handler, a directive.

@@ -18,7 +18,7 @@ fn main() {
         let file = args.next().expect("FILE");
         let book = args.next().expect("BOOK_DIR");
         let cases =
-            mdbook_contract::internals::read_test_results(std::path::Path::new(&book), &[file]);
+            mdbook_contract::fuzzing::read_test_results(std::path::Path::new(&book), &[file]);
         println!("{cases} cases");
         return;
     }

@@ -7,6 +7,9 @@
 //! [`Name`] (its spelling, usage and arity) and a [`Kind`] built from its arguments in `parse`;
 //! the model and the renderer then say what it means.
 
+// Public for the `fuzzing` surface of lib.rs; without that feature no one outside reaches it.
+#![cfg_attr(not(feature = "fuzzing"), allow(unreachable_pub))]
+
 use std::ops::Range;
 
 use crate::read::markdown::ChapterIndex;
@@ -80,6 +83,7 @@ impl Kind {
     }
 
     /// Its arguments, in the order written.
+    #[cfg(feature = "fuzzing")]
     pub fn args(&self) -> Vec<&Spanned> {
         match self {
             Kind::Axis { code } | Kind::Answers { code } => vec![code],
