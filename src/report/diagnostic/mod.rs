@@ -3,11 +3,16 @@
 //! A [`Finding`] is data: a check, a severity, a message, a [`Location`] and a help line. A
 //! [`Report`] holds them in document order and prints them in one of five [`Format`]s:
 //! `human` (rustc-style snippets, by annotate-snippets), `short` (one line each), `json` (a
-//! stable array), `github` (workflow annotations) and `sarif` (SARIF 2.1.0, for code scanning).
-//! The Markdown summary needs the model too, so it is [`crate::report::overview`]'s. Printing is the only thing done here; the
-//! exit status is decided by whoever holds the report.
+//! stable array), `github` (workflow annotations) and `sarif` (SARIF 2.1.0, for code scanning),
+//! the last two written by `ci.rs`. The Markdown summary needs the model too, so
+//! it is [`crate::report::overview`]'s. Printing is the only thing done here; the exit status is
+//! decided by whoever holds the report.
 
 use std::fmt::Write as _;
+
+mod ci;
+
+pub(crate) use ci::{escape_data, escape_property};
 
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use serde::Serialize;
@@ -249,45 +254,9 @@ impl Report {
             Format::Human => self.human(color),
             Format::Short => self.short(),
             Format::Json => self.json(),
-            Format::Github => self.github(),
-            Format::Sarif => self.sarif(),
+            Format::Github => ci::github(self),
+            Format::Sarif => ci::sarif(self),
         }
-    }
-
-    /// A SARIF 2.1.0 log with one run: the tool with every check as a rule (its summary, its
-    /// default level), and each finding as a result with its rule, level, message (help and
-    /// notes included) and place. Columns count Unicode code points, as ours do.
-    fn sarif(&self) -> String {
-        let rules: Vec<serde_json::Value> = Check::ALL
-            .iter()
-            .map(|check| {
-                serde_json::json!({
-                    "id": check.name(),
-                    "shortDescription": { "text": check.summary() },
-                    "defaultConfiguration": { "level": level(check.default_severity()) },
-                })
-            })
-            .collect();
-        let results: Vec<serde_json::Value> = self.findings.iter().map(sarif_result).collect();
-        let log = serde_json::json!({
-            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-            "version": "2.1.0",
-            "runs": [{
-                "tool": {
-                    "driver": {
-                        "name": env!("CARGO_PKG_NAME"),
-                        "version": env!("CARGO_PKG_VERSION"),
-                        "semanticVersion": env!("CARGO_PKG_VERSION"),
-                        "rules": rules,
-                    },
-                },
-                "columnKind": "unicodeCodePoints",
-                "results": results,
-            }],
-        });
-        let mut out = serde_json::to_string_pretty(&log).expect("a SARIF log serialises");
-        out.push('\n');
-        out
     }
 
     fn human(&self, color: bool) -> String {
@@ -359,38 +328,6 @@ impl Report {
         out.push('\n');
         out
     }
-
-    fn github(&self) -> String {
-        let mut out = String::new();
-        for f in &self.findings {
-            let l = &f.location;
-            let command = if f.severity == Severity::Error {
-                "error"
-            } else {
-                "warning"
-            };
-            let mut message = f.message.clone();
-            if let Some(help) = &f.help {
-                message.push_str("\nhelp: ");
-                message.push_str(help);
-            }
-            for note in f.notes.iter().chain(&l.note) {
-                message.push_str("\nnote: ");
-                message.push_str(note);
-            }
-            let _ = writeln!(
-                out,
-                "::{command} file={},line={},col={},endColumn={},title={}::{}",
-                escape_property(&crate::util::paths::slashed(&l.path)),
-                l.line,
-                l.column,
-                l.column + l.width,
-                escape_property(&format!("mdbook-contract {}", f.check)),
-                escape_data(&message)
-            );
-        }
-        out
-    }
 }
 
 /// `finding` with no control character in what a terminal shows of it (a test's name or
@@ -453,90 +390,10 @@ fn char_to_byte(text: &str, chars: usize) -> usize {
         .map_or(text.len(), |(i, _)| i)
 }
 
-/// A SARIF `artifactLocation.uri`: a path relative to the repository (or the book) as a
-/// relative reference, `/`-separated and percent-encoded; an absolute one (outside a git work
-/// tree, or on another drive) as a `file:` URL, since `C:/book/a.md` would read as a URI whose
-/// scheme is `c`.
-/// A SARIF level for `severity`.
-fn level(severity: Severity) -> &'static str {
-    match severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Off => "none",
-    }
-}
-
-/// A finding as a SARIF result: its message with its notes and help, where it is.
-fn sarif_result(f: &Finding) -> serde_json::Value {
-    let l = &f.location;
-    let mut text = f.message.clone();
-    for note in f.notes.iter().chain(&l.note) {
-        text.push_str("\nnote: ");
-        text.push_str(note);
-    }
-    if let Some(help) = &f.help {
-        text.push_str("\nhelp: ");
-        text.push_str(help);
-    }
-    serde_json::json!({
-        "ruleId": f.check.name(),
-        "ruleIndex": Check::ALL.iter().position(|c| *c == f.check),
-        "level": level(f.severity),
-        "message": { "text": text },
-        "locations": [{
-            "physicalLocation": {
-                "artifactLocation": { "uri": sarif_uri(&l.path) },
-                "region": {
-                    "startLine": l.line,
-                    "startColumn": l.column,
-                    "endColumn": l.column + l.width,
-                },
-            },
-        }],
-    })
-}
-
-fn sarif_uri(path: &std::path::Path) -> String {
-    if path.is_absolute()
-        && let Ok(url) = lsp_types::Url::from_file_path(path)
-    {
-        return url.to_string();
-    }
-    crate::util::paths::encode(&crate::util::paths::slashed(path))
-}
-
-/// Escapes a workflow command's message: no control character but the line breaks, which
-/// are encoded as the runner reads them.
-pub(crate) fn escape_data(text: &str) -> String {
-    crate::util::escape::plain(text)
-        .replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
-/// Escapes a workflow command's property value.
-pub(crate) fn escape_property(text: &str) -> String {
-    escape_data(text).replace(':', "%3A").replace(',', "%2C")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::path::PathBuf;
-
-    #[test]
-    fn sarif_uris_are_relative_references_or_file_urls() {
-        let relative = PathBuf::from("docs").join("src").join("a b.md");
-        assert_eq!(sarif_uri(&relative), "docs/src/a%20b.md");
-        let absolute = std::path::absolute("book/src/caf\u{e9} 1.md").unwrap();
-        let uri = sarif_uri(&absolute);
-        assert!(uri.starts_with("file:///"), "{uri}");
-        assert!(uri.ends_with("/book/src/caf%C3%A9%201.md"), "{uri}");
-        assert_eq!(
-            lsp_types::Url::parse(&uri).unwrap().to_file_path().unwrap(),
-            absolute
-        );
-    }
 
     fn sample() -> Report {
         Report {
