@@ -10,7 +10,7 @@
 //!    range ([`splice::apply`]).
 //!
 //! [`check`] stops after step 3; [`process`] runs all four. No stage calls back into an earlier
-//! one or changes what it produced. Steps 1 to 3 are `analysis.rs`'s, the same for every
+//! one or changes what it produced. Steps 1 to 3 are `analysis/`'s, the same for every
 //! command; this file makes each command's result from an analysis (the rendered book, the
 //! report, the editor's outline, the snapshot, the agent's state), `status.rs` status's.
 
