@@ -6,7 +6,7 @@
 //! cannot even be recorded (an `.axis` heading without a code, a claim outside any provider)
 //! goes into [`Model::problems`] for the check named there.
 //!
-//! This file holds the model's types and what the stages ask of it; `collect.rs` reads it from
+//! This file holds the model's types and what the stages ask of it; `collect/` reads it from
 //! the chapters, `spec.rs` the filled specs against the template, `rules/` the rules and their
 //! coverage.
 

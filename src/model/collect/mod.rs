@@ -7,14 +7,16 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::{
-    AnswerSite, Axis, Claim, Columns, Model, Problem, Profile, Provider, UNKNOWN_PROFILE,
-    Unclassed, Unprovided,
+    Axis, Columns, Model, Problem, Profile, Provider, UNKNOWN_PROFILE, Unclassed, Unprovided,
 };
 use crate::read::chapter::Chapter;
 use crate::read::config::Config;
 use crate::read::markdown::{Heading, Table};
-use crate::read::shortcode::{Kind, is_code as is_kebab};
+use crate::read::shortcode::is_code as is_kebab;
 use crate::util::vocab::Check;
+use shortcodes::Shortcodes;
+
+mod shortcodes;
 
 impl Model {
     /// Reads the model out of the chapters.
@@ -326,147 +328,6 @@ impl Model {
                 name,
                 row: row_index,
             });
-        }
-    }
-}
-
-/// The claims, answer sites and problems of one chapter's shortcodes.
-#[derive(Default)]
-struct Shortcodes {
-    claims: Vec<Claim>,
-    answer_sites: Vec<AnswerSite>,
-    spec_sites: Vec<AnswerSite>,
-    problems: Vec<Problem>,
-    /// Claims outside every provider section: chapter, the heading meant as their provider's,
-    /// the shortcode.
-    orphans: Vec<(usize, Option<usize>, Range<usize>)>,
-}
-
-impl Shortcodes {
-    fn of(
-        providers: &[Provider],
-        number: usize,
-        chapter: &Chapter<'_>,
-        config: &Config,
-    ) -> Shortcodes {
-        let mut found = Shortcodes::default();
-        let headings = &chapter.index.headings;
-        // This chapter's providers, in document order (so sorted by section start).
-        let first = providers.partition_point(|p| p.chapter < number);
-        let last = providers.partition_point(|p| p.chapter <= number);
-        for shortcode in &chapter.scan.shortcodes {
-            let at = shortcode.range.start;
-            match &shortcode.kind {
-                Kind::Profile { .. } => {
-                    let mine = &providers[first..last];
-                    let before = first + mine.partition_point(|p| p.section.start <= at);
-                    let provider = (first..before)
-                        .rev()
-                        .find(|&i| providers[i].section.contains(&at));
-                    match provider {
-                        Some(provider) => found.claim(provider, number, chapter, shortcode),
-                        None => {
-                            let owner = owner_heading(headings, at);
-                            found.orphans.push((number, owner, shortcode.range.clone()));
-                        }
-                    }
-                }
-                Kind::Answers { code } => {
-                    found.answers(
-                        code.clone(),
-                        number,
-                        chapter,
-                        config,
-                        shortcode.range.clone(),
-                    );
-                }
-                Kind::SpecStatus => {
-                    if !config.is_spec(&chapter.key) {
-                        problem(
-                            &mut found.problems,
-                            Check::MalformedShortcode,
-                            number,
-                            shortcode.range.clone(),
-                            "`{{#spec-status}}` shows a filled spec's status and belongs in a spec chapter (see `specs` in book.toml)".into(),
-                        );
-                    }
-                }
-                Kind::Axis { .. }
-                | Kind::AxisTable
-                | Kind::ProfileMatrix
-                | Kind::Rule { .. }
-                | Kind::RuleMatrix => {}
-            }
-        }
-        found
-    }
-
-    /// The claim `{{#profile ...}}` (`shortcode`) of `provider`, in chapter `number`.
-    fn claim(
-        &mut self,
-        provider: usize,
-        number: usize,
-        chapter: &Chapter<'_>,
-        shortcode: &crate::read::shortcode::Shortcode,
-    ) {
-        let Kind::Profile {
-            axis,
-            profile,
-            evidence,
-        } = &shortcode.kind
-        else {
-            return;
-        };
-        let headings = &chapter.index.headings;
-        let before = headings.partition_point(|h| h.range.start <= shortcode.range.start);
-        self.claims.push(Claim {
-            provider,
-            chapter: number,
-            range: shortcode.range.clone(),
-            axis: axis.clone(),
-            profile: profile.clone(),
-            evidence: evidence.clone(),
-            section_anchor: headings[before - 1].id.clone(),
-        });
-    }
-
-    /// An answer site `{{#answers CODE}}` at `range`: in the template or a spec, else a
-    /// problem.
-    fn answers(
-        &mut self,
-        code: crate::read::shortcode::Spanned,
-        number: usize,
-        chapter: &Chapter<'_>,
-        config: &Config,
-        range: Range<usize>,
-    ) {
-        if !config.may_hold_answers(&chapter.key) {
-            let message = format!(
-                "`{{{{#answers}}}}` marks a template entry and belongs in the template ({}) or in a filled spec; to make `{}` a spec, add it to `specs` under `[preprocessor.contract]` in book.toml (`mdbook-contract new-spec TYPE` writes a new spec and adds it)",
-                config.template.join(", "),
-                chapter.key
-            );
-            problem(
-                &mut self.problems,
-                Check::MalformedShortcode,
-                number,
-                range,
-                message,
-            );
-            return;
-        }
-        let headings = &chapter.index.headings;
-        let before = headings.partition_point(|h| h.range.start <= range.start);
-        let site = AnswerSite {
-            axis: code,
-            chapter: number,
-            range,
-            heading: before.checked_sub(1),
-        };
-        if config.is_spec(&chapter.key) {
-            self.spec_sites.push(site);
-        } else {
-            self.answer_sites.push(site);
         }
     }
 }
