@@ -57,19 +57,7 @@ pub(crate) fn provider(
     page_size: Option<usize>,
 ) -> Result<Typed<ProviderAnswer>, Refusal> {
     let export = &loaded.export;
-    let sections: Vec<ProviderOut> = export
-        .providers
-        .iter()
-        .filter(|p| p.name == name)
-        .cloned()
-        .collect();
-    if sections.is_empty() {
-        return Err(unknown(
-            "provider",
-            name,
-            export.providers.iter().map(|p| p.name.as_str()),
-        ));
-    }
+    let sections = sections_of(loaded, name)?;
     let status = provider_status(&sections);
     let built = &loaded.agent.status.providers;
     let coverage = built.iter().find(|p| p.provider == name).cloned();
@@ -84,13 +72,7 @@ pub(crate) fn provider(
     if let Some(spec) = &spec {
         let _ = writeln!(text, "{}", spec_line(spec));
     }
-    let agent = &loaded.agent.status;
-    let shared_files = match status {
-        "built" => agent.shared_files.clone(),
-        _ => Vec::new(),
-    };
-    let unplaced = agent.unplaced.clone();
-    places_lines(&mut text, &shared_files, &unplaced);
+    let (shared_files, unplaced) = places_of(loaded, status, &mut text);
     let _ = write!(text, "next: {next}");
     let start = super::cursor_start(cursor, |at| at < rules.len(), "these rules", "`name`")?;
     let end = super::page_end(&rules, start, usize::MAX, page_size.unwrap_or(PAGE_BYTES));
@@ -172,6 +154,38 @@ fn claims_line(name: &str, section: &ProviderOut) -> String {
             claims.join(", ")
         }
     )
+}
+
+/// The sections of the provider `name`; a refusal with a did-you-mean when the book has none.
+fn sections_of(loaded: &Loaded, name: &str) -> Result<Vec<ProviderOut>, Refusal> {
+    let providers = &loaded.export.providers;
+    let sections: Vec<ProviderOut> = providers
+        .iter()
+        .filter(|p| p.name == name)
+        .cloned()
+        .collect();
+    if sections.is_empty() {
+        let names = providers.iter().map(|p| p.name.as_str());
+        return Err(unknown("provider", name, names));
+    }
+    Ok(sections)
+}
+
+/// The files that count for a provider in `status` (a built one: the shared suites) and the
+/// folders that count for none, each said in a line of `text` when there are any.
+fn places_of(
+    loaded: &Loaded,
+    status: &str,
+    text: &mut String,
+) -> (Vec<CitedPlace>, Vec<CitedPlace>) {
+    let agent = &loaded.agent.status;
+    let shared_files = match status {
+        "built" => agent.shared_files.clone(),
+        _ => Vec::new(),
+    };
+    let unplaced = agent.unplaced.clone();
+    places_lines(text, &shared_files, &unplaced);
+    (shared_files, unplaced)
 }
 
 /// The files that count for every built provider and the folders that count for none, a line

@@ -238,6 +238,7 @@ impl Coverage {
         );
         let mut coverage = Coverage {
             reports: vec![BTreeSet::new(); providers.len()],
+            places,
             parents,
             shared: Some(shared.clone()),
             providers,
@@ -246,16 +247,10 @@ impl Coverage {
             ..Coverage::default()
         };
         if rules.rules.is_empty() {
-            coverage.places = places;
             return coverage;
         }
         let citations = citations.unwrap_or_default();
-        let owners: Vec<Vec<usize>> = citations.iter().map(|c| owners(&places, &c.path)).collect();
-        let for_every: Vec<bool> = citations
-            .iter()
-            .zip(&owners)
-            .map(|(c, owner)| owner.is_empty() && coverage.unplaced(&c.path).is_none())
-            .collect();
+        let (owners, for_every) = coverage.placed(citations);
         let cells_of = Cells {
             model,
             citations,
@@ -280,8 +275,22 @@ impl Coverage {
         if let Some(with) = results {
             coverage.unmatched = unmatched_of(&coverage.cells, with);
         }
-        coverage.places = places;
         coverage
+    }
+
+    /// Per citation, the providers whose places hold its file, and whether it counts for
+    /// every built provider (no provider holds it, and it stands beside no provider's folder).
+    fn placed(&self, citations: &[CodeCitation]) -> (Vec<Vec<usize>>, Vec<bool>) {
+        let owners: Vec<Vec<usize>> = citations
+            .iter()
+            .map(|c| owners(&self.places, &c.path))
+            .collect();
+        let for_every = citations
+            .iter()
+            .zip(&owners)
+            .map(|(c, owner)| owner.is_empty() && self.unplaced(&c.path).is_none())
+            .collect();
+        (owners, for_every)
     }
 
     /// The cells of `rule` for the built providers, with the reports and the citations for
