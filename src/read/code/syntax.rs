@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use tree_sitter::Node;
 
-use super::languages::{LANGUAGES, Lang, UnitKind};
+use super::languages::{LANGUAGES, Lang, TestCalls, UnitKind};
 
 /// What a kind of node is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,6 +80,8 @@ pub(super) struct Declared<'t> {
     /// The group a test macro names beside its test (`Suite` of `TEST(Suite, Name)`): the
     /// innermost scope of the test.
     pub(super) group: Option<String>,
+    /// Its name is a title (a test call's or a test macro's), not a function's.
+    pub(super) titled: bool,
 }
 
 /// A file's text read through its language's row.
@@ -143,16 +145,18 @@ impl<'t> Syntax<'t> {
             _ => return None,
         };
         let name_node = name_of(node);
+        // Kotlin's and Swift's backticks quote a name (`fun `put is atomic`()`): not part of
+        // it.
+        let titled = title.is_some();
         let name = match title {
             Some(title) => title,
-            // Kotlin's and Swift's backticks quote a name (`fun `put is atomic`()`): not
-            // part of it.
             None => name_node
                 .map(|n| self.text_of(n).trim_matches('`').to_owned())
                 .unwrap_or_default(),
         };
         Some(Declared {
             kind,
+            titled,
             name,
             name_at: name_node.map_or(node.start_byte(), |n| n.start_byte()),
             line: name_node.unwrap_or(node).start_position().row + 1,
@@ -200,6 +204,7 @@ impl<'t> Syntax<'t> {
             line: node.start_position().row + 1,
             node,
             group,
+            titled: true,
         })
     }
 
@@ -266,7 +271,8 @@ impl<'t> Syntax<'t> {
             }
             break;
         }
-        let mut node = next?;
+        let next = next?;
+        let mut node = next;
         // Into wrappers (`export function`, a decorated definition) and into a body whose
         // first statement it is (Python's block after its header).
         for _ in 0..4 {
@@ -274,10 +280,57 @@ impl<'t> Syntax<'t> {
                 return Some(declared);
             }
             let mut cursor = node.walk();
-            let first = node
+            let Some(first) = node
                 .named_children(&mut cursor)
-                .find(|c| !matches!(self.role(*c), Role::Comment | Role::Skipped))?;
+                .find(|c| !matches!(self.role(*c), Role::Comment | Role::Skipped))
+            else {
+                break;
+            };
             node = first;
+        }
+        // A statement that declares its test inside: a loop over the providers (`for`,
+        // Ruby's `%w[s3 gcs].each do |store|`) whose body holds the test.
+        self.first_declared(self.statement_at(next)?)
+    }
+
+    /// The statement that starts at `node`: the outermost node starting there whose parts
+    /// but one start on its first line (a loop's header and body, a call with its block),
+    /// not a list of statements.
+    fn statement_at<'n>(&self, node: Node<'n>) -> Option<Node<'n>> {
+        let mut at = node;
+        loop {
+            let row = at.start_position().row;
+            let mut cursor = at.walk();
+            let later = at
+                .named_children(&mut cursor)
+                .filter(|c| c.start_position().row > row)
+                .count();
+            if later <= 1 {
+                return Some(at);
+            }
+            let mut cursor = at.walk();
+            at = at
+                .named_children(&mut cursor)
+                .find(|c| c.start_byte() == at.start_byte())?;
+        }
+    }
+
+    /// The first unit declared in `node` (itself or inside it), in document order, not
+    /// looking inside a unit, a comment or a string.
+    fn first_declared<'n>(&self, node: Node<'n>) -> Option<Declared<'n>> {
+        let mut stack = vec![node];
+        // A bound on the nodes looked at: a statement, not a file.
+        for _ in 0..4096 {
+            let at = stack.pop()?;
+            if let Some(declared) = self.declared(at) {
+                return Some(declared);
+            }
+            if matches!(self.role(at), Role::Comment | Role::String) {
+                continue;
+            }
+            let mut cursor = at.walk();
+            let children: Vec<Node<'n>> = at.named_children(&mut cursor).collect();
+            stack.extend(children.into_iter().rev());
         }
         None
     }
@@ -291,7 +344,8 @@ impl<'t> Syntax<'t> {
     }
 
     /// A call that declares a test case or a group (`test("title", ...)`, `describe(...)`,
-    /// `test.each(table)("title", ...)`): what it declares and its title.
+    /// `test.each(table)("title", ...)`, `Deno.test({ name, fn })`): what it declares and its
+    /// title.
     fn test_call(&self, node: Node<'_>) -> Option<(UnitKind, String)> {
         let calls = self.lang.test_calls.as_ref()?;
         // In `test.each(table)("title", fn)` only the outer call declares the case.
@@ -303,14 +357,21 @@ impl<'t> Syntax<'t> {
         {
             return None;
         }
+        let named = |callee: Node<'_>| {
+            let text = self.text_of(callee);
+            calls.names.iter().find(|(n, _)| *n == text)
+        };
         let mut callee = node.child_by_field_name(calls.callee)?;
+        let mut found = named(callee);
         // A group named on the chain (`describe` of Playwright's `test.describe.parallel`)
         // makes the call a group, whatever name the chain starts with.
         let mut group = false;
-        // The name the chain starts with: `test` of `test.skip.each(...)`.
-        while let Some(inner) = callee
-            .child_by_field_name("object")
-            .or_else(|| callee.child_by_field_name(calls.callee))
+        // The name the chain starts with (`test` of `test.skip.each(...)`), or a name that is
+        // a whole chain (`Deno.test`).
+        while found.is_none()
+            && let Some(inner) = callee
+                .child_by_field_name("object")
+                .or_else(|| callee.child_by_field_name(calls.callee))
         {
             let property = callee.child_by_field_name("property");
             group |= property.is_some_and(|p| {
@@ -321,28 +382,80 @@ impl<'t> Syntax<'t> {
                     .any(|(n, k)| *n == name && *k == UnitKind::Scope)
             });
             callee = inner;
+            found = named(callee);
         }
-        let name = self.text_of(callee);
-        let (_, kind) = calls.names.iter().find(|(n, _)| *n == name)?;
+        let (_, kind) = found?;
         let kind = if group { &UnitKind::Scope } else { kind };
         let arguments = node.child_by_field_name(calls.arguments)?;
-        let first = arguments.named_child(0)?;
-        let title = self.text_of(first);
+        let first = if calls.listed {
+            arguments.named_child(0)?
+        } else {
+            arguments
+        };
+        Some((*kind, self.title_of(calls, first)?))
+    }
+
+    /// A test call's title from its first argument: a string's text, its interpolations
+    /// (`#{store}`) and the variables joined to it (`"on " .. store`) placeholders
+    /// (`${store}`), as a template's are; the `name` of an object of options.
+    fn title_of(&self, calls: &TestCalls, node: Node<'_>) -> Option<String> {
+        let text = self.text_of(node);
         // A title that is a variable (`it(store, ...)` in a loop) takes whatever it held: a
         // placeholder, as `${store}` in a template.
-        if calls.variable_titles && first.kind() == "identifier" {
-            return Some((*kind, format!("${{{title}}}")));
+        if calls.variable_titles && node.kind() == "identifier" {
+            return Some(format!("${{{text}}}"));
         }
-        let title = title
-            .strip_prefix(['"', '\'', '`'])
-            .and_then(|t| t.strip_suffix(['"', '\'', '`']))
-            .unwrap_or(title);
-        Some((*kind, title.to_owned()))
+        if let Some((pair, key)) = calls.title_option
+            && node.kind() == "object"
+        {
+            let mut cursor = node.walk();
+            let value = node
+                .named_children(&mut cursor)
+                .filter(|c| c.kind() == pair)
+                .find(|c| {
+                    c.child_by_field_name("key")
+                        .is_some_and(|k| unquoted(self.text_of(k)) == key)
+                })?
+                .child_by_field_name("value")?;
+            return self.title_of(calls, value);
+        }
+        if let Some((kind, operator)) = calls.concatenation
+            && node.kind() == kind
+            && node
+                .child_by_field_name("operator")
+                .is_some_and(|o| self.text_of(o) == operator)
+        {
+            let left = self.title_of(calls, node.child_by_field_name("left")?)?;
+            let right = self.title_of(calls, node.child_by_field_name("right")?)?;
+            return Some(left + &right);
+        }
+        let mut title = String::new();
+        let mut last = node.start_byte();
+        let mut cursor = node.walk();
+        for part in node.named_children(&mut cursor) {
+            if calls.interpolations.contains(&part.kind()) {
+                title.push_str(&String::from_utf8_lossy(
+                    &self.text[last..part.start_byte()],
+                ));
+                let inner = part.named_child(0).map_or("", |v| self.text_of(v));
+                title.push_str(&format!("${{{inner}}}"));
+                last = part.end_byte();
+            }
+        }
+        title.push_str(&String::from_utf8_lossy(&self.text[last..node.end_byte()]));
+        Some(unquoted(&title).to_owned())
     }
 
     pub(super) fn text_of(&self, node: Node<'_>) -> &'t str {
         std::str::from_utf8(&self.text[node.byte_range()]).unwrap_or("")
     }
+}
+
+/// `text` without the quotes around it, if it has them.
+fn unquoted(text: &str) -> &str {
+    text.strip_prefix(['"', '\'', '`'])
+        .and_then(|t| t.strip_suffix(['"', '\'', '`']))
+        .unwrap_or(text)
 }
 
 /// The node that names a unit: its `name` field, else the identifier its declarator chain

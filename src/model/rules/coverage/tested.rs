@@ -206,7 +206,7 @@ fn matched<'w>(
         let site = site_of(citation, test);
         let found = with.matcher.cases(with.source_root, &site, with.sites);
         let named = |case: usize| {
-            if crate::read::results::matching::by_title(&citation.path) {
+            if site.titled() {
                 with.matcher.title_named(&site, case)
             } else {
                 with.matcher.named(case)
@@ -266,5 +266,6 @@ pub(crate) fn site_of<'c>(
         path: &citation.path,
         name: &test.name,
         scope: &test.scope,
+        titled: test.titled,
     }
 }

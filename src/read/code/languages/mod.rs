@@ -7,7 +7,10 @@
 //! Cargo.toml (listed in `lang-all`), a row in [`LANGUAGES`] with `grammar!`, and a fixture in
 //! `tests/fixtures/languages/`. The tests below check that every kind a row names exists in its
 //! grammar (a renamed kind in a grammar's new version fails them) and that no extension is in
-//! two rows.
+//! two rows. The scripting languages' rows stand in `scripting.rs`; a language with no grammar
+//! whose tests are declared one to a line is read by `lines.rs` (its row's `line_tests`).
+
+pub(crate) mod lines;
 
 use std::sync::LazyLock;
 
@@ -78,6 +81,9 @@ pub(crate) struct Lang {
     /// A function is a test when what stands before its name (its attributes, annotations and
     /// modifiers) matches this (`#[test]`, `@Test`, `[Fact]`).
     pub(crate) test_marker: Option<&'static str>,
+    /// Test declarations read line by line, for a language without a grammar whose tests are
+    /// line-shaped (Robot Framework's test case names, Perl's `subtest 'title' => sub {`).
+    pub(crate) line_tests: Option<&'static lines::LineTests>,
 }
 
 /// Calls that declare test cases, for [`Lang::test_calls`].
@@ -93,6 +99,40 @@ pub(crate) struct TestCalls {
     /// A first argument that is a name is a variable holding the title (`it(store, ...)` in
     /// a loop: any text), not the title itself (`BOOST_AUTO_TEST_CASE(get_missing)`).
     pub(crate) variable_titles: bool,
+    /// The `arguments` field holds a list of them (`f(a, b)`), not the first argument itself
+    /// (bash's `@test "title" {`, a command whose every argument is an `argument` field).
+    pub(crate) listed: bool,
+    /// The kinds inside a string that put a value in it (Ruby's `#{store}`): placeholders of a
+    /// title, as `${store}`.
+    pub(crate) interpolations: &'static [&'static str],
+    /// The operator that joins strings (Lua's `..`): a title written `"on " .. store` is
+    /// `on ${store}`. The kind of a binary expression, and its operator.
+    pub(crate) concatenation: Option<(&'static str, &'static str)>,
+    /// A first argument that is an object of options takes its title from this key (Deno's
+    /// `Deno.test({ name: ..., fn })`): the kind of a key-value pair, and the key.
+    pub(crate) title_option: Option<(&'static str, &'static str)>,
+}
+
+impl TestCalls {
+    /// Calls of `names` by `call(callee, arguments...)`, with nothing else to read.
+    pub(crate) const fn plain(
+        call: &'static str,
+        callee: &'static str,
+        arguments: &'static str,
+        names: &'static [(&'static str, UnitKind)],
+    ) -> TestCalls {
+        TestCalls {
+            call,
+            callee,
+            arguments,
+            names,
+            variable_titles: false,
+            listed: true,
+            interpolations: &[],
+            concatenation: None,
+            title_option: None,
+        }
+    }
 }
 
 /// A grammar when its feature is on, else `None` (its files are then read as text).
@@ -106,25 +146,34 @@ macro_rules! grammar {
     }};
 }
 
+// After `grammar!`, which its rows use.
+mod scripting;
+
+/// JavaScript's and TypeScript's runners: Jest, Vitest, Mocha, Jasmine, node:test,
+/// Playwright, and Deno's `Deno.test("title", fn)` or `Deno.test({ name, fn })`.
 const JS_TEST_CALLS: TestCalls = TestCalls {
-    call: "call_expression",
-    callee: "function",
-    arguments: "arguments",
-    names: &[
-        ("test", UnitKind::Case),
-        ("it", UnitKind::Case),
-        ("describe", UnitKind::Scope),
-        ("suite", UnitKind::Scope),
-    ],
     variable_titles: true,
+    title_option: Some(("pair", "name")),
+    ..TestCalls::plain(
+        "call_expression",
+        "function",
+        "arguments",
+        &[
+            ("test", UnitKind::Case),
+            ("it", UnitKind::Case),
+            ("Deno.test", UnitKind::Case),
+            ("describe", UnitKind::Scope),
+            ("suite", UnitKind::Scope),
+        ],
+    )
 };
 
 /// C++ test frameworks whose tests are calls followed by a body: Catch2, doctest, Boost.Test.
-const CPP_TEST_CALLS: TestCalls = TestCalls {
-    call: "call_expression",
-    callee: "function",
-    arguments: "arguments",
-    names: &[
+const CPP_TEST_CALLS: TestCalls = TestCalls::plain(
+    "call_expression",
+    "function",
+    "arguments",
+    &[
         ("TEST_CASE", UnitKind::Case),
         ("SCENARIO", UnitKind::Case),
         ("TEMPLATE_TEST_CASE", UnitKind::Case),
@@ -132,8 +181,7 @@ const CPP_TEST_CALLS: TestCalls = TestCalls {
         ("BOOST_AUTO_TEST_CASE", UnitKind::Case),
         ("BOOST_DATA_TEST_CASE", UnitKind::Case),
     ],
-    variable_titles: false,
-};
+);
 
 const JS_UNITS: &[(&str, UnitKind)] = &[
     ("function_declaration", UnitKind::Function),
@@ -186,6 +234,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: false,
             test_name: None,
             test_marker: Some(r"#\[\s*(?:\w+::)*(?:test|rstest|test_case|quickcheck|proptest)\b"),
+            line_tests: None,
         },
         Lang {
             name: "Go",
@@ -212,6 +261,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: false,
             test_name: Some(r"^(?:Test|Benchmark|Fuzz|Example)(?:$|[^a-z])"),
             test_marker: None,
+            line_tests: None,
         },
         Lang {
             name: "Python",
@@ -233,6 +283,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: false,
             test_name: Some(r"^test"),
             test_marker: None,
+            line_tests: None,
         },
         Lang {
             name: "TypeScript",
@@ -261,6 +312,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: true,
             test_name: None,
             test_marker: None,
+            line_tests: None,
         },
         Lang {
             name: "TSX",
@@ -286,6 +338,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: true,
             test_name: None,
             test_marker: None,
+            line_tests: None,
         },
         Lang {
             name: "JavaScript",
@@ -311,6 +364,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: true,
             test_name: None,
             test_marker: None,
+            line_tests: None,
         },
         Lang {
             name: "Java",
@@ -338,6 +392,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_marker: Some(
                 r"@(?:\w+\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
             ),
+            line_tests: None,
         },
         Lang {
             name: "Kotlin",
@@ -366,6 +421,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_marker: Some(
                 r"@(?:\w+\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
             ),
+            line_tests: None,
         },
         Lang {
             name: "C",
@@ -389,6 +445,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: false,
             test_name: Some(r"^test_"),
             test_marker: None,
+            line_tests: None,
         },
         Lang {
             name: "C++",
@@ -432,6 +489,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: true,
             test_name: Some(r"^test_"),
             test_marker: None,
+            line_tests: None,
         },
         Lang {
             name: "C#",
@@ -468,6 +526,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_marker: Some(
                 r"\[\s*(?:\w+\.)*(?:Test|TestMethod|TestCase|TestCaseSource|Fact|Theory)\b",
             ),
+            line_tests: None,
         },
         Lang {
             name: "Swift",
@@ -494,49 +553,9 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: false,
             test_name: Some(r"^test"),
             test_marker: Some(r"@Test\b"),
+            line_tests: None,
         },
-        Lang {
-            name: "Ruby",
-            extensions: &["rb", "rake", "gemspec"],
-            file_names: &["Rakefile", "Gemfile"],
-            grammar: grammar!("lang-ruby", tree_sitter_ruby::LANGUAGE),
-            comments: &["comment"],
-            strings: &[
-                "string",
-                "heredoc_body",
-                "string_array",
-                "symbol_array",
-                "character",
-                "regex",
-            ],
-            docstrings: false,
-            units: &[
-                ("method", UnitKind::Function),
-                ("singleton_method", UnitKind::Function),
-                ("class", UnitKind::Type),
-                ("module", UnitKind::Scope),
-            ],
-            function_values: None,
-            test_calls: Some(TestCalls {
-                call: "call",
-                callee: "method",
-                arguments: "arguments",
-                names: &[
-                    ("it", UnitKind::Case),
-                    ("specify", UnitKind::Case),
-                    ("test", UnitKind::Case),
-                    ("describe", UnitKind::Scope),
-                    ("context", UnitKind::Scope),
-                ],
-                variable_titles: true,
-            }),
-            wrappers: &[],
-            skipped: &[],
-            test_macros: &[],
-            by_title: false,
-            test_name: Some(r"^test_"),
-            test_marker: None,
-        },
+        scripting::ruby(),
         Lang {
             name: "PHP",
             extensions: &["php"],
@@ -561,31 +580,9 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: false,
             test_name: Some(r"^test"),
             test_marker: Some(r"#\[\s*(?:\\?\w+\\)*Test\b|@test\b"),
+            line_tests: None,
         },
-        Lang {
-            name: "shell",
-            extensions: &["sh", "bash", "zsh", "bats"],
-            file_names: &[],
-            grammar: grammar!("lang-bash", tree_sitter_bash::LANGUAGE),
-            comments: &["comment"],
-            strings: &[
-                "string",
-                "raw_string",
-                "ansi_c_string",
-                "translated_string",
-                "heredoc_body",
-            ],
-            docstrings: false,
-            units: &[("function_definition", UnitKind::Function)],
-            function_values: None,
-            test_calls: None,
-            wrappers: &[],
-            skipped: &[],
-            test_macros: &[],
-            by_title: false,
-            test_name: Some(r"^test_"),
-            test_marker: None,
-        },
+        scripting::shell(),
         Lang {
             name: "YAML",
             extensions: &["yaml", "yml"],
@@ -604,6 +601,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: false,
             test_name: None,
             test_marker: None,
+            line_tests: None,
         },
         Lang {
             name: "TOML",
@@ -622,6 +620,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: false,
             test_name: None,
             test_marker: None,
+            line_tests: None,
         },
         Lang {
             name: "Makefile",
@@ -640,7 +639,11 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: false,
             test_name: None,
             test_marker: None,
+            line_tests: None,
         },
+        scripting::lua(),
+        scripting::perl(),
+        scripting::robot(),
     ]
 });
 
@@ -729,6 +732,9 @@ mod tests {
             }
             if let Some(calls) = &lang.test_calls {
                 kinds.push(calls.call);
+                kinds.extend(calls.interpolations);
+                kinds.extend(calls.concatenation.map(|(kind, _)| kind));
+                kinds.extend(calls.title_option.map(|(kind, _)| kind));
                 assert_ne!(
                     language.field_id_for_name(calls.callee),
                     None,
