@@ -25,10 +25,8 @@ const PENDING: &[&str] = &[
     "boost-test",
     "googletest",
     "nose2",
-    "perl-tap-junit",
     "phpunit",
     "pytest-ids",
-    "robot",
     "testng",
     "unittest",
 ];

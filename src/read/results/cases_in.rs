@@ -45,6 +45,31 @@ impl CasesIn {
     }
 }
 
+/// Whether `name`, a report's classname or suite name, spells the source file at `path`
+/// (under the source root) with another separator: Robot Framework's `Src.Providers.Gcs.Provider`
+/// (folders and the file's stem, capitalised, from the folder it ran in) and
+/// TAP::Formatter::JUnit's `providers_gcs_provider_t` (the path with `/` and `.` as `_`).
+/// Compared without case, `/`, `.`, `_` and a space one; the path whole, with or without its
+/// extension, at the end of the name.
+pub(crate) fn spells(name: &str, path: &str) -> bool {
+    let fold = |text: &str| -> String {
+        text.chars()
+            .map(|c| match c {
+                '/' | '\\' | '.' | '_' | ' ' => '/',
+                c => c.to_ascii_lowercase(),
+            })
+            .collect()
+    };
+    let name = fold(name.trim());
+    if name.is_empty() || !name.contains('/') {
+        return false;
+    }
+    let stem = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
+    [fold(path), fold(stem)]
+        .iter()
+        .any(|p| name == *p || ends_with_part(&name, p))
+}
+
 /// Whether `path` ends with `tail` as whole parts (`a/b/c` with `b/c`, not with `/c` of `ab/c`).
 fn ends_with_part(path: &str, tail: &str) -> bool {
     path.strip_suffix(tail)
@@ -126,5 +151,40 @@ mod failed_in {
         assert_eq!(cases.in_file("conformance/robot.robot"), [1]);
         assert_eq!(cases.in_file("providers/gcs/provider_spec.rb"), [2]);
         assert!(cases.in_file("providers/s3/provider_spec.rb").is_empty());
+    }
+
+    #[test]
+    fn a_classname_or_a_suite_that_spells_a_path() {
+        assert!(spells(
+            "Src.Providers.Azure-Blob.Provider",
+            "providers/azure-blob/provider.robot"
+        ));
+        assert!(spells(
+            "Src.Conformance.Conformance",
+            "conformance/conformance.robot"
+        ));
+        assert!(spells(
+            "providers_gcs_provider_t",
+            "providers/gcs/provider.t"
+        ));
+        assert!(spells(
+            "conformance_conformance_t",
+            "conformance/conformance.t"
+        ));
+        // Another file, a part of a name, a name of one part: none.
+        assert!(!spells(
+            "providers_gcs_provider_t",
+            "providers/s3/provider.t"
+        ));
+        assert!(!spells(
+            "Src.Providers.Gcs.Provider",
+            "gcs/provider.robot.bak/x.robot"
+        ));
+        assert!(!spells(
+            "xproviders_gcs_provider_t",
+            "providers/gcs/provider.t"
+        ));
+        assert!(!spells("Provider", "providers/gcs/provider.robot"));
+        assert!(!spells("Minitest::Result", "test_provider.rb"));
     }
 }

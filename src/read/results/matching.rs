@@ -219,12 +219,30 @@ impl<'r> Matcher<'r> {
     }
 
     /// Whether a case whose report names no file is of the test `site`, as its classname
-    /// says: one that names a provider (not the title again, as Jest's and Mocha's do; Catch2's
+    /// says: one that spells a test's file (its suite too) is of that file; one that names a
+    /// provider (not the title again, as Jest's and Mocha's do; Catch2's
     /// binary `s3_provider_test`) is of a file whose path names it; one whose first part is
     /// the stem of one file alone among the tests of that title (`conformance_test.global`) is
     /// of that file. `None`: the classname does not say.
     fn unfiled(&self, case: &Case, site: &Site<'_>, others: &[Site<'_>]) -> Option<bool> {
         let classname = case.classname.trim();
+        // A classname or a suite that spells a test's file (Robot, TAP::Formatter::JUnit).
+        let spelled = |path: &str| {
+            super::cases_in::spells(classname, path)
+                || case
+                    .suite
+                    .as_deref()
+                    .is_some_and(|s| super::cases_in::spells(s, path))
+        };
+        if spelled(site.path) {
+            return Some(true);
+        }
+        if others
+            .iter()
+            .any(|o| o.path != site.path && spelled(o.path))
+        {
+            return Some(false);
+        }
         if classname.is_empty() || case.name.contains(classname) {
             return None;
         }
