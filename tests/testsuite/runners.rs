@@ -414,3 +414,45 @@ fn a_passed_cell_of_a_parameterised_test_names_the_providers_own_case() {
     // The case that ran for s3, not the test's title pattern.
     assert!(title.starts_with("passed: test_put_atomic[s3 "), "{title}");
 }
+
+#[test]
+fn a_failure_among_same_named_cases_of_a_report_without_files_is_never_a_passed_rerun() {
+    // minitest-reporters: every case `Minitest::Result`, no file; `test_delete_missing_key`
+    // three times (the providers' folders), the first, gcs's, failed. They are three tests or
+    // one test's reruns: the report cannot say, so the failure is told.
+    let fixture = storage(
+        "minitest",
+        "providers",
+        "azure-blob",
+        &["minitest-junit/*.xml"],
+    );
+    let report = fixture
+        .root()
+        .join("results/minitest-junit/TEST-Minitest-Result.xml");
+    let text = std::fs::read_to_string(&report).unwrap();
+    // Only the delete failure left: the conformance failures' cases taken out.
+    let other_failures = regex::Regex::new(
+        r#"(?s)<testcase name="test_(?:put_atomic|read_after_write_on)_gcs[^"]*"[^>]*>.*?</testcase>"#,
+    )
+    .unwrap();
+    let edited = other_failures.replace_all(&text, "").into_owned();
+    assert_eq!(edited.matches("<failure").count(), 1, "{edited}");
+    std::fs::write(&report, edited).unwrap();
+    let got = cells(&fixture);
+    for p in ["s3", "gcs", "azure-blob"] {
+        assert_eq!(
+            got[&format!("delete.idempotent {p}")],
+            "unattributed",
+            "{p}"
+        );
+    }
+    let (code, _, findings) = crate::broker::check(&fixture);
+    assert_eq!(code, 1, "{findings:?}");
+    assert!(
+        findings.iter().any(|f| f["check"] == "failing-rule"
+            && f["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("`delete.idempotent`"))),
+        "{findings:?}"
+    );
+}

@@ -15,6 +15,10 @@ pub(crate) struct Attempts {
     /// Per case, whether an earlier attempt of it, in the same report, failed (it passed on a
     /// rerun: flaky).
     pub(crate) flaky: Vec<bool>,
+    /// Per case that counts, an earlier attempt of it in the same report that failed: where
+    /// tests of several files share its name and the report names no file, the "attempts"
+    /// may be those tests (minitest-reporters), and that failure is no rerun's to hide.
+    pub(crate) failed_before: Vec<Option<usize>>,
     /// Cases whose older report said otherwise: the case that counts, and the other report's.
     pub(crate) disagreements: Vec<(usize, usize)>,
 }
@@ -28,6 +32,7 @@ impl Attempts {
         let mut attempts = Attempts {
             counts: vec![true; n],
             flaky: vec![false; n],
+            failed_before: vec![None; n],
             disagreements: Vec::new(),
         };
         // The first case of each name, and the names run more than once (a rerun, or the
@@ -80,12 +85,13 @@ impl Attempts {
                 attempts.counts[i] = i == winner;
             }
             let outcome = results.cases[winner].outcome;
-            attempts.flaky[winner] = outcome == Outcome::Passed
-                && indexes.iter().any(|&i| {
-                    results.cases[i].report == report
-                        && i < winner
-                        && results.cases[i].outcome == Outcome::Failed
-                });
+            attempts.failed_before[winner] = indexes.iter().copied().find(|&i| {
+                results.cases[i].report == report
+                    && i < winner
+                    && results.cases[i].outcome == Outcome::Failed
+            });
+            attempts.flaky[winner] =
+                outcome == Outcome::Passed && attempts.failed_before[winner].is_some();
             // The last attempt of every other report, when it says otherwise.
             let mut reports: Vec<usize> = indexes
                 .iter()
@@ -178,6 +184,8 @@ mod tests {
             case("providers_gcs_provider_t", Outcome::Passed),
         ]);
         let attempts = Attempts::of(&rerun);
+        assert_eq!(attempts.failed_before, [None, Some(0)]);
+        assert_eq!(Attempts::of(&files).failed_before, [None, None]);
         assert_eq!(
             (attempts.counts, attempts.flaky),
             (vec![false, true], vec![false, true])

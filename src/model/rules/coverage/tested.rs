@@ -175,7 +175,17 @@ fn unattributed(
     } else {
         Unknowable::Provider
     };
-    let failed = worst(with, &all).filter(|&i| failed(with, i));
+    // Where which file ran is not known, a case's earlier "attempts" may be the other files'
+    // tests of its name: a failure among them is told, never passed over as a rerun's.
+    let failed = worst(with, &all).filter(|&i| failed(with, i)).or_else(|| {
+        found
+            .unplaced
+            .then(|| {
+                all.iter()
+                    .find_map(|&i| with.matcher.attempts.failed_before[i])
+            })
+            .flatten()
+    });
     Some((Status::Unattributed(c, why, failed), all, false))
 }
 
