@@ -17,6 +17,7 @@
 
 mod automata;
 mod cache;
+mod calls;
 pub(crate) mod fallback;
 pub(crate) mod index;
 pub(crate) mod languages;

@@ -340,12 +340,13 @@ fn rspec_and_minitest_tests_by_their_titles_in_and_under_loops() {
 
 #[test]
 fn deno_bats_and_busted_tests_by_their_titles() {
-    let deno = "for (const store of STORES) {\n  // r[verify a.b]\n  Deno.test({\n    name: `put on ${store} is atomic`,\n    fn() {},\n  });\n}\n// r[verify a.c]\nDeno.test(\"get missing\", () => {});\n// r[verify a.d]\nDeno.serve(\"x\");\n";
+    let deno = "for (const store of STORES) {\n  // r[verify a.b]\n  Deno.test({\n    name: `put on ${store} is atomic`,\n    fn() {},\n  });\n}\n// r[verify a.c]\nDeno.test(\"get missing\", () => {});\n// r[verify a.d]\nDeno.serve(\"x\");\n// r[verify a.e]\nDeno.test({ fn() {} });\n";
     assert_eq!(
         titled("a.test.ts", deno),
         [
             site("put on ${store} is atomic", &[]),
             site("get missing", &[]),
+            None,
             None
         ]
     );

@@ -146,27 +146,9 @@ macro_rules! grammar {
     }};
 }
 
-// After `grammar!`, which its rows use.
+// After `grammar!`, which their rows use.
+mod javascript;
 mod scripting;
-
-/// JavaScript's and TypeScript's runners: Jest, Vitest, Mocha, Jasmine, node:test,
-/// Playwright, and Deno's `Deno.test("title", fn)` or `Deno.test({ name, fn })`.
-const JS_TEST_CALLS: TestCalls = TestCalls {
-    variable_titles: true,
-    title_option: Some(("pair", "name")),
-    ..TestCalls::plain(
-        "call_expression",
-        "function",
-        "arguments",
-        &[
-            ("test", UnitKind::Case),
-            ("it", UnitKind::Case),
-            ("Deno.test", UnitKind::Case),
-            ("describe", UnitKind::Scope),
-            ("suite", UnitKind::Scope),
-        ],
-    )
-};
 
 /// C++ test frameworks whose tests are calls followed by a body: Catch2, doctest, Boost.Test.
 const CPP_TEST_CALLS: TestCalls = TestCalls::plain(
@@ -182,23 +164,6 @@ const CPP_TEST_CALLS: TestCalls = TestCalls::plain(
         ("BOOST_DATA_TEST_CASE", UnitKind::Case),
     ],
 );
-
-const JS_UNITS: &[(&str, UnitKind)] = &[
-    ("function_declaration", UnitKind::Function),
-    ("generator_function_declaration", UnitKind::Function),
-    ("method_definition", UnitKind::Function),
-    ("class_declaration", UnitKind::Type),
-];
-
-const TS_UNITS: &[(&str, UnitKind)] = &[
-    ("function_declaration", UnitKind::Function),
-    ("generator_function_declaration", UnitKind::Function),
-    ("method_definition", UnitKind::Function),
-    ("class_declaration", UnitKind::Type),
-    ("abstract_class_declaration", UnitKind::Type),
-    ("interface_declaration", UnitKind::Type),
-    ("enum_declaration", UnitKind::Type),
-];
 
 const C_FAMILY_UNITS: &[(&str, UnitKind)] = &[
     ("function_definition", UnitKind::Function),
@@ -285,87 +250,9 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_marker: None,
             line_tests: None,
         },
-        Lang {
-            name: "TypeScript",
-            extensions: &["ts", "mts", "cts"],
-            file_names: &[],
-            grammar: grammar!(
-                "lang-typescript",
-                tree_sitter_typescript::LANGUAGE_TYPESCRIPT
-            ),
-            comments: &["comment"],
-            strings: &["string", "template_string"],
-            docstrings: false,
-            units: TS_UNITS,
-            function_values: Some((
-                "variable_declarator",
-                &["arrow_function", "function_expression"],
-            )),
-            test_calls: Some(JS_TEST_CALLS),
-            wrappers: &[
-                "export_statement",
-                "expression_statement",
-                "lexical_declaration",
-            ],
-            skipped: &["decorator"],
-            test_macros: &[],
-            by_title: true,
-            test_name: None,
-            test_marker: None,
-            line_tests: None,
-        },
-        Lang {
-            name: "TSX",
-            extensions: &["tsx"],
-            file_names: &[],
-            grammar: grammar!("lang-typescript", tree_sitter_typescript::LANGUAGE_TSX),
-            comments: &["comment"],
-            strings: &["string", "template_string"],
-            docstrings: false,
-            units: TS_UNITS,
-            function_values: Some((
-                "variable_declarator",
-                &["arrow_function", "function_expression"],
-            )),
-            test_calls: Some(JS_TEST_CALLS),
-            wrappers: &[
-                "export_statement",
-                "expression_statement",
-                "lexical_declaration",
-            ],
-            skipped: &["decorator"],
-            test_macros: &[],
-            by_title: true,
-            test_name: None,
-            test_marker: None,
-            line_tests: None,
-        },
-        Lang {
-            name: "JavaScript",
-            extensions: &["js", "mjs", "cjs", "jsx"],
-            file_names: &[],
-            grammar: grammar!("lang-javascript", tree_sitter_javascript::LANGUAGE),
-            comments: &["comment"],
-            strings: &["string", "template_string"],
-            docstrings: false,
-            units: JS_UNITS,
-            function_values: Some((
-                "variable_declarator",
-                &["arrow_function", "function_expression"],
-            )),
-            test_calls: Some(JS_TEST_CALLS),
-            wrappers: &[
-                "export_statement",
-                "expression_statement",
-                "lexical_declaration",
-            ],
-            skipped: &["decorator"],
-            test_macros: &[],
-            by_title: true,
-            test_name: None,
-            test_marker: None,
-            line_tests: None,
-        },
+        javascript::typescript(),
+        javascript::tsx(),
+        javascript::javascript(),
         Lang {
             name: "Java",
             extensions: &["java"],
@@ -735,13 +622,14 @@ mod tests {
                 kinds.extend(calls.interpolations);
                 kinds.extend(calls.concatenation.map(|(kind, _)| kind));
                 kinds.extend(calls.title_option.map(|(kind, _)| kind));
-                assert_ne!(
-                    language.field_id_for_name(calls.callee),
-                    None,
-                    "{}: field {}",
-                    lang.name,
-                    calls.callee
-                );
+                for field in [calls.callee, calls.arguments] {
+                    assert_ne!(
+                        language.field_id_for_name(field),
+                        None,
+                        "{}: field {field}",
+                        lang.name
+                    );
+                }
             }
             for kind in kinds {
                 assert_ne!(
