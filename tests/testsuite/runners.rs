@@ -456,3 +456,35 @@ fn a_failure_among_same_named_cases_of_a_report_without_files_is_never_a_passed_
         "{findings:?}"
     );
 }
+
+#[test]
+fn a_tap_case_its_title_does_not_place_is_unmatched_in_its_file_and_its_failure_fails() {
+    // prove with TAP::Formatter::JUnit names a file only in its `<testsuite>`
+    // (`providers_gcs_provider_t`): a subtest renamed in the run (its title no longer the
+    // source's) is a case of that file no test is placed on, never "not run".
+    let fixture = storage(
+        "perl-tap-junit",
+        "providers",
+        "azure-blob",
+        &["prove-junit.xml"],
+    );
+    let report = fixture.root().join("results/prove-junit.xml");
+    let text = std::fs::read_to_string(&report).unwrap();
+    let edited = text.replace(
+        "name=\"2 - delete of a missing key succeeds\">\n      <failure",
+        "name=\"2 - delete of a missing key works\">\n      <failure",
+    );
+    assert_ne!(edited, text);
+    std::fs::write(&report, edited).unwrap();
+    let got = cells(&fixture);
+    assert_eq!(got["delete.idempotent gcs"], "unmatched");
+    assert_eq!(got["delete.idempotent s3"], "passed");
+    let (_, _, findings) = crate::broker::check(&fixture);
+    assert!(
+        findings.iter().any(|f| f["check"] == "failing-rule"
+            && f["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("delete of a missing key works"))),
+        "{findings:?}"
+    );
+}
