@@ -2,7 +2,7 @@
 //! with no case is *not run* only where its report ran nothing of its file
 //! (`model::rules::coverage`'s *unmatched*). To read another way a report names a case's file,
 //! add it to `case_files` (or, for a name that spells a path with other separators, to what
-//! [`spells`] compares).
+//! [`spelled_by`] compares).
 
 /// The cases of the results with the files their reports say they are of: a `file` attribute,
 /// or a class that is a path (`./spec/a_spec.rb`, `a/b.lua:5`) or a dotted one
@@ -67,32 +67,41 @@ impl CasesIn {
 }
 
 /// A name or a path with `/`, `\\`, `.`, `_` and a space one separator, in lower case: how
-/// [`spells`] compares them.
-fn fold(text: &str) -> String {
-    text.trim()
-        .chars()
-        .map(|c| match c {
-            '/' | '\\' | '.' | '_' | ' ' => '/',
-            c => c.to_ascii_lowercase(),
-        })
-        .collect()
+/// [`spelled_by`] compares them.
+pub(crate) fn fold(text: &str) -> String {
+    let bytes: Vec<u8> = text.trim().bytes().map(fold_byte).collect();
+    // Only ASCII bytes change, each into ASCII: still UTF-8.
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
-/// Whether `name`, a report's classname or suite name, spells the source file at `path`
-/// (under the source root) with another separator: Robot Framework's `Src.Providers.Gcs.Provider`
-/// (folders and the file's stem, capitalised, from the folder it ran in) and
-/// TAP::Formatter::JUnit's `providers_gcs_provider_t` (the path with `/` and `.` as `_`).
-/// Compared without case, `/`, `.`, `_` and a space one; the path whole, with or without its
-/// extension, at the end of the name.
-pub(crate) fn spells(name: &str, path: &str) -> bool {
-    let name = fold(name);
-    if name.is_empty() || !name.contains('/') {
+fn fold_byte(b: u8) -> u8 {
+    match b {
+        b'/' | b'\\' | b'.' | b'_' | b' ' => b'/',
+        b => b.to_ascii_lowercase(),
+    }
+}
+
+/// Whether `folded`, a report's classname or suite name [`fold`]ed, spells the source file at
+/// `path` (under the source root) with another separator: Robot Framework's
+/// `Src.Providers.Gcs.Provider` (folders and the file's stem, capitalised, from the folder it
+/// ran in) and TAP::Formatter::JUnit's `providers_gcs_provider_t` (the path with `/` and `.` as
+/// `_`). Compared without case, `/`, `.`, `_` and a space one; the path whole, with or without
+/// its extension, at the end of the name. Asked of every test's path for one case: the path is
+/// compared as it is folded, never copied.
+pub(crate) fn spelled_by(folded: &str, path: &str) -> bool {
+    if !folded.contains('/') {
         return false;
     }
     let stem = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
-    [fold(path), fold(stem)]
-        .iter()
-        .any(|p| name == *p || ends_with_part(&name, p))
+    [path, stem].iter().any(|p| {
+        let (name, p) = (folded.as_bytes(), p.as_bytes());
+        let Some(at) = name.len().checked_sub(p.len()) else {
+            return false;
+        };
+        // `fold` maps ASCII alone: byte by byte is the same.
+        name[at..].iter().zip(p).all(|(n, b)| *n == fold_byte(*b))
+            && (at == 0 || name[at - 1] == b'/')
+    })
 }
 
 /// Whether `path` ends with `tail` as whole parts (`a/b/c` with `b/c`, not with `/c` of `ab/c`).
@@ -189,6 +198,10 @@ mod failed_in {
         // A suite that is no file's (a runner's name, a Go package).
         assert!(cases.in_file("pytest.py").is_empty());
         assert!(cases.in_file("store/providers.go").is_empty());
+    }
+
+    fn spells(name: &str, path: &str) -> bool {
+        spelled_by(&fold(name), path)
     }
 
     #[test]

@@ -33,6 +33,7 @@ use std::path::Path;
 use std::sync::Mutex;
 
 pub(crate) use super::attempts::Attempts;
+use super::cases_in::{fold, spelled_by};
 use super::names::{Named, TitlePattern, base, expanded, named, named_in};
 use super::{Case, CaseMap, Results};
 
@@ -227,13 +228,8 @@ impl<'r> Matcher<'r> {
     fn unfiled(&self, case: &Case, site: &Site<'_>, others: &[Site<'_>]) -> Option<bool> {
         let classname = case.classname.trim();
         // A classname or a suite that spells a test's file (Robot, TAP::Formatter::JUnit).
-        let spelled = |path: &str| {
-            super::cases_in::spells(classname, path)
-                || case
-                    .suite
-                    .as_deref()
-                    .is_some_and(|s| super::cases_in::spells(s, path))
-        };
+        let names = [Some(classname), case.suite.as_deref()].map(|n| n.map(fold));
+        let spelled = |path: &str| names.iter().flatten().any(|n| spelled_by(n, path));
         if spelled(site.path) {
             return Some(true);
         }

@@ -583,11 +583,12 @@ pub(crate) fn for_path(path: &str) -> Option<&'static Lang> {
 }
 
 /// Whether `path` is a test file by the conventions of its runners (`x_test.go`,
-/// `test_x.py`, `x.test.ts`, `x_spec.rb`, a `tests/` folder): its code is test code.
+/// `test_x.py`, `x.test.ts`, `x_spec.rb`, `x_spec.lua`, `x.bats`, a `tests/` folder): its code
+/// is test code.
 pub(crate) fn is_test_file(path: &str) -> bool {
     static TEST_FILE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?:^|/)(?:tests?|__tests__|spec|testing|conformance)/|(?:^|/)test_[^/]*$|_test\.[^/]+$|_spec\.rb$|\.(?:test|spec)\.[cm]?[jt]sx?$|(?:^|/)[^/]*Tests?\.(?:java|kt|cs|swift|php)$|(?:^|/)src/test/",
+            r"(?:^|/)(?:tests?|__tests__|spec|testing|conformance)/|(?:^|/)test_[^/]*$|_test\.[^/]+$|_spec\.(?:rb|lua)$|\.bats$|\.(?:test|spec)\.[cm]?[jt]sx?$|(?:^|/)[^/]*Tests?\.(?:java|kt|cs|swift|php)$|(?:^|/)src/test/",
         )
         .expect("a valid regex")
     });
@@ -661,6 +662,8 @@ mod tests {
         assert!(for_path("README").is_none() && for_path("a.proto").is_none());
         assert!(is_test_file("store/put_test.go") && is_test_file("tests/test_store.py"));
         assert!(is_test_file("src/put.test.ts") && is_test_file("StoreTest.java"));
+        assert!(is_test_file("providers/gcs/provider_spec.lua") && is_test_file("a/x.bats"));
+        assert!(!is_test_file("providers/gcs/provider.lua") && !is_test_file("a/x.sh"));
         assert!(!is_test_file("store/put.go") && !is_test_file("src/latest.py"));
     }
 }
