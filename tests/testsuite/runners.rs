@@ -488,3 +488,23 @@ fn a_tap_case_its_title_does_not_place_is_unmatched_in_its_file_and_its_failure_
         "{findings:?}"
     );
 }
+
+#[test]
+fn a_suite_that_names_a_provider_makes_its_case_that_providers_own() {
+    // TAP::Formatter::JUnit: a provider's own subtests are in the suite of its file
+    // (`providers_gcs_provider_t`), their titles naming none. Only the conformance test's
+    // `get.missing` counts for every provider on one case's word.
+    let book = storage(
+        "perl-tap-junit",
+        "providers",
+        "azure-blob",
+        &["prove-junit.xml"],
+    );
+    let (_, status, _) = run_in(book.root(), &["status"]);
+    let note = status
+        .lines()
+        .find(|l| l.contains("tests whose results name no provider"))
+        .unwrap_or_else(|| panic!("{status}"));
+    assert!(note.contains("`get.missing` is verified"), "{note}");
+    assert!(!note.contains("delete.idempotent"), "{note}");
+}

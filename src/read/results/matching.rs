@@ -267,12 +267,17 @@ impl<'r> Matcher<'r> {
         match TitlePattern::new(site.scope, site.name) {
             Some(pattern) => match pattern.provider(&case.name, &self.providers) {
                 // GoogleTest keeps a parameter's value beside the index it names a case by;
-                // Catch2 names a case's binary (`s3_provider_test.global`) in its classname.
-                Named::None => [case.display.as_deref(), Some(case.classname.as_str())]
-                    .into_iter()
-                    .flatten()
-                    .find_map(|d| named_in(d, &self.providers))
-                    .map_or(Named::None, Named::Provider),
+                // Catch2 names a case's binary (`s3_provider_test.global`) in its classname,
+                // TAP::Formatter::JUnit a file (`providers_gcs_provider_t`) in its suite.
+                Named::None => [
+                    case.display.as_deref(),
+                    Some(case.classname.as_str()),
+                    case.suite.as_deref(),
+                ]
+                .into_iter()
+                .flatten()
+                .find_map(|d| named_in(d, &self.providers))
+                .map_or(Named::None, Named::Provider),
                 named => named,
             },
             None => Named::None,
