@@ -508,3 +508,16 @@ fn a_suite_that_names_a_provider_makes_its_case_that_providers_own() {
     assert!(note.contains("`get.missing` is verified"), "{note}");
     assert!(!note.contains("delete.idempotent"), "{note}");
 }
+
+#[test]
+fn status_says_which_files_tests_are_read_line_by_line() {
+    let robot = storage("robot", "providers", "azure-blob", &["robot-xunit.xml"]);
+    let (_, status, _) = run_in(robot.root(), &["status"]);
+    assert!(
+        status.contains("test declarations read line by line (Robot Framework's test cases, Perl's subtests): .robot 4"),
+        "{status}"
+    );
+    let rspec = storage("rspec", "providers", "azure-blob", &["rspec-junit.xml"]);
+    let (_, status, _) = run_in(rspec.root(), &["status"]);
+    assert!(!status.contains("line by line"), "{status}");
+}
