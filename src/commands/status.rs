@@ -295,6 +295,23 @@ fn reading(out: &mut String, source: &crate::SourceRead) {
             "  read as text (no grammar; a comment is what follows //, /*, # or -- on a line): {}",
             list(&source.text)
         );
+        // Robot's and Perl's tests are declared one to a line, and read so.
+        let by_lines: Vec<String> = source
+            .text
+            .iter()
+            .filter(|(extension, _)| {
+                crate::read::code::for_path(&format!("x{extension}"))
+                    .is_some_and(|l| l.line_tests.is_some())
+            })
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        if !by_lines.is_empty() {
+            let _ = writeln!(
+                out,
+                "  their test declarations read line by line (Robot Framework's test cases, Perl's subtests): {}",
+                by_lines.join(", ")
+            );
+        }
     }
     for (why, n) in &source.not_source {
         let files = if *n == 1 { "file" } else { "files" };

@@ -142,7 +142,7 @@ fn cases_of(
     sites: &[Site<'_>],
 ) -> Vec<CaseResult> {
     let found = matcher.cases(source_root, site, sites);
-    let javascript = crate::read::results::matching::by_title(site.path);
+    let javascript = site.titled();
     found
         .cases
         .iter()

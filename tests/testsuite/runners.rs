@@ -414,3 +414,110 @@ fn a_passed_cell_of_a_parameterised_test_names_the_providers_own_case() {
     // The case that ran for s3, not the test's title pattern.
     assert!(title.starts_with("passed: test_put_atomic[s3 "), "{title}");
 }
+
+#[test]
+fn a_failure_among_same_named_cases_of_a_report_without_files_is_never_a_passed_rerun() {
+    // minitest-reporters: every case `Minitest::Result`, no file; `test_delete_missing_key`
+    // three times (the providers' folders), the first, gcs's, failed. They are three tests or
+    // one test's reruns: the report cannot say, so the failure is told.
+    let fixture = storage(
+        "minitest",
+        "providers",
+        "azure-blob",
+        &["minitest-junit/*.xml"],
+    );
+    let report = fixture
+        .root()
+        .join("results/minitest-junit/TEST-Minitest-Result.xml");
+    let text = std::fs::read_to_string(&report).unwrap();
+    // Only the delete failure left: the conformance failures' cases taken out.
+    let other_failures = regex::Regex::new(
+        r#"(?s)<testcase name="test_(?:put_atomic|read_after_write_on)_gcs[^"]*"[^>]*>.*?</testcase>"#,
+    )
+    .unwrap();
+    let edited = other_failures.replace_all(&text, "").into_owned();
+    assert_eq!(edited.matches("<failure").count(), 1, "{edited}");
+    std::fs::write(&report, edited).unwrap();
+    let got = cells(&fixture);
+    for p in ["s3", "gcs", "azure-blob"] {
+        assert_eq!(
+            got[&format!("delete.idempotent {p}")],
+            "unattributed",
+            "{p}"
+        );
+    }
+    let (code, _, findings) = crate::broker::check(&fixture);
+    assert_eq!(code, 1, "{findings:?}");
+    assert!(
+        findings.iter().any(|f| f["check"] == "failing-rule"
+            && f["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("`delete.idempotent`"))),
+        "{findings:?}"
+    );
+}
+
+#[test]
+fn a_tap_case_its_title_does_not_place_is_unmatched_in_its_file_and_its_failure_fails() {
+    // prove with TAP::Formatter::JUnit names a file only in its `<testsuite>`
+    // (`providers_gcs_provider_t`): a subtest renamed in the run (its title no longer the
+    // source's) is a case of that file no test is placed on, never "not run".
+    let fixture = storage(
+        "perl-tap-junit",
+        "providers",
+        "azure-blob",
+        &["prove-junit.xml"],
+    );
+    let report = fixture.root().join("results/prove-junit.xml");
+    let text = std::fs::read_to_string(&report).unwrap();
+    let edited = text.replace(
+        "name=\"2 - delete of a missing key succeeds\">\n      <failure",
+        "name=\"2 - delete of a missing key works\">\n      <failure",
+    );
+    assert_ne!(edited, text);
+    std::fs::write(&report, edited).unwrap();
+    let got = cells(&fixture);
+    assert_eq!(got["delete.idempotent gcs"], "unmatched");
+    assert_eq!(got["delete.idempotent s3"], "passed");
+    let (_, _, findings) = crate::broker::check(&fixture);
+    assert!(
+        findings.iter().any(|f| f["check"] == "failing-rule"
+            && f["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("delete of a missing key works"))),
+        "{findings:?}"
+    );
+}
+
+#[test]
+fn a_suite_that_names_a_provider_makes_its_case_that_providers_own() {
+    // TAP::Formatter::JUnit: a provider's own subtests are in the suite of its file
+    // (`providers_gcs_provider_t`), their titles naming none. Only the conformance test's
+    // `get.missing` counts for every provider on one case's word.
+    let book = storage(
+        "perl-tap-junit",
+        "providers",
+        "azure-blob",
+        &["prove-junit.xml"],
+    );
+    let (_, status, _) = run_in(book.root(), &["status"]);
+    let note = status
+        .lines()
+        .find(|l| l.contains("tests whose results name no provider"))
+        .unwrap_or_else(|| panic!("{status}"));
+    assert!(note.contains("`get.missing` is verified"), "{note}");
+    assert!(!note.contains("delete.idempotent"), "{note}");
+}
+
+#[test]
+fn status_says_which_files_tests_are_read_line_by_line() {
+    let robot = storage("robot", "providers", "azure-blob", &["robot-xunit.xml"]);
+    let (_, status, _) = run_in(robot.root(), &["status"]);
+    assert!(
+        status.contains("test declarations read line by line (Robot Framework's test cases, Perl's subtests): .robot 4"),
+        "{status}"
+    );
+    let rspec = storage("rspec", "providers", "azure-blob", &["rspec-junit.xml"]);
+    let (_, status, _) = run_in(rspec.root(), &["status"]);
+    assert!(!status.contains("line by line"), "{status}");
+}

@@ -215,11 +215,17 @@ fn citation_at(
             Some(parsed) => parsed.test_at(at),
             None => {
                 let text = text.get_or_insert_with(|| String::from_utf8_lossy(data).into_owned());
-                fallback::test_function(text, line).map(|name| TestSite {
-                    name,
-                    scope: Vec::new(),
-                    line,
-                })
+                // A language without a grammar whose tests are line-shaped (its row says how),
+                // else the line rules of every other file.
+                match crate::read::code::for_path(path).and_then(|l| l.line_tests) {
+                    Some(tests) => crate::read::code::languages::lines::test_at(tests, text, line),
+                    None => fallback::test_function(text, line).map(|name| TestSite {
+                        name,
+                        scope: Vec::new(),
+                        line,
+                        titled: false,
+                    }),
+                }
             }
         })
         .flatten();

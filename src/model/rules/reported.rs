@@ -208,6 +208,7 @@ fn append(
                 name: t.name.clone(),
                 scope: Vec::new(),
                 line: t.line,
+                titled: false,
             }),
             remote: Some(Remote { report: r, link }),
         });

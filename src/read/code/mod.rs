@@ -12,11 +12,12 @@
 //! keeps every comment and unit around a syntax error, and the errors are counted
 //! ([`Parsed::errors`]) for `status`, never a failure.
 //!
-//! To add a language, see `languages.rs`; to read something new from a tree, add it to the
+//! To add a language, see `languages/mod.rs`; to read something new from a tree, add it to the
 //! walk in `walk.rs`, which names no language.
 
 mod automata;
 mod cache;
+mod calls;
 pub(crate) mod fallback;
 pub(crate) mod index;
 pub(crate) mod languages;
@@ -74,6 +75,11 @@ pub(crate) struct TestSite {
     pub name: String,
     pub scope: Vec<String>,
     pub line: usize,
+    /// It is named by a title (a test call's, a test macro's, a line's), which a report
+    /// writes inside its groups' titles, not by a function's name: `scope` then holds the
+    /// titles of the groups alone.
+    #[serde(default)]
+    pub titled: bool,
 }
 
 /// A place in a file of the source tree that a finding is about, other than a citation (an
@@ -192,11 +198,14 @@ impl<'t> Parsed<'t> {
             })?,
         };
         let (node, name, line) = (declared.node, declared.name, declared.line);
-        // Its ancestors, found going down as in `at` (the test starts on their path).
+        let titled = declared.titled;
+        // Its ancestors, found going down as in `at` (the test starts on their path): of a
+        // titled test, the groups a call declares (a `describe`, not a class around it).
         let mut scope: Vec<String> = self
             .at(node.start_byte())
             .skip_while(|n| n.id() != node.id())
             .skip(1)
+            .filter(|n| !titled || syntax.role(*n) == Role::Call)
             .filter_map(|n| syntax.declared(n).map(|d| d.name))
             .collect();
         scope.reverse();
@@ -205,7 +214,12 @@ impl<'t> Parsed<'t> {
         if let Some(group) = declared.group {
             scope = vec![group];
         }
-        Some(TestSite { name, scope, line })
+        Some(TestSite {
+            name,
+            scope,
+            line,
+            titled,
+        })
     }
 
     /// Every code unit and scope, in the order they start (a walk over the whole tree).

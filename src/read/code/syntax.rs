@@ -80,6 +80,8 @@ pub(super) struct Declared<'t> {
     /// The group a test macro names beside its test (`Suite` of `TEST(Suite, Name)`): the
     /// innermost scope of the test.
     pub(super) group: Option<String>,
+    /// Its name is a title (a test call's or a test macro's), not a function's.
+    pub(super) titled: bool,
 }
 
 /// A file's text read through its language's row.
@@ -143,16 +145,18 @@ impl<'t> Syntax<'t> {
             _ => return None,
         };
         let name_node = name_of(node);
+        // Kotlin's and Swift's backticks quote a name (`fun `put is atomic`()`): not part of
+        // it.
+        let titled = title.is_some();
         let name = match title {
             Some(title) => title,
-            // Kotlin's and Swift's backticks quote a name (`fun `put is atomic`()`): not
-            // part of it.
             None => name_node
                 .map(|n| self.text_of(n).trim_matches('`').to_owned())
                 .unwrap_or_default(),
         };
         Some(Declared {
             kind,
+            titled,
             name,
             name_at: name_node.map_or(node.start_byte(), |n| n.start_byte()),
             line: name_node.unwrap_or(node).start_position().row + 1,
@@ -200,6 +204,7 @@ impl<'t> Syntax<'t> {
             line: node.start_position().row + 1,
             node,
             group,
+            titled: true,
         })
     }
 
@@ -266,7 +271,8 @@ impl<'t> Syntax<'t> {
             }
             break;
         }
-        let mut node = next?;
+        let next = next?;
+        let mut node = next;
         // Into wrappers (`export function`, a decorated definition) and into a body whose
         // first statement it is (Python's block after its header).
         for _ in 0..4 {
@@ -274,10 +280,57 @@ impl<'t> Syntax<'t> {
                 return Some(declared);
             }
             let mut cursor = node.walk();
-            let first = node
+            let Some(first) = node
                 .named_children(&mut cursor)
-                .find(|c| !matches!(self.role(*c), Role::Comment | Role::Skipped))?;
+                .find(|c| !matches!(self.role(*c), Role::Comment | Role::Skipped))
+            else {
+                break;
+            };
             node = first;
+        }
+        // A statement that declares its test inside: a loop over the providers (`for`,
+        // Ruby's `%w[s3 gcs].each do |store|`) whose body holds the test.
+        self.first_declared(self.statement_at(next)?)
+    }
+
+    /// The statement that starts at `node`: the outermost node starting there whose parts
+    /// but one start on its first line (a loop's header and body, a call with its block),
+    /// not a list of statements.
+    fn statement_at<'n>(&self, node: Node<'n>) -> Option<Node<'n>> {
+        let mut at = node;
+        loop {
+            let row = at.start_position().row;
+            let mut cursor = at.walk();
+            let later = at
+                .named_children(&mut cursor)
+                .filter(|c| c.start_position().row > row)
+                .count();
+            if later <= 1 {
+                return Some(at);
+            }
+            let mut cursor = at.walk();
+            at = at
+                .named_children(&mut cursor)
+                .find(|c| c.start_byte() == at.start_byte())?;
+        }
+    }
+
+    /// The first unit declared in `node` (itself or inside it), in document order, not
+    /// looking inside a unit, a comment or a string.
+    fn first_declared<'n>(&self, node: Node<'n>) -> Option<Declared<'n>> {
+        let mut stack = vec![node];
+        // A bound on the nodes looked at: a statement, not a file.
+        for _ in 0..4096 {
+            let at = stack.pop()?;
+            if let Some(declared) = self.declared(at) {
+                return Some(declared);
+            }
+            if matches!(self.role(at), Role::Comment | Role::String) {
+                continue;
+            }
+            let mut cursor = at.walk();
+            let children: Vec<Node<'n>> = at.named_children(&mut cursor).collect();
+            stack.extend(children.into_iter().rev());
         }
         None
     }
@@ -288,56 +341,6 @@ impl<'t> Syntax<'t> {
             .rev()
             .take_while(|&&b| b != b'\n')
             .all(|b| b.is_ascii_whitespace())
-    }
-
-    /// A call that declares a test case or a group (`test("title", ...)`, `describe(...)`,
-    /// `test.each(table)("title", ...)`): what it declares and its title.
-    fn test_call(&self, node: Node<'_>) -> Option<(UnitKind, String)> {
-        let calls = self.lang.test_calls.as_ref()?;
-        // In `test.each(table)("title", fn)` only the outer call declares the case.
-        if let Some(parent) = node.parent()
-            && self.role(parent) == Role::Call
-            && parent
-                .child_by_field_name(calls.callee)
-                .is_some_and(|c| c.id() == node.id())
-        {
-            return None;
-        }
-        let mut callee = node.child_by_field_name(calls.callee)?;
-        // A group named on the chain (`describe` of Playwright's `test.describe.parallel`)
-        // makes the call a group, whatever name the chain starts with.
-        let mut group = false;
-        // The name the chain starts with: `test` of `test.skip.each(...)`.
-        while let Some(inner) = callee
-            .child_by_field_name("object")
-            .or_else(|| callee.child_by_field_name(calls.callee))
-        {
-            let property = callee.child_by_field_name("property");
-            group |= property.is_some_and(|p| {
-                let name = self.text_of(p);
-                calls
-                    .names
-                    .iter()
-                    .any(|(n, k)| *n == name && *k == UnitKind::Scope)
-            });
-            callee = inner;
-        }
-        let name = self.text_of(callee);
-        let (_, kind) = calls.names.iter().find(|(n, _)| *n == name)?;
-        let kind = if group { &UnitKind::Scope } else { kind };
-        let arguments = node.child_by_field_name(calls.arguments)?;
-        let first = arguments.named_child(0)?;
-        let title = self.text_of(first);
-        // A title that is a variable (`it(store, ...)` in a loop) takes whatever it held: a
-        // placeholder, as `${store}` in a template.
-        if calls.variable_titles && first.kind() == "identifier" {
-            return Some((*kind, format!("${{{title}}}")));
-        }
-        let title = title
-            .strip_prefix(['"', '\'', '`'])
-            .and_then(|t| t.strip_suffix(['"', '\'', '`']))
-            .unwrap_or(title);
-        Some((*kind, title.to_owned()))
     }
 
     pub(super) fn text_of(&self, node: Node<'_>) -> &'t str {

@@ -297,3 +297,67 @@ fn c_and_cpp_tests_by_their_macros_and_names_never_their_return_type() {
         ]
     );
 }
+
+/// The test and the groups' titles a citation of a scripting language's runner stands in.
+fn titled(name: &str, text: &str) -> Vec<Option<(String, Vec<String>)>> {
+    let parsed = parse(for_path(name).unwrap(), text.as_bytes()).unwrap();
+    text.match_indices("r[")
+        .map(|(at, _)| {
+            parsed
+                .test_at(at)
+                .inspect(|t| assert!(t.titled, "{name}: {} is titled", t.name))
+                .map(|t| (t.name, t.scope))
+        })
+        .collect()
+}
+
+fn site(name: &str, scope: &[&str]) -> Option<(String, Vec<String>)> {
+    Some((
+        name.to_owned(),
+        scope.iter().map(|s| (*s).to_owned()).collect(),
+    ))
+}
+
+#[test]
+fn rspec_and_minitest_tests_by_their_titles_in_and_under_loops() {
+    let rspec = "RSpec.describe \"storage\" do\n  # r[verify a.b]\n  %w[s3 gcs].each do |store|\n    it \"put on #{store} is atomic\" do\n    end\n  end\n\n  %w[s3].each do |store|\n    # r[verify a.c]\n    it \"read on #{store}\", store: store do\n    end\n  end\n\n  # r[verify a.d]\n  x = 1\n  # r[verify a.e]\n  describe \"group\" do\n  end\nend\n";
+    assert_eq!(
+        titled("a_spec.rb", rspec),
+        [
+            site("put on ${store} is atomic", &["storage"]),
+            site("read on ${store}", &["storage"]),
+            None,
+            None
+        ]
+    );
+    // A method made in a loop is named by its name alone: the class is no title.
+    let minitest = "class TestConformance < Minitest::Test\n  # r[verify a.b]\n  %w[s3 gcs].each do |store|\n    define_method(\"test_put_atomic_#{store}\") do\n    end\n  end\n  # r[verify a.c]\n  define_method(\"helper_#{x}\") do\n  end\nend\n";
+    assert_eq!(
+        titled("test_a.rb", minitest),
+        [site("test_put_atomic_${store}", &[]), None]
+    );
+}
+
+#[test]
+fn deno_bats_and_busted_tests_by_their_titles() {
+    let deno = "for (const store of STORES) {\n  // r[verify a.b]\n  Deno.test({\n    name: `put on ${store} is atomic`,\n    fn() {},\n  });\n}\n// r[verify a.c]\nDeno.test(\"get missing\", () => {});\n// r[verify a.d]\nDeno.serve(\"x\");\n// r[verify a.e]\nDeno.test({ fn() {} });\n";
+    assert_eq!(
+        titled("a.test.ts", deno),
+        [
+            site("put on ${store} is atomic", &[]),
+            site("get missing", &[]),
+            None,
+            None
+        ]
+    );
+    let bats = "# r[verify a.b]\n@test \"put on s3 is atomic\" {\n  true\n}\n\n# r[verify a.c]\necho \"not a test\"\n";
+    assert_eq!(
+        titled("a.bats", bats),
+        [site("put on s3 is atomic", &[]), None]
+    );
+    let busted = "describe(\"storage\", function()\n  -- r[verify a.b]\n  for _, store in ipairs({ \"s3\", \"gcs\" }) do\n    it(\"put on \" .. store .. \" is atomic\", function() end)\n  end\n  -- r[verify a.c]\n  print(\"x\")\nend)\n";
+    assert_eq!(
+        titled("a_spec.lua", busted),
+        [site("put on ${store} is atomic", &["storage"]), None]
+    );
+}

@@ -5,8 +5,8 @@
 
 use super::{CaseMap, Outcome, Results};
 
-/// Which attempt of each case counts: the newest. A case is known by its classname, name and
-/// file; of its attempts in one report (a rerun), the last; of its reports, the newest (by the
+/// Which attempt of each case counts: the newest. A case is known by its classname, name,
+/// file and suite (TAP::Formatter::JUnit names each file only in its suite); of its attempts in one report (a rerun), the last; of its reports, the newest (by the
 /// report's time stamp, else its order).
 #[derive(Debug, Default)]
 pub(crate) struct Attempts {
@@ -15,9 +15,16 @@ pub(crate) struct Attempts {
     /// Per case, whether an earlier attempt of it, in the same report, failed (it passed on a
     /// rerun: flaky).
     pub(crate) flaky: Vec<bool>,
+    /// Per case that counts, an earlier attempt of it in the same report that failed: where
+    /// tests of several files share its name and the report names no file, the "attempts"
+    /// may be those tests (minitest-reporters), and that failure is no rerun's to hide.
+    pub(crate) failed_before: Vec<Option<usize>>,
     /// Cases whose older report said otherwise: the case that counts, and the other report's.
     pub(crate) disagreements: Vec<(usize, usize)>,
 }
+
+/// What a case is known by: its classname, name, file and suite.
+type CaseKey<'c> = (&'c str, &'c str, Option<&'c str>, Option<&'c str>);
 
 impl Attempts {
     pub(crate) fn of(results: &Results) -> Attempts {
@@ -25,15 +32,22 @@ impl Attempts {
         let mut attempts = Attempts {
             counts: vec![true; n],
             flaky: vec![false; n],
+            failed_before: vec![None; n],
             disagreements: Vec::new(),
         };
         // The first case of each name, and the names run more than once (a rerun, or the
         // same test in two reports): few, so only they get a list.
-        let mut first: CaseMap<(&str, &str, Option<&str>), usize> = CaseMap::default();
+        let mut first: CaseMap<CaseKey<'_>, usize> = CaseMap::default();
         first.reserve(n);
         let mut repeated: CaseMap<usize, Vec<usize>> = CaseMap::default();
         for (i, case) in results.cases.iter().enumerate() {
-            match first.entry((&case.classname, &case.name, case.file.as_deref())) {
+            let key = (
+                case.classname.as_str(),
+                case.name.as_str(),
+                case.file.as_deref(),
+                case.suite.as_deref(),
+            );
+            match first.entry(key) {
                 std::collections::hash_map::Entry::Vacant(slot) => {
                     slot.insert(i);
                 }
@@ -71,12 +85,13 @@ impl Attempts {
                 attempts.counts[i] = i == winner;
             }
             let outcome = results.cases[winner].outcome;
-            attempts.flaky[winner] = outcome == Outcome::Passed
-                && indexes.iter().any(|&i| {
-                    results.cases[i].report == report
-                        && i < winner
-                        && results.cases[i].outcome == Outcome::Failed
-                });
+            attempts.failed_before[winner] = indexes.iter().copied().find(|&i| {
+                results.cases[i].report == report
+                    && i < winner
+                    && results.cases[i].outcome == Outcome::Failed
+            });
+            attempts.flaky[winner] =
+                outcome == Outcome::Passed && attempts.failed_before[winner].is_some();
             // The last attempt of every other report, when it says otherwise.
             let mut reports: Vec<usize> = indexes
                 .iter()
@@ -138,5 +153,42 @@ mod tests {
             problems: Vec::new(),
         };
         assert_eq!(Attempts::of(&results).counts, [false, true]);
+    }
+
+    #[test]
+    fn one_name_in_two_suites_is_two_cases_in_one_suite_a_rerun() {
+        let case = |suite: &str, outcome: Outcome| Case {
+            name: "1 - get of a missing key".to_owned(),
+            classname: String::new(),
+            file: None,
+            suite: Some(suite.into()),
+            display: None,
+            outcome,
+            message: None,
+            report: 0,
+        };
+        let results = |cases| Results {
+            asked: true,
+            files: Vec::new(),
+            cases,
+            problems: Vec::new(),
+        };
+        // TAP::Formatter::JUnit: each file is a suite, its cases numbered from 1.
+        let files = results(vec![
+            case("providers_gcs_provider_t", Outcome::Failed),
+            case("providers_s3_provider_t", Outcome::Passed),
+        ]);
+        assert_eq!(Attempts::of(&files).counts, [true, true]);
+        let rerun = results(vec![
+            case("providers_gcs_provider_t", Outcome::Failed),
+            case("providers_gcs_provider_t", Outcome::Passed),
+        ]);
+        let attempts = Attempts::of(&rerun);
+        assert_eq!(attempts.failed_before, [None, Some(0)]);
+        assert_eq!(Attempts::of(&files).failed_before, [None, None]);
+        assert_eq!(
+            (attempts.counts, attempts.flaky),
+            (vec![false, true], vec![false, true])
+        );
     }
 }

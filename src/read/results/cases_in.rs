@@ -1,32 +1,46 @@
 //! The cases of the results by the files their reports say they are of, so that a cited test
 //! with no case is *not run* only where its report ran nothing of its file
 //! (`model::rules::coverage`'s *unmatched*). To read another way a report names a case's file,
-//! add it to `case_files`.
+//! add it to `case_files` (or, for a name that spells a path with other separators, to what
+//! [`spelled_by`] compares).
 
 /// The cases of the results with the files their reports say they are of: a `file` attribute,
 /// or a class that is a path (`./spec/a_spec.rb`, `a/b.lua:5`) or a dotted one
 /// (`Src.Conformance.Conformance`), each as a key without its extension, in lower case. What
 /// finds the cases of a cited test's file that no test was placed on, so that a test is "not
-/// run" only where its report ran nothing of its file that could be its.
+/// run" only where its report ran nothing of its file that could be its. The suites that spell
+/// a whole path, extension included (TAP::Formatter::JUnit's `providers_gcs_provider_t`), are
+/// kept folded, once per suite.
 #[derive(Debug, Default)]
 pub(crate) struct CasesIn {
     keys: Vec<(String, usize)>,
+    suites: Vec<(String, Vec<usize>)>,
 }
 
 impl CasesIn {
     pub(crate) fn of(results: &super::Results) -> CasesIn {
         let mut keys = Vec::new();
+        let mut suites: super::CaseMap<&str, Vec<usize>> = super::CaseMap::default();
         for (i, case) in results.cases.iter().enumerate() {
             for key in case_files(case) {
                 keys.push((key, i));
             }
+            if let Some(suite) = case.suite.as_deref() {
+                suites.entry(suite).or_default().push(i);
+            }
         }
-        CasesIn { keys }
+        let mut suites: Vec<(String, Vec<usize>)> = suites
+            .into_iter()
+            .map(|(suite, cases)| (fold(suite), cases))
+            .filter(|(folded, _)| folded.contains('/'))
+            .collect();
+        suites.sort();
+        CasesIn { keys, suites }
     }
 
     /// The cases whose file is `path` (under the source root), in the results' order.
     pub(crate) fn in_file(&self, path: &str) -> Vec<usize> {
-        if self.keys.is_empty() {
+        if self.keys.is_empty() && self.suites.is_empty() {
             return Vec::new();
         }
         let wanted = path_key(path);
@@ -40,9 +54,54 @@ impl CasesIn {
             })
             .map(|(_, i)| *i)
             .collect();
+        let whole = fold(path);
+        for (suite, of_suite) in &self.suites {
+            if *suite == whole || ends_with_part(suite, &whole) {
+                cases.extend(of_suite);
+            }
+        }
+        cases.sort_unstable();
         cases.dedup();
         cases
     }
+}
+
+/// A name or a path with `/`, `\\`, `.`, `_` and a space one separator, in lower case: how
+/// [`spelled_by`] compares them.
+pub(crate) fn fold(text: &str) -> String {
+    let bytes: Vec<u8> = text.trim().bytes().map(fold_byte).collect();
+    // Only ASCII bytes change, each into ASCII: still UTF-8.
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+fn fold_byte(b: u8) -> u8 {
+    match b {
+        b'/' | b'\\' | b'.' | b'_' | b' ' => b'/',
+        b => b.to_ascii_lowercase(),
+    }
+}
+
+/// Whether `folded`, a report's classname or suite name [`fold`]ed, spells the source file at
+/// `path` (under the source root) with another separator: Robot Framework's
+/// `Src.Providers.Gcs.Provider` (folders and the file's stem, capitalised, from the folder it
+/// ran in) and TAP::Formatter::JUnit's `providers_gcs_provider_t` (the path with `/` and `.` as
+/// `_`). Compared without case, `/`, `.`, `_` and a space one; the path whole, with or without
+/// its extension, at the end of the name. Asked of every test's path for one case: the path is
+/// compared as it is folded, never copied.
+pub(crate) fn spelled_by(folded: &str, path: &str) -> bool {
+    if !folded.contains('/') {
+        return false;
+    }
+    let stem = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
+    [path, stem].iter().any(|p| {
+        let (name, p) = (folded.as_bytes(), p.as_bytes());
+        let Some(at) = name.len().checked_sub(p.len()) else {
+            return false;
+        };
+        // `fold` maps ASCII alone: byte by byte is the same.
+        name[at..].iter().zip(p).all(|(n, b)| *n == fold_byte(*b))
+            && (at == 0 || name[at - 1] == b'/')
+    })
 }
 
 /// Whether `path` ends with `tail` as whole parts (`a/b/c` with `b/c`, not with `/c` of `ab/c`).
@@ -113,11 +172,18 @@ mod failed_in {
             report: 0,
             suite: None,
         };
+        let in_suite = |suite: &str| super::super::Case {
+            suite: Some(suite.into()),
+            ..case(None, "")
+        };
         let results = super::super::Results {
             cases: vec![
                 case(None, "conformance/conformance_spec.lua:5"),
                 case(None, "Src.Conformance.Robot"),
                 case(Some("/home/ci/src/providers/gcs/provider_spec.rb"), "x"),
+                in_suite("providers_gcs_provider_t"),
+                in_suite("pytest"),
+                in_suite("example.com/store/providers"),
             ],
             ..Default::default()
         };
@@ -126,5 +192,50 @@ mod failed_in {
         assert_eq!(cases.in_file("conformance/robot.robot"), [1]);
         assert_eq!(cases.in_file("providers/gcs/provider_spec.rb"), [2]);
         assert!(cases.in_file("providers/s3/provider_spec.rb").is_empty());
+        // A suite that spells the whole path, its extension too (TAP::Formatter::JUnit).
+        assert_eq!(cases.in_file("providers/gcs/provider.t"), [3]);
+        assert!(cases.in_file("providers/s3/provider.t").is_empty());
+        // A suite that is no file's (a runner's name, a Go package).
+        assert!(cases.in_file("pytest.py").is_empty());
+        assert!(cases.in_file("store/providers.go").is_empty());
+    }
+
+    fn spells(name: &str, path: &str) -> bool {
+        spelled_by(&fold(name), path)
+    }
+
+    #[test]
+    fn a_classname_or_a_suite_that_spells_a_path() {
+        assert!(spells(
+            "Src.Providers.Azure-Blob.Provider",
+            "providers/azure-blob/provider.robot"
+        ));
+        assert!(spells(
+            "Src.Conformance.Conformance",
+            "conformance/conformance.robot"
+        ));
+        assert!(spells(
+            "providers_gcs_provider_t",
+            "providers/gcs/provider.t"
+        ));
+        assert!(spells(
+            "conformance_conformance_t",
+            "conformance/conformance.t"
+        ));
+        // Another file, a part of a name, a name of one part: none.
+        assert!(!spells(
+            "providers_gcs_provider_t",
+            "providers/s3/provider.t"
+        ));
+        assert!(!spells(
+            "Src.Providers.Gcs.Provider",
+            "gcs/provider.robot.bak/x.robot"
+        ));
+        assert!(!spells(
+            "xproviders_gcs_provider_t",
+            "providers/gcs/provider.t"
+        ));
+        assert!(!spells("Provider", "providers/gcs/provider.robot"));
+        assert!(!spells("Minitest::Result", "test_provider.rb"));
     }
 }

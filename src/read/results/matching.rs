@@ -33,6 +33,7 @@ use std::path::Path;
 use std::sync::Mutex;
 
 pub(crate) use super::attempts::Attempts;
+use super::cases_in::{fold, spelled_by};
 use super::names::{Named, TitlePattern, base, expanded, named, named_in};
 use super::{Case, CaseMap, Results};
 
@@ -44,6 +45,16 @@ pub(crate) struct Site<'s> {
     pub name: &'s str,
     /// What it stands in, outermost first.
     pub scope: &'s [String],
+    /// It is named by a title (a test call's, a test macro's, a line's).
+    pub titled: bool,
+}
+
+impl Site<'_> {
+    /// Whether its cases are named by its title inside its groups' titles: a titled test, or
+    /// any test of a language whose row says so.
+    pub(crate) fn titled(&self) -> bool {
+        self.titled || by_title(self.path)
+    }
 }
 
 /// The cases of one test, and whether they can be placed.
@@ -123,7 +134,7 @@ impl<'r> Matcher<'r> {
     /// The cases of the test `site`, its file under `source_root`; `others` are the other
     /// tests that cite rules (a case that names no file may be any of them).
     pub(crate) fn cases(&self, source_root: &Path, site: &Site<'_>, others: &[Site<'_>]) -> Found {
-        if by_title(site.path) {
+        if site.titled() {
             return self.by_title(site, others);
         }
         let own = self.by_function.get(site.name).into_iter().flatten();
@@ -209,12 +220,25 @@ impl<'r> Matcher<'r> {
     }
 
     /// Whether a case whose report names no file is of the test `site`, as its classname
-    /// says: one that names a provider (not the title again, as Jest's and Mocha's do; Catch2's
+    /// says: one that spells a test's file (its suite too) is of that file; one that names a
+    /// provider (not the title again, as Jest's and Mocha's do; Catch2's
     /// binary `s3_provider_test`) is of a file whose path names it; one whose first part is
     /// the stem of one file alone among the tests of that title (`conformance_test.global`) is
     /// of that file. `None`: the classname does not say.
     fn unfiled(&self, case: &Case, site: &Site<'_>, others: &[Site<'_>]) -> Option<bool> {
         let classname = case.classname.trim();
+        // A classname or a suite that spells a test's file (Robot, TAP::Formatter::JUnit).
+        let names = [Some(classname), case.suite.as_deref()].map(|n| n.map(fold));
+        let spelled = |path: &str| names.iter().flatten().any(|n| spelled_by(n, path));
+        if spelled(site.path) {
+            return Some(true);
+        }
+        if others
+            .iter()
+            .any(|o| o.path != site.path && spelled(o.path))
+        {
+            return Some(false);
+        }
         if classname.is_empty() || case.name.contains(classname) {
             return None;
         }
@@ -243,12 +267,17 @@ impl<'r> Matcher<'r> {
         match TitlePattern::new(site.scope, site.name) {
             Some(pattern) => match pattern.provider(&case.name, &self.providers) {
                 // GoogleTest keeps a parameter's value beside the index it names a case by;
-                // Catch2 names a case's binary (`s3_provider_test.global`) in its classname.
-                Named::None => [case.display.as_deref(), Some(case.classname.as_str())]
-                    .into_iter()
-                    .flatten()
-                    .find_map(|d| named_in(d, &self.providers))
-                    .map_or(Named::None, Named::Provider),
+                // Catch2 names a case's binary (`s3_provider_test.global`) in its classname,
+                // TAP::Formatter::JUnit a file (`providers_gcs_provider_t`) in its suite.
+                Named::None => [
+                    case.display.as_deref(),
+                    Some(case.classname.as_str()),
+                    case.suite.as_deref(),
+                ]
+                .into_iter()
+                .flatten()
+                .find_map(|d| named_in(d, &self.providers))
+                .map_or(Named::None, Named::Provider),
                 named => named,
             },
             None => Named::None,
@@ -259,7 +288,7 @@ impl<'r> Matcher<'r> {
 /// Whether `other` is another file's test of the same titles as `site`.
 fn same_test(other: &Site<'_>, site: &Site<'_>) -> bool {
     other.path != site.path
-        && by_title(other.path)
+        && other.titled()
         && other.name == site.name
         && other.scope == site.scope
 }
@@ -269,13 +298,20 @@ pub(crate) fn by_title(path: &str) -> bool {
     crate::read::code::languages::for_path(path).is_some_and(|l| l.by_title)
 }
 
-/// The file a case is of, when its report says: its `file`, or a classname that is a path.
+/// The file a case is of, when its report says: its `file`, or a classname that is the path
+/// of a source file (Vitest, bats), with the line after a `:` (busted's
+/// `conformance/x_spec.lua:5`).
 fn file_of(case: &Case) -> Option<String> {
     if let Some(file) = &case.file {
         return Some(file.clone());
     }
     let classname = case.classname.trim();
-    (classname.contains('/') && by_title(classname)).then(|| classname.to_owned())
+    let path = classname
+        .rsplit_once(':')
+        .filter(|(_, line)| !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()))
+        .map_or(classname, |(path, _)| path);
+    (path.contains('/') && crate::read::code::languages::for_path(path).is_some())
+        .then(|| path.to_owned())
 }
 
 fn same_file(file: &str, path: &str) -> bool {
@@ -475,6 +511,36 @@ mod tests {
         let go_mod = "// c\nmodule \"example.com/broker\" \n\ngo 1.22\n";
         assert_eq!(go_module(go_mod).as_deref(), Some("example.com/broker"));
         assert_eq!(go_module("go 1.22\n"), None);
+    }
+
+    #[test]
+    fn a_classname_that_is_a_source_file_names_the_file() {
+        let case = |classname: &str| Case {
+            name: "x".to_owned(),
+            classname: classname.to_owned(),
+            file: None,
+            suite: None,
+            display: None,
+            outcome: super::super::Outcome::Passed,
+            message: None,
+            report: 0,
+        };
+        for (classname, file) in [
+            (
+                "conformance/conformance_spec.lua:5",
+                Some("conformance/conformance_spec.lua"),
+            ),
+            (
+                "./providers/gcs/provider.bats",
+                Some("./providers/gcs/provider.bats"),
+            ),
+            ("src/a.test.ts", Some("src/a.test.ts")),
+            ("Minitest::Result", None),
+            ("example.com/store/providers", None),
+            ("conformance.bats", None),
+        ] {
+            assert_eq!(file_of(&case(classname)).as_deref(), file, "{classname}");
+        }
     }
 
     #[test]

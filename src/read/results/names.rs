@@ -217,8 +217,9 @@ impl TitlePattern {
         // Playwright puts the project first: `[storage] title`, CTest a folder
         // (`providers/gcs/Provider.DeleteMissing`); Catch2 and doctest add a
         // section after a `/`, Catch2 a template's type after ` - `.
+        // TAP numbers a test before its description (`2 - put on gcs is atomic`).
         let pattern = format!(
-            r"^\s*(?:\[[^\]]*\]\s+)?(?:[^\s/]+/)*?{}(?:\s*(?:/|\s-\s)\s*.+)?\s*$",
+            r"^\s*(?:\[[^\]]*\]\s+)?(?:\d+\s+-\s+)?(?:[^\s/]+/)*?{}(?:\s*(?:/|\s-\s)\s*.+)?\s*$",
             parts.join(r"(?:\s*[>›]\s*|\s+|\.)")
         );
         // The text between placeholders, never a placeholder's own letters: `%s put` and
@@ -554,6 +555,13 @@ mod tests {
             sectioned.provider("put is atomic/on gcs storage", &p),
             Named::Provider(1)
         );
+        // TAP's number before a subtest's title.
+        let tap = TitlePattern::new(&[], "put on $store is atomic").unwrap();
+        assert_eq!(
+            tap.provider("2 - put on gcs is atomic", &p),
+            Named::Provider(1)
+        );
+        assert!(tap.matches("2 - get missing").is_none());
         let plain = TitlePattern::new(&[], "getMissing").unwrap();
         assert_eq!(plain.provider(" getMissing", &p), Named::None);
         assert!(plain.matches("getMissingKeys").is_none());

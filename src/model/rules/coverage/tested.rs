@@ -175,7 +175,17 @@ fn unattributed(
     } else {
         Unknowable::Provider
     };
-    let failed = worst(with, &all).filter(|&i| failed(with, i));
+    // Where which file ran is not known, a case's earlier "attempts" may be the other files'
+    // tests of its name: a failure among them is told, never passed over as a rerun's.
+    let failed = worst(with, &all).filter(|&i| failed(with, i)).or_else(|| {
+        found
+            .unplaced
+            .then(|| {
+                all.iter()
+                    .find_map(|&i| with.matcher.attempts.failed_before[i])
+            })
+            .flatten()
+    });
     Some((Status::Unattributed(c, why, failed), all, false))
 }
 
@@ -206,7 +216,7 @@ fn matched<'w>(
         let site = site_of(citation, test);
         let found = with.matcher.cases(with.source_root, &site, with.sites);
         let named = |case: usize| {
-            if crate::read::results::matching::by_title(&citation.path) {
+            if site.titled() {
                 with.matcher.title_named(&site, case)
             } else {
                 with.matcher.named(case)
@@ -266,5 +276,6 @@ pub(crate) fn site_of<'c>(
         path: &citation.path,
         name: &test.name,
         scope: &test.scope,
+        titled: test.titled,
     }
 }

@@ -7,7 +7,10 @@
 //! Cargo.toml (listed in `lang-all`), a row in [`LANGUAGES`] with `grammar!`, and a fixture in
 //! `tests/fixtures/languages/`. The tests below check that every kind a row names exists in its
 //! grammar (a renamed kind in a grammar's new version fails them) and that no extension is in
-//! two rows.
+//! two rows. The scripting languages' rows stand in `scripting.rs`; a language with no grammar
+//! whose tests are declared one to a line is read by `lines.rs` (its row's `line_tests`).
+
+pub(crate) mod lines;
 
 use std::sync::LazyLock;
 
@@ -78,6 +81,9 @@ pub(crate) struct Lang {
     /// A function is a test when what stands before its name (its attributes, annotations and
     /// modifiers) matches this (`#[test]`, `@Test`, `[Fact]`).
     pub(crate) test_marker: Option<&'static str>,
+    /// Test declarations read line by line, for a language without a grammar whose tests are
+    /// line-shaped (Robot Framework's test case names, Perl's `subtest 'title' => sub {`).
+    pub(crate) line_tests: Option<&'static lines::LineTests>,
 }
 
 /// Calls that declare test cases, for [`Lang::test_calls`].
@@ -93,6 +99,40 @@ pub(crate) struct TestCalls {
     /// A first argument that is a name is a variable holding the title (`it(store, ...)` in
     /// a loop: any text), not the title itself (`BOOST_AUTO_TEST_CASE(get_missing)`).
     pub(crate) variable_titles: bool,
+    /// The `arguments` field holds a list of them (`f(a, b)`), not the first argument itself
+    /// (bash's `@test "title" {`, a command whose every argument is an `argument` field).
+    pub(crate) listed: bool,
+    /// The kinds inside a string that put a value in it (Ruby's `#{store}`): placeholders of a
+    /// title, as `${store}`.
+    pub(crate) interpolations: &'static [&'static str],
+    /// The operator that joins strings (Lua's `..`): a title written `"on " .. store` is
+    /// `on ${store}`. The kind of a binary expression, and its operator.
+    pub(crate) concatenation: Option<(&'static str, &'static str)>,
+    /// A first argument that is an object of options takes its title from this key (Deno's
+    /// `Deno.test({ name: ..., fn })`): the kind of a key-value pair, and the key.
+    pub(crate) title_option: Option<(&'static str, &'static str)>,
+}
+
+impl TestCalls {
+    /// Calls of `names` by `call(callee, arguments...)`, with nothing else to read.
+    pub(crate) const fn plain(
+        call: &'static str,
+        callee: &'static str,
+        arguments: &'static str,
+        names: &'static [(&'static str, UnitKind)],
+    ) -> TestCalls {
+        TestCalls {
+            call,
+            callee,
+            arguments,
+            names,
+            variable_titles: false,
+            listed: true,
+            interpolations: &[],
+            concatenation: None,
+            title_option: None,
+        }
+    }
 }
 
 /// A grammar when its feature is on, else `None` (its files are then read as text).
@@ -106,25 +146,16 @@ macro_rules! grammar {
     }};
 }
 
-const JS_TEST_CALLS: TestCalls = TestCalls {
-    call: "call_expression",
-    callee: "function",
-    arguments: "arguments",
-    names: &[
-        ("test", UnitKind::Case),
-        ("it", UnitKind::Case),
-        ("describe", UnitKind::Scope),
-        ("suite", UnitKind::Scope),
-    ],
-    variable_titles: true,
-};
+// After `grammar!`, which their rows use.
+mod javascript;
+mod scripting;
 
 /// C++ test frameworks whose tests are calls followed by a body: Catch2, doctest, Boost.Test.
-const CPP_TEST_CALLS: TestCalls = TestCalls {
-    call: "call_expression",
-    callee: "function",
-    arguments: "arguments",
-    names: &[
+const CPP_TEST_CALLS: TestCalls = TestCalls::plain(
+    "call_expression",
+    "function",
+    "arguments",
+    &[
         ("TEST_CASE", UnitKind::Case),
         ("SCENARIO", UnitKind::Case),
         ("TEMPLATE_TEST_CASE", UnitKind::Case),
@@ -132,25 +163,7 @@ const CPP_TEST_CALLS: TestCalls = TestCalls {
         ("BOOST_AUTO_TEST_CASE", UnitKind::Case),
         ("BOOST_DATA_TEST_CASE", UnitKind::Case),
     ],
-    variable_titles: false,
-};
-
-const JS_UNITS: &[(&str, UnitKind)] = &[
-    ("function_declaration", UnitKind::Function),
-    ("generator_function_declaration", UnitKind::Function),
-    ("method_definition", UnitKind::Function),
-    ("class_declaration", UnitKind::Type),
-];
-
-const TS_UNITS: &[(&str, UnitKind)] = &[
-    ("function_declaration", UnitKind::Function),
-    ("generator_function_declaration", UnitKind::Function),
-    ("method_definition", UnitKind::Function),
-    ("class_declaration", UnitKind::Type),
-    ("abstract_class_declaration", UnitKind::Type),
-    ("interface_declaration", UnitKind::Type),
-    ("enum_declaration", UnitKind::Type),
-];
+);
 
 const C_FAMILY_UNITS: &[(&str, UnitKind)] = &[
     ("function_definition", UnitKind::Function),
@@ -186,6 +199,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: false,
             test_name: None,
             test_marker: Some(r"#\[\s*(?:\w+::)*(?:test|rstest|test_case|quickcheck|proptest)\b"),
+            line_tests: None,
         },
         Lang {
             name: "Go",
@@ -212,6 +226,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: false,
             test_name: Some(r"^(?:Test|Benchmark|Fuzz|Example)(?:$|[^a-z])"),
             test_marker: None,
+            line_tests: None,
         },
         Lang {
             name: "Python",
@@ -233,85 +248,11 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: false,
             test_name: Some(r"^test"),
             test_marker: None,
+            line_tests: None,
         },
-        Lang {
-            name: "TypeScript",
-            extensions: &["ts", "mts", "cts"],
-            file_names: &[],
-            grammar: grammar!(
-                "lang-typescript",
-                tree_sitter_typescript::LANGUAGE_TYPESCRIPT
-            ),
-            comments: &["comment"],
-            strings: &["string", "template_string"],
-            docstrings: false,
-            units: TS_UNITS,
-            function_values: Some((
-                "variable_declarator",
-                &["arrow_function", "function_expression"],
-            )),
-            test_calls: Some(JS_TEST_CALLS),
-            wrappers: &[
-                "export_statement",
-                "expression_statement",
-                "lexical_declaration",
-            ],
-            skipped: &["decorator"],
-            test_macros: &[],
-            by_title: true,
-            test_name: None,
-            test_marker: None,
-        },
-        Lang {
-            name: "TSX",
-            extensions: &["tsx"],
-            file_names: &[],
-            grammar: grammar!("lang-typescript", tree_sitter_typescript::LANGUAGE_TSX),
-            comments: &["comment"],
-            strings: &["string", "template_string"],
-            docstrings: false,
-            units: TS_UNITS,
-            function_values: Some((
-                "variable_declarator",
-                &["arrow_function", "function_expression"],
-            )),
-            test_calls: Some(JS_TEST_CALLS),
-            wrappers: &[
-                "export_statement",
-                "expression_statement",
-                "lexical_declaration",
-            ],
-            skipped: &["decorator"],
-            test_macros: &[],
-            by_title: true,
-            test_name: None,
-            test_marker: None,
-        },
-        Lang {
-            name: "JavaScript",
-            extensions: &["js", "mjs", "cjs", "jsx"],
-            file_names: &[],
-            grammar: grammar!("lang-javascript", tree_sitter_javascript::LANGUAGE),
-            comments: &["comment"],
-            strings: &["string", "template_string"],
-            docstrings: false,
-            units: JS_UNITS,
-            function_values: Some((
-                "variable_declarator",
-                &["arrow_function", "function_expression"],
-            )),
-            test_calls: Some(JS_TEST_CALLS),
-            wrappers: &[
-                "export_statement",
-                "expression_statement",
-                "lexical_declaration",
-            ],
-            skipped: &["decorator"],
-            test_macros: &[],
-            by_title: true,
-            test_name: None,
-            test_marker: None,
-        },
+        javascript::typescript(),
+        javascript::tsx(),
+        javascript::javascript(),
         Lang {
             name: "Java",
             extensions: &["java"],
@@ -338,6 +279,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_marker: Some(
                 r"@(?:\w+\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
             ),
+            line_tests: None,
         },
         Lang {
             name: "Kotlin",
@@ -366,6 +308,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_marker: Some(
                 r"@(?:\w+\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
             ),
+            line_tests: None,
         },
         Lang {
             name: "C",
@@ -389,6 +332,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: false,
             test_name: Some(r"^test_"),
             test_marker: None,
+            line_tests: None,
         },
         Lang {
             name: "C++",
@@ -432,6 +376,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: true,
             test_name: Some(r"^test_"),
             test_marker: None,
+            line_tests: None,
         },
         Lang {
             name: "C#",
@@ -468,6 +413,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_marker: Some(
                 r"\[\s*(?:\w+\.)*(?:Test|TestMethod|TestCase|TestCaseSource|Fact|Theory)\b",
             ),
+            line_tests: None,
         },
         Lang {
             name: "Swift",
@@ -494,49 +440,9 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: false,
             test_name: Some(r"^test"),
             test_marker: Some(r"@Test\b"),
+            line_tests: None,
         },
-        Lang {
-            name: "Ruby",
-            extensions: &["rb", "rake", "gemspec"],
-            file_names: &["Rakefile", "Gemfile"],
-            grammar: grammar!("lang-ruby", tree_sitter_ruby::LANGUAGE),
-            comments: &["comment"],
-            strings: &[
-                "string",
-                "heredoc_body",
-                "string_array",
-                "symbol_array",
-                "character",
-                "regex",
-            ],
-            docstrings: false,
-            units: &[
-                ("method", UnitKind::Function),
-                ("singleton_method", UnitKind::Function),
-                ("class", UnitKind::Type),
-                ("module", UnitKind::Scope),
-            ],
-            function_values: None,
-            test_calls: Some(TestCalls {
-                call: "call",
-                callee: "method",
-                arguments: "arguments",
-                names: &[
-                    ("it", UnitKind::Case),
-                    ("specify", UnitKind::Case),
-                    ("test", UnitKind::Case),
-                    ("describe", UnitKind::Scope),
-                    ("context", UnitKind::Scope),
-                ],
-                variable_titles: true,
-            }),
-            wrappers: &[],
-            skipped: &[],
-            test_macros: &[],
-            by_title: false,
-            test_name: Some(r"^test_"),
-            test_marker: None,
-        },
+        scripting::ruby(),
         Lang {
             name: "PHP",
             extensions: &["php"],
@@ -561,31 +467,9 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: false,
             test_name: Some(r"^test"),
             test_marker: Some(r"#\[\s*(?:\\?\w+\\)*Test\b|@test\b"),
+            line_tests: None,
         },
-        Lang {
-            name: "shell",
-            extensions: &["sh", "bash", "zsh", "bats"],
-            file_names: &[],
-            grammar: grammar!("lang-bash", tree_sitter_bash::LANGUAGE),
-            comments: &["comment"],
-            strings: &[
-                "string",
-                "raw_string",
-                "ansi_c_string",
-                "translated_string",
-                "heredoc_body",
-            ],
-            docstrings: false,
-            units: &[("function_definition", UnitKind::Function)],
-            function_values: None,
-            test_calls: None,
-            wrappers: &[],
-            skipped: &[],
-            test_macros: &[],
-            by_title: false,
-            test_name: Some(r"^test_"),
-            test_marker: None,
-        },
+        scripting::shell(),
         Lang {
             name: "YAML",
             extensions: &["yaml", "yml"],
@@ -604,6 +488,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: false,
             test_name: None,
             test_marker: None,
+            line_tests: None,
         },
         Lang {
             name: "TOML",
@@ -622,6 +507,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: false,
             test_name: None,
             test_marker: None,
+            line_tests: None,
         },
         Lang {
             name: "Makefile",
@@ -640,7 +526,11 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             by_title: false,
             test_name: None,
             test_marker: None,
+            line_tests: None,
         },
+        scripting::lua(),
+        scripting::perl(),
+        scripting::robot(),
     ]
 });
 
@@ -693,11 +583,12 @@ pub(crate) fn for_path(path: &str) -> Option<&'static Lang> {
 }
 
 /// Whether `path` is a test file by the conventions of its runners (`x_test.go`,
-/// `test_x.py`, `x.test.ts`, `x_spec.rb`, a `tests/` folder): its code is test code.
+/// `test_x.py`, `x.test.ts`, `x_spec.rb`, `x_spec.lua`, `x.bats`, a `tests/` folder): its code
+/// is test code.
 pub(crate) fn is_test_file(path: &str) -> bool {
     static TEST_FILE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?:^|/)(?:tests?|__tests__|spec|testing|conformance)/|(?:^|/)test_[^/]*$|_test\.[^/]+$|_spec\.rb$|\.(?:test|spec)\.[cm]?[jt]sx?$|(?:^|/)[^/]*Tests?\.(?:java|kt|cs|swift|php)$|(?:^|/)src/test/",
+            r"(?:^|/)(?:tests?|__tests__|spec|testing|conformance)/|(?:^|/)test_[^/]*$|_test\.[^/]+$|_spec\.(?:rb|lua)$|\.bats$|\.(?:test|spec)\.[cm]?[jt]sx?$|(?:^|/)[^/]*Tests?\.(?:java|kt|cs|swift|php)$|(?:^|/)src/test/",
         )
         .expect("a valid regex")
     });
@@ -729,13 +620,17 @@ mod tests {
             }
             if let Some(calls) = &lang.test_calls {
                 kinds.push(calls.call);
-                assert_ne!(
-                    language.field_id_for_name(calls.callee),
-                    None,
-                    "{}: field {}",
-                    lang.name,
-                    calls.callee
-                );
+                kinds.extend(calls.interpolations);
+                kinds.extend(calls.concatenation.map(|(kind, _)| kind));
+                kinds.extend(calls.title_option.map(|(kind, _)| kind));
+                for field in [calls.callee, calls.arguments] {
+                    assert_ne!(
+                        language.field_id_for_name(field),
+                        None,
+                        "{}: field {field}",
+                        lang.name
+                    );
+                }
             }
             for kind in kinds {
                 assert_ne!(
@@ -767,6 +662,8 @@ mod tests {
         assert!(for_path("README").is_none() && for_path("a.proto").is_none());
         assert!(is_test_file("store/put_test.go") && is_test_file("tests/test_store.py"));
         assert!(is_test_file("src/put.test.ts") && is_test_file("StoreTest.java"));
+        assert!(is_test_file("providers/gcs/provider_spec.lua") && is_test_file("a/x.bats"));
+        assert!(!is_test_file("providers/gcs/provider.lua") && !is_test_file("a/x.sh"));
         assert!(!is_test_file("store/put.go") && !is_test_file("src/latest.py"));
     }
 }
