@@ -28,14 +28,11 @@ const PENDING: &[&str] = &[
     "deno",
     "googletest",
     "minitest",
-    "nose2",
     "perl-tap-junit",
-    "phpunit",
     "pytest-ids",
     "robot",
     "rspec",
     "testng",
-    "unittest",
 ];
 
 /// One report block of a truth table: its files and each `rule provider` cell.

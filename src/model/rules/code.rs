@@ -219,6 +219,7 @@ fn citation_at(
                     name,
                     scope: Vec::new(),
                     line,
+                    parameters: None,
                 })
             }
         })

@@ -208,6 +208,7 @@ fn append(
                 name: t.name.clone(),
                 scope: Vec::new(),
                 line: t.line,
+                parameters: None,
             }),
             remote: Some(Remote { report: r, link }),
         });

@@ -78,6 +78,9 @@ pub(crate) struct Lang {
     /// A function is a test when what stands before its name (its attributes, annotations and
     /// modifiers) matches this (`#[test]`, `@Test`, `[Fact]`).
     pub(crate) test_marker: Option<&'static str>,
+    /// How its tests take rows of parameters (`parameters.rs`), for runners that name a case
+    /// by its row's index alone.
+    pub(crate) parameters: Option<&'static super::parameterised::ParameterRow>,
 }
 
 /// Calls that declare test cases, for [`Lang::test_calls`].
@@ -185,6 +188,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: None,
+            parameters: None,
             test_marker: Some(r"#\[\s*(?:\w+::)*(?:test|rstest|test_case|quickcheck|proptest)\b"),
         },
         Lang {
@@ -211,6 +215,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: Some(r"^(?:Test|Benchmark|Fuzz|Example)(?:$|[^a-z])"),
+            parameters: None,
             test_marker: None,
         },
         Lang {
@@ -232,6 +237,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: Some(r"^test"),
+            parameters: Some(&super::parameterised::PYTHON),
             test_marker: None,
         },
         Lang {
@@ -260,6 +266,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: true,
             test_name: None,
+            parameters: None,
             test_marker: None,
         },
         Lang {
@@ -285,6 +292,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: true,
             test_name: None,
+            parameters: None,
             test_marker: None,
         },
         Lang {
@@ -310,6 +318,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: true,
             test_name: None,
+            parameters: None,
             test_marker: None,
         },
         Lang {
@@ -335,6 +344,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: None,
+            parameters: Some(&super::parameterised::JAVA),
             test_marker: Some(
                 r"@(?:\w+\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
             ),
@@ -363,6 +373,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: None,
+            parameters: None,
             test_marker: Some(
                 r"@(?:\w+\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
             ),
@@ -388,6 +399,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: Some(r"^test_"),
+            parameters: None,
             test_marker: None,
         },
         Lang {
@@ -431,6 +443,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             ],
             by_title: true,
             test_name: Some(r"^test_"),
+            parameters: Some(&super::parameterised::CPP),
             test_marker: None,
         },
         Lang {
@@ -465,6 +478,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: None,
+            parameters: None,
             test_marker: Some(
                 r"\[\s*(?:\w+\.)*(?:Test|TestMethod|TestCase|TestCaseSource|Fact|Theory)\b",
             ),
@@ -493,6 +507,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: Some(r"^test"),
+            parameters: None,
             test_marker: Some(r"@Test\b"),
         },
         Lang {
@@ -535,6 +550,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: Some(r"^test_"),
+            parameters: None,
             test_marker: None,
         },
         Lang {
@@ -560,6 +576,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: Some(r"^test"),
+            parameters: Some(&super::parameterised::PHP),
             test_marker: Some(r"#\[\s*(?:\\?\w+\\)*Test\b|@test\b"),
         },
         Lang {
@@ -584,6 +601,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: Some(r"^test_"),
+            parameters: None,
             test_marker: None,
         },
         Lang {
@@ -603,6 +621,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: None,
+            parameters: None,
             test_marker: None,
         },
         Lang {
@@ -621,6 +640,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: None,
+            parameters: None,
             test_marker: None,
         },
         Lang {
@@ -639,6 +659,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: None,
+            parameters: None,
             test_marker: None,
         },
     ]
@@ -723,6 +744,7 @@ mod tests {
             kinds.extend(lang.units.iter().map(|(k, _)| *k));
             kinds.extend(lang.wrappers);
             kinds.extend(lang.skipped);
+            kinds.extend(lang.parameters.map(|p| p.lists).unwrap_or_default());
             if let Some((declarator, values)) = lang.function_values {
                 kinds.push(declarator);
                 kinds.extend(values);

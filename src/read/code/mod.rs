@@ -21,6 +21,8 @@ pub(crate) mod fallback;
 pub(crate) mod index;
 pub(crate) mod languages;
 mod memo;
+mod parameterised;
+pub(crate) mod parameters;
 mod roots;
 mod scan;
 mod search;
@@ -74,6 +76,9 @@ pub(crate) struct TestSite {
     pub name: String,
     pub scope: Vec<String>,
     pub line: usize,
+    /// The rows it runs over, when it is parameterised (`parameters.rs`).
+    #[serde(default)]
+    pub parameters: Option<parameters::Parameters>,
 }
 
 /// A place in a file of the source tree that a finding is about, other than a citation (an
@@ -191,6 +196,12 @@ impl<'t> Parsed<'t> {
                 syntax.is_test(&d, syntax.above(n)).then_some(d)
             })?,
         };
+        let parameters = parameters::of(
+            syntax,
+            self.tree.root_node(),
+            &declared,
+            syntax.above(declared.node),
+        );
         let (node, name, line) = (declared.node, declared.name, declared.line);
         // Its ancestors, found going down as in `at` (the test starts on their path).
         let mut scope: Vec<String> = self
@@ -205,7 +216,12 @@ impl<'t> Parsed<'t> {
         if let Some(group) = declared.group {
             scope = vec![group];
         }
-        Some(TestSite { name, scope, line })
+        Some(TestSite {
+            name,
+            scope,
+            line,
+            parameters,
+        })
     }
 
     /// Every code unit and scope, in the order they start (a walk over the whole tree).

@@ -17,6 +17,10 @@ pub(crate) struct Attempts {
     pub(crate) flaky: Vec<bool>,
     /// Cases whose older report said otherwise: the case that counts, and the other report's.
     pub(crate) disagreements: Vec<(usize, usize)>,
+    /// Per case that counts, the earlier cases of its name in its own report: a rerun's
+    /// attempts, or the rows of a parameterised test that its report names alike (`rows.rs`
+    /// tells them apart by the test's source).
+    pub(crate) earlier: super::CaseMap<usize, Vec<usize>>,
 }
 
 impl Attempts {
@@ -26,6 +30,7 @@ impl Attempts {
             counts: vec![true; n],
             flaky: vec![false; n],
             disagreements: Vec::new(),
+            earlier: CaseMap::default(),
         };
         // The first case of each name, and the names run more than once (a rerun, or the
         // same test in two reports): few, so only they get a list.
@@ -69,6 +74,14 @@ impl Attempts {
             let report = results.cases[winner].report;
             for &i in &indexes {
                 attempts.counts[i] = i == winner;
+            }
+            let earlier: Vec<usize> = indexes
+                .iter()
+                .copied()
+                .filter(|&i| i != winner && results.cases[i].report == report)
+                .collect();
+            if !earlier.is_empty() {
+                attempts.earlier.insert(winner, earlier);
             }
             let outcome = results.cases[winner].outcome;
             attempts.flaky[winner] = outcome == Outcome::Passed

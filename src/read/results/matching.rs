@@ -44,6 +44,8 @@ pub(crate) struct Site<'s> {
     pub name: &'s str,
     /// What it stands in, outermost first.
     pub scope: &'s [String],
+    /// The rows it runs over, when it is parameterised.
+    pub parameters: Option<&'s crate::read::code::parameters::Parameters>,
 }
 
 /// The cases of one test, and whether they can be placed.

@@ -16,6 +16,7 @@ pub(crate) mod gotest;
 pub(crate) mod junit;
 pub(crate) mod matching;
 pub(crate) mod names;
+pub(crate) mod rows;
 
 /// A map keyed by case names: hashed with foldhash, as there is one entry per case.
 pub(crate) type CaseMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;

@@ -20,8 +20,12 @@ use regex::Regex;
 pub(crate) enum Named {
     /// It ran for this provider (an index into the providers compared with).
     Provider(usize),
-    /// One case of a parameterised test whose report names it by position only (`[2]`,
-    /// `case_2`): which provider it ran for is not known.
+    /// One case of a parameterised test whose report names it by the index of its row alone
+    /// (`[2]`, `case_2`, `:2`, `#1`), from 0: the provider is the one that row of the test's
+    /// literal list names (`rows.rs`), else not known.
+    Position(usize),
+    /// One case of a parameterised test whose provider is not known (named by position only,
+    /// and the test's rows are no literal list).
     Unknown,
     /// The case of a test that is no provider's alone.
     None,
@@ -139,7 +143,7 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
             .map(|(_, d)| d);
         return match description.and_then(|d| one_of(std::iter::once(d), providers)) {
             Some(p) => Named::Provider(p),
-            None if description.is_none() => Named::Unknown,
+            None if description.is_none() => position(&last["case_".len()..], 1),
             None => Named::None,
         };
     }
@@ -153,12 +157,18 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
             .all(|b| b.is_ascii_digit())
     {
         let from_display = display.and_then(|d| one_of(tokens(d), providers));
-        return from_display.map_or(Named::Unknown, Named::Provider);
+        return from_display.map_or_else(|| position(index, 1), Named::Provider);
     }
     // pytest: `test_put[s3]`, `test_put[azure-blob-1]`, `test_put[store=s3]`,
     // `test_put[s3 [primary region]]`; a provider wherever it stands in the id.
     if let Some((_, params)) = name.split_once('[') {
         return named_in(params, providers).map_or(Named::None, Named::Provider);
+    }
+    // unittest's subtest (`test_put (store='gcs')`, as unittest-xml-reporting writes it), a
+    // row's values after its method (`putAtomic(gcs)`, TestNG's own report): the parameters
+    // in parentheses right after the function.
+    if let Some(parameters) = parenthesised(name) {
+        return named_in(parameters, providers).map_or(Named::None, Named::Provider);
     }
     // Go: `TestPut/s3`, `TestPut/gcs/large`.
     if name.contains('/') {
@@ -168,7 +178,7 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
     if let Some((_, case)) = name.split_once(':')
         && case.bytes().next().is_some_and(|b| b.is_ascii_digit())
     {
-        return named_in(case, providers).map_or(Named::Unknown, Named::Provider);
+        return named_in(case, providers).map_or_else(|| position(case, 1), Named::Provider);
     }
     // PHPUnit: `testPut with data set "gcs"`, `testPut with data set #1` (the searcher set
     // up once: this runs for every case of a report).
@@ -178,7 +188,7 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
         let set = &name[at + DATA_SET.len()..];
         return match named_in(set, providers) {
             Some(p) => Named::Provider(p),
-            None if set.starts_with('#') => Named::Unknown,
+            None if set.starts_with('#') => position(&set[1..], 0),
             None => Named::None,
         };
     }
@@ -187,6 +197,26 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
         return named_in(parameter, providers).map_or(Named::None, Named::Provider);
     }
     Named::None
+}
+
+/// The row at the index `text` starts with, counted from `first` (nose2 and JUnit count from
+/// 1, PHPUnit from 0), as an index from 0.
+fn position(text: &str, first: usize) -> Named {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    text[..digits]
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_sub(first))
+        .map_or(Named::Unknown, Named::Position)
+}
+
+/// What stands in parentheses right after a case's function (`(store='gcs')` of
+/// `test_put (store='gcs')`), when the name ends there.
+fn parenthesised(name: &str) -> Option<&str> {
+    let function = base(name);
+    let rest = name.get(function.len()..)?.trim_start();
+    (name.starts_with(function) && rest.starts_with('(') && rest.ends_with(')'))
+        .then(|| &rest[1..rest.len() - 1])
 }
 
 /// The words of a title or display name: split at spaces and at what a runner puts between
@@ -376,7 +406,7 @@ mod tests {
             "store::tests::put_atomic::case_2",
             None,
             "put_atomic",
-            Named::Unknown,
+            Named::Position(1),
         ),
         (
             "store::tests::get_missing",
@@ -384,7 +414,13 @@ mod tests {
             "get_missing",
             Named::None,
         ),
-        ("putAtomic{String}[2]", None, "putAtomic", Named::Unknown),
+        (
+            "putAtomic{String}[2]",
+            None,
+            "putAtomic",
+            Named::Position(1),
+        ),
+        ("putAtomic{String}[0]", None, "putAtomic", Named::Unknown),
         (
             "putAtomic(String)[2]",
             Some("[2] gcs"),
@@ -410,7 +446,7 @@ mod tests {
             "test_put",
             Named::Provider(0),
         ),
-        ("test_put:2", None, "test_put", Named::Unknown),
+        ("test_put:2", None, "test_put", Named::Position(1)),
         ("test_addr[::1]", None, "test_addr", Named::None),
         (
             "tests::test_addr[s3::1]",
@@ -425,7 +461,33 @@ mod tests {
             "testPut",
             Named::Provider(1),
         ),
-        ("testPut with data set #1", None, "testPut", Named::Unknown),
+        (
+            "testPut with data set #1",
+            None,
+            "testPut",
+            Named::Position(1),
+        ),
+        (
+            "testPut with data set #0",
+            None,
+            "testPut",
+            Named::Position(0),
+        ),
+        (
+            "test_put_atomic (store='gcs')",
+            None,
+            "test_put_atomic",
+            Named::Provider(1),
+        ),
+        (
+            "test_put (path='a/b', store='azure-blob')",
+            None,
+            "test_put",
+            Named::Provider(2),
+        ),
+        ("putAtomic(s3)", None, "putAtomic", Named::Provider(0)),
+        ("test_put (level='strong')", None, "test_put", Named::None),
+        ("getMissing()", None, "getMissing", Named::None),
     ];
 
     #[test]

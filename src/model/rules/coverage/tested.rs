@@ -204,15 +204,8 @@ fn matched<'w>(
     let test = citation.test.as_ref()?;
     Some(with.matched[c].get_or_init(|| {
         let site = site_of(citation, test);
-        let found = with.matcher.cases(with.source_root, &site, with.sites);
-        let named = |case: usize| {
-            if crate::read::results::matching::by_title(&citation.path) {
-                with.matcher.title_named(&site, case)
-            } else {
-                with.matcher.named(case)
-            }
-        };
-        let kinds = found.cases.iter().map(|&i| (i, named(i))).collect();
+        let mut found = with.matcher.cases(with.source_root, &site, with.sites);
+        let kinds = with.matcher.named_cases(&site, &mut found);
         Matched { found, kinds }
     }))
 }
@@ -266,5 +259,6 @@ pub(crate) fn site_of<'c>(
         path: &citation.path,
         name: &test.name,
         scope: &test.scope,
+        parameters: test.parameters.as_ref(),
     }
 }
