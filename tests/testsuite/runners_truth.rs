@@ -26,13 +26,11 @@ const PENDING: &[&str] = &[
     "boost-test",
     "busted",
     "deno",
-    "googletest",
     "minitest",
     "perl-tap-junit",
     "pytest-ids",
     "robot",
     "rspec",
-    "testng",
 ];
 
 /// One report block of a truth table: its files and each `rule provider` cell.

@@ -161,7 +161,7 @@ impl State {
 }
 
 /// The text an entity reference stands for.
-fn entity_text(entity: &BytesRef<'_>) -> String {
+pub(super) fn entity_text(entity: &BytesRef<'_>) -> String {
     match entity.as_ref() {
         "lt" => "<".to_owned(),
         "gt" => ">".to_owned(),
