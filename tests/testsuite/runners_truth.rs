@@ -23,7 +23,6 @@ const NAMES: [&str; 3] = ["s3", "gcs", "azure-blob"];
 /// the list only shrinks.
 const PENDING: &[&str] = &[
     "bats",
-    "boost-test",
     "busted",
     "deno",
     "minitest",

@@ -66,9 +66,9 @@ pub(crate) struct Lang {
     /// decorators): they belong to the unit.
     pub(crate) skipped: &'static [&'static str],
     /// Function definitions that are test macros (GoogleTest's `TEST(Suite, Name)`, CppUTest's
-    /// `TEST(Group, Name)`), each with whether it is parameterised (`TEST_P`: its cases are
-    /// `Instance/Suite.Name/N`): a test case titled `Name` in the group `Suite`.
-    pub(crate) test_macros: &'static [(&'static str, bool)],
+    /// `TEST(Group, Name)`, Boost.Test's `BOOST_DATA_TEST_CASE(name, data, sample)`), each
+    /// with how its arguments name its cases.
+    pub(crate) test_macros: &'static [(&'static str, MacroCases)],
     /// Its tests are named by their titles (a test call's first argument, a test macro's
     /// arguments) and matched as a report writes a title inside its groups' (`names.rs`'s
     /// `TitlePattern`), not by a function's name.
@@ -81,6 +81,19 @@ pub(crate) struct Lang {
     /// How its tests take rows of parameters (`parameters.rs`), for runners that name a case
     /// by its row's index alone.
     pub(crate) parameters: Option<&'static super::parameterised::ParameterRow>,
+}
+
+/// How a test macro's arguments name its cases, for [`Lang::test_macros`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MacroCases {
+    /// `TEST(Suite, Name)`: a case titled `Name` in the group `Suite`.
+    Named,
+    /// `TEST_P(Suite, Name)`: cases `Instance/Suite.Name/N`, the instance and the index
+    /// placeholders.
+    Parameterised,
+    /// `BOOST_DATA_TEST_CASE(name, data, sample)`: a group `name` of one case a sample, named
+    /// `_N` by its index.
+    Samples,
 }
 
 /// Calls that declare test cases, for [`Lang::test_calls`].
@@ -96,6 +109,10 @@ pub(crate) struct TestCalls {
     /// A first argument that is a name is a variable holding the title (`it(store, ...)` in
     /// a loop: any text), not the title itself (`BOOST_AUTO_TEST_CASE(get_missing)`).
     pub(crate) variable_titles: bool,
+    /// Calls that open a group of the tests after them up to a closing call, as statements
+    /// of their own (`BOOST_AUTO_TEST_SUITE(s3)` ... `BOOST_AUTO_TEST_SUITE_END()`): the
+    /// opening and the closing callee (`groups.rs`).
+    pub(crate) flat_groups: Option<(&'static str, &'static str)>,
 }
 
 /// A grammar when its feature is on, else `None` (its files are then read as text).
@@ -120,6 +137,7 @@ const JS_TEST_CALLS: TestCalls = TestCalls {
         ("suite", UnitKind::Scope),
     ],
     variable_titles: true,
+    flat_groups: None,
 };
 
 /// C++ test frameworks whose tests are calls followed by a body: Catch2, doctest, Boost.Test.
@@ -136,6 +154,7 @@ const CPP_TEST_CALLS: TestCalls = TestCalls {
         ("BOOST_DATA_TEST_CASE", UnitKind::Case),
     ],
     variable_titles: false,
+    flat_groups: Some(("BOOST_AUTO_TEST_SUITE", "BOOST_AUTO_TEST_SUITE_END")),
 };
 
 const JS_UNITS: &[(&str, UnitKind)] = &[
@@ -433,13 +452,14 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             ],
             skipped: &[],
             test_macros: &[
-                ("TEST", false),
-                ("TEST_F", false),
-                ("IGNORE_TEST", false),
-                ("TYPED_TEST", true),
-                ("TEST_P", true),
-                ("TYPED_TEST_P", true),
-                ("BOOST_AUTO_TEST_CASE", false),
+                ("TEST", MacroCases::Named),
+                ("TEST_F", MacroCases::Named),
+                ("IGNORE_TEST", MacroCases::Named),
+                ("TYPED_TEST", MacroCases::Parameterised),
+                ("TEST_P", MacroCases::Parameterised),
+                ("TYPED_TEST_P", MacroCases::Parameterised),
+                ("BOOST_AUTO_TEST_CASE", MacroCases::Named),
+                ("BOOST_DATA_TEST_CASE", MacroCases::Samples),
             ],
             by_title: true,
             test_name: Some(r"^test_"),
@@ -544,6 +564,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
                     ("context", UnitKind::Scope),
                 ],
                 variable_titles: true,
+                flat_groups: None,
             }),
             wrappers: &[],
             skipped: &[],

@@ -18,6 +18,7 @@
 mod automata;
 mod cache;
 pub(crate) mod fallback;
+mod groups;
 pub(crate) mod index;
 pub(crate) mod languages;
 mod memo;
@@ -212,9 +213,15 @@ impl<'t> Parsed<'t> {
             .collect();
         scope.reverse();
         // A test macro names its whole group (`TEST(Suite, Name)` is `Suite.Name` whatever
-        // namespace holds it).
+        // namespace holds it), inside the flat groups open where it stands (Boost.Test's
+        // suites: `providers.s3.get_missing`, `conformance.put_atomic/_1`).
+        let mut flat = groups::open_at(syntax, node);
         if let Some(group) = declared.group {
-            scope = vec![group];
+            flat.push(group);
+            scope = flat;
+        } else if !flat.is_empty() {
+            flat.extend(scope);
+            scope = flat;
         }
         Some(TestSite {
             name,

@@ -200,4 +200,13 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_boost_data_test_case_over_a_variable_of_the_file() {
+        let text = "static const std::vector<std::string> stores{\"s3\", \"gcs\"};\n\n// r[verify a.b]\nBOOST_DATA_TEST_CASE(put, stores, store) {\n  BOOST_TEST(true);\n}\n\n// r[verify a.c]\nBOOST_AUTO_TEST_CASE(get) { BOOST_TEST(true); }\n";
+        assert_eq!(
+            rows_of("a_test.cpp", text),
+            [rows(&["\"s3\"", "\"gcs\""]), None]
+        );
+    }
 }

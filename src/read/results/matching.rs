@@ -112,6 +112,11 @@ impl<'r> Matcher<'r> {
         self.named.get(case).copied().unwrap_or(Named::None)
     }
 
+    /// The results whose cases it finds.
+    pub(crate) fn results(&self) -> &'r super::Results {
+        self.results
+    }
+
     /// The providers cases are compared with.
     pub(crate) fn providers(&self) -> &[String] {
         &self.providers

@@ -235,6 +235,9 @@ pub(crate) struct TitlePattern {
     regex: Regex,
     /// The longest fixed part of the titles: a case without it is not this test.
     fixed: String,
+    /// The capture of the `${index}` placeholder a test macro's cases are numbered by
+    /// (`IsAtomic/${index}`, Boost.Test's `_${index}`), if the titles have one.
+    index: Option<usize>,
 }
 
 impl TitlePattern {
@@ -262,10 +265,28 @@ impl TitlePattern {
             .unwrap_or("")
             .trim()
             .to_owned();
+        let index = scope
+            .iter()
+            .map(String::as_str)
+            .chain(std::iter::once(title))
+            .flat_map(|t| PLACEHOLDER.find_iter(t))
+            .position(|m| m.as_str() == "${index}")
+            .map(|at| at + 1);
         Some(TitlePattern {
             regex: Regex::new(&pattern).ok()?,
             fixed,
+            index,
         })
+    }
+
+    /// The index a case named `name` of this test is numbered by (`_1` of Boost.Test's
+    /// `_${index}`), when its titles have an `${index}` and the case gives a number there.
+    pub(crate) fn position(&self, name: &str) -> Option<usize> {
+        if !name.contains(self.fixed.as_str()) {
+            return None;
+        }
+        let value = self.regex.captures(name)?.get(self.index?)?.as_str();
+        value.parse().ok()
     }
 
     /// Whether a case named `name` is this test: the values its placeholders took, if so.

@@ -7,7 +7,7 @@
 //! rows, not reruns, and which provider each ran for is not known.
 
 use super::matching::{Found, Matcher, Site};
-use super::names::{Named, named_in};
+use super::names::{Named, TitlePattern, named_in};
 use crate::read::code::parameters::Parameters;
 
 /// What a case named at index `at` of its test's rows says of its provider, the rows being
@@ -31,10 +31,31 @@ impl Matcher<'_> {
         } else {
             self.named(case)
         };
+        let named = match named {
+            Named::None if site.name.contains("${index}") => self.title_position(site, case),
+            named => named,
+        };
         match named {
             Named::Position(at) => at_row(at, site.parameters, self.providers()),
             named => named,
         }
+    }
+
+    /// The index a case of a test named by its title is numbered by (Boost.Test's `_1` of
+    /// `_${index}`), in any of the forms a report writes a title in its groups.
+    fn title_position(&self, site: &Site<'_>, case: usize) -> Named {
+        let Some(pattern) = TitlePattern::new(site.scope, site.name) else {
+            return Named::None;
+        };
+        let case = &self.results().cases[case];
+        let grouped = [Some(&case.classname[..]), case.suite.as_deref()]
+            .into_iter()
+            .flatten()
+            .map(|group| format!("{group} {}", case.name));
+        std::iter::once(case.name.clone())
+            .chain(grouped)
+            .find_map(|form| pattern.position(&form))
+            .map_or(Named::None, Named::Position)
     }
 
     /// The cases of the test `site` found in `found`, each with what it says of its provider;
