@@ -21,6 +21,7 @@ pub(crate) mod matching;
 pub(crate) mod names;
 pub(crate) mod rows;
 pub(crate) mod testng;
+pub(crate) mod whole_file;
 
 /// A map keyed by case names: hashed with foldhash, as there is one entry per case.
 pub(crate) type CaseMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;

@@ -98,6 +98,10 @@ fn one_test(
     p: usize,
 ) -> (Status, Vec<usize>, bool) {
     use crate::read::results::names::Named;
+    // Its file failed before any test ran (it did not compile or collect): so did it.
+    if let Some(case) = with.cases_in.failed_before(&citations[c].path) {
+        return (Status::Failed(c, case), vec![case], true);
+    }
     let Some(Matched { found, kinds }) = matched(with, citations, c) else {
         // A file in which no test was recognised (a language or a runner whose tests are not
         // read): what its report holds of that file is told, never hidden as not run.
