@@ -27,17 +27,20 @@ pub(crate) enum Parameters {
     Unlisted,
 }
 
-/// The compiled markers of each language, in [`LANGUAGES`]' order.
-static MARKERS: LazyLock<Vec<Vec<Regex>>> = LazyLock::new(|| {
+/// The compiled markers of each language, in [`LANGUAGES`]' order: over the header, over
+/// the body.
+static MARKERS: LazyLock<Vec<(Vec<Regex>, Vec<Regex>)>> = LazyLock::new(|| {
+    let compile = |markers: &[&str]| -> Vec<Regex> {
+        markers
+            .iter()
+            .map(|m| Regex::new(m).expect("a valid parameter marker"))
+            .collect()
+    };
     LANGUAGES
         .iter()
-        .map(|l| {
-            l.parameters
-                .map(|p| p.markers)
-                .unwrap_or_default()
-                .iter()
-                .map(|m| Regex::new(m).expect("a valid parameter marker"))
-                .collect()
+        .map(|l| match l.parameters {
+            Some(p) => (compile(p.markers), compile(p.in_body)),
+            None => (Vec::new(), Vec::new()),
         })
         .collect()
 });
@@ -59,7 +62,14 @@ pub(super) fn of(
         .child_by_field_name("body")
         .map_or(node.end_byte(), |b| b.start_byte());
     let header = std::str::from_utf8(syntax.text.get(above..end)?).ok()?;
-    let captures = MARKERS[index].iter().find_map(|m| m.captures(header))?;
+    let (markers, in_body) = &MARKERS[index];
+    let Some(captures) = markers.iter().find_map(|m| m.captures(header)) else {
+        let body = std::str::from_utf8(syntax.text.get(end..node.end_byte())?).ok()?;
+        return in_body
+            .iter()
+            .any(|m| m.is_match(body))
+            .then_some(Parameters::Unlisted);
+    };
     let list = if let Some(list) = captures.name("list") {
         let at = above + list.start();
         root.descendant_for_byte_range(at, at + list.len())
@@ -168,10 +178,14 @@ mod tests {
 
     #[test]
     fn nose2_params_written_on_the_test() {
-        let text = "# r[verify a.b]\n@params(\"s3\", \"gcs\")\ndef test_put(store):\n    pass\n\n# r[verify a.c]\n@other(\"s3\")\ndef test_get():\n    pass\n";
+        let text = "# r[verify a.b]\n@params(\"s3\", \"gcs\")\ndef test_put(store):\n    pass\n\n# r[verify a.c]\n@other(\"s3\")\ndef test_get():\n    pass\n\n# r[verify a.d]\ndef test_sub(self):\n    for s in STORES:\n        with self.subTest(store=s):\n            pass\n";
         assert_eq!(
             rows_of("test_a.py", text),
-            [rows(&["\"s3\"", "\"gcs\""]), None]
+            [
+                rows(&["\"s3\"", "\"gcs\""]),
+                None,
+                Some(Parameters::Unlisted)
+            ]
         );
     }
 

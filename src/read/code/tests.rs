@@ -323,3 +323,9 @@ fn boost_suites_around_their_tests_and_a_data_test_case_numbered_by_its_samples(
         ]
     );
 }
+
+#[test]
+fn a_comment_that_ends_a_block_without_error_stands_above_nothing_after_it() {
+    let py = "def helper():\n    x()\n    # r[verify a.b]\ndef test_x():\n    pass\n";
+    assert_eq!(tests("test_a.py", py), [None]);
+}

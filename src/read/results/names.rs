@@ -605,6 +605,11 @@ mod tests {
         );
     }
 
+    /// The index of a case of a test with no `${index}` in its title: none.
+    fn plain_position(name: &str) -> Option<usize> {
+        TitlePattern::new(&[], name)?.position(name)
+    }
+
     #[test]
     fn titles_joined_to_their_groups_each_runners_way() {
         let p = providers();
@@ -625,6 +630,15 @@ mod tests {
                 .is_some()
         );
         assert!(macro_p.matches("Providers/PutAtomic IsAtomic/2").is_some());
+        // The index a case is numbered by, where it gives a number.
+        let indexed = TitlePattern::new(&["${instance}/PutAtomic".to_owned()], "IsAtomic/${index}");
+        let indexed = indexed.unwrap();
+        assert_eq!(indexed.position("Providers/PutAtomic IsAtomic/2"), Some(2));
+        assert_eq!(indexed.position("Providers/PutAtomic IsAtomic/gcs"), None);
+        assert_eq!(macro_p.position("Providers/PutAtomic IsAtomic/2"), None);
+        let samples = TitlePattern::new(&["conformance".to_owned(), "put".to_owned()], "_${index}");
+        assert_eq!(samples.unwrap().position("conformance.put _1"), Some(1));
+        assert_eq!(plain_position("getMissing"), None);
         let grouped = TitlePattern::new(&["Provider".to_owned()], "DeleteMissing").unwrap();
         assert!(
             grouped

@@ -23,20 +23,29 @@ pub(crate) fn at_row(at: usize, parameters: Option<&Parameters>, providers: &[St
 }
 
 impl Matcher<'_> {
-    /// What case `case` of the test `site` says of the provider it ran for: by its title or
-    /// its name as its runner writes it, an index read through the test's rows.
-    pub(crate) fn case_named(&self, site: &Site<'_>, case: usize) -> Named {
+    /// What a case of the test `site` that says `named` as its runner writes it (by its
+    /// title or its name) says of its provider with the test's rows: an index is the row's.
+    fn resolved(&self, site: &Site<'_>, named: Named) -> Named {
+        match named {
+            Named::Position(at) => at_row(at, site.parameters, self.providers()),
+            // A case of a parameterised test that names none of its rows holds them all or
+            // any one (pytest 9 writes a unittest test's subtests as one case; TestNG's JUnit
+            // reports every row under the method's name).
+            Named::None if site.parameters.is_some() => Named::Unknown,
+            named => named,
+        }
+    }
+
+    /// What case `case`'s name (or title) says as its runner writes it, before the test's
+    /// rows are read.
+    fn as_named(&self, site: &Site<'_>, case: usize) -> Named {
         let named = if super::matching::by_title(site.path) {
             self.title_named(site, case)
         } else {
             self.named(case)
         };
-        let named = match named {
-            Named::None if site.name.contains("${index}") => self.title_position(site, case),
-            named => named,
-        };
         match named {
-            Named::Position(at) => at_row(at, site.parameters, self.providers()),
+            Named::None if site.name.contains("${index}") => self.title_position(site, case),
             named => named,
         }
     }
@@ -65,15 +74,12 @@ impl Matcher<'_> {
         let mut kinds: Vec<(usize, Named)> = Vec::with_capacity(found.cases.len());
         let mut rows = Vec::new();
         for &case in &found.cases {
-            let named = self.case_named(site, case);
+            let written = self.as_named(site, case);
+            kinds.push((case, self.resolved(site, written)));
             let alike = match self.attempts.earlier.get(&case) {
-                Some(earlier) if site.parameters.is_some() && named == Named::None => earlier,
-                _ => {
-                    kinds.push((case, named));
-                    continue;
-                }
+                Some(earlier) if site.parameters.is_some() && written == Named::None => earlier,
+                _ => continue,
             };
-            kinds.push((case, Named::Unknown));
             for &row in alike {
                 kinds.push((row, Named::Unknown));
                 rows.push(row);
@@ -81,6 +87,67 @@ impl Matcher<'_> {
         }
         found.cases.extend(rows);
         kinds
+    }
+}
+
+#[cfg(test)]
+mod alike {
+    use super::*;
+    use crate::read::results::{Case, Outcome, Results};
+
+    #[test]
+    fn a_parameterised_tests_cases_named_alike_are_rows_and_another_tests_a_rerun() {
+        let case = |outcome| Case {
+            name: "putAtomic".to_owned(),
+            classname: "store.ConformanceTest".to_owned(),
+            file: None,
+            suite: None,
+            display: None,
+            outcome,
+            message: None,
+            report: 0,
+        };
+        let results = Results {
+            asked: true,
+            cases: vec![
+                case(Outcome::Passed),
+                case(Outcome::Failed),
+                case(Outcome::Skipped),
+            ],
+            ..Results::default()
+        };
+        let matcher = Matcher::new(&results, vec!["s3".to_owned(), "gcs".to_owned()]);
+        let site = |parameters| Site {
+            path: "store/ConformanceTest.java",
+            name: "putAtomic",
+            scope: &[],
+            parameters,
+        };
+        // The last attempt counts; with rows, every row is the test's, none a provider's.
+        let mut found = Found {
+            cases: vec![2],
+            unplaced: false,
+        };
+        let rows = matcher.named_cases(&site(Some(&Parameters::Unlisted)), &mut found);
+        assert_eq!(
+            rows,
+            [
+                (2, Named::Unknown),
+                (0, Named::Unknown),
+                (1, Named::Unknown)
+            ]
+        );
+        assert_eq!(found.cases, [2, 0, 1]);
+        // Without, the earlier ones are a rerun's attempts.
+        let mut found = Found {
+            cases: vec![2],
+            unplaced: false,
+        };
+        assert_eq!(
+            matcher.named_cases(&site(None), &mut found),
+            [(2, Named::None)]
+        );
+        assert_eq!(found.cases, [2]);
     }
 }
 
