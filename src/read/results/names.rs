@@ -9,6 +9,14 @@
 //! | Maven Surefire (JUnit 5) | `putAtomic{String}[2]` | before `{` | none: the report says only the position, so the provider is not known |
 //! | JUnit Console Launcher | `putAtomic(String)[2]` | before `(` | the `display-name:` its output prints (`[2] gcs`) |
 //! | Jest, Vitest | `provider s3 get of a missing key` | the test's title (see [`TitlePattern`]) | a value the title's placeholder took, else a provider named in it |
+//! | unittest-xml-reporting | `test_put (store='gcs')` | before ` (` | a provider among the subtest's parameters |
+//! | TestNG's `testng-results.xml` | `putAtomic(gcs)` (the reader writes a row's values so) | before `(` | a provider among the values |
+//! | nose2 | `test_put:2`, `test_put:2 ('gcs')` | before `:` | the parameter in parentheses, else the row's index (from 1) |
+//! | PHPUnit | `testPut with data set "gcs"`, `... #1` | before ` with data set` | a named data set, else the row's index (from 0) |
+//! | Boost.Test | `_1` in the suite `conformance.put_atomic` | the title `_${index}` | the sample's index (from 0) |
+//!
+//! A case named by its row's index alone is [`Named::Position`]: `rows.rs` reads the provider
+//! from the test's literal rows, else it is not known.
 //!
 //! A provider's name is compared without case, with `-`, `_` and a space taken as one (rstest
 //! writes `azure-blob` as `azure_blob`, Go a space as `_`).
@@ -213,6 +221,10 @@ fn position(text: &str, first: usize) -> Named {
 /// What stands in parentheses right after a case's function (`(store='gcs')` of
 /// `test_put (store='gcs')`), when the name ends there.
 fn parenthesised(name: &str) -> Option<&str> {
+    // Asked of every case of a report: most end otherwise, and cost no second reading.
+    if !name.ends_with(')') {
+        return None;
+    }
     let function = base(name);
     let rest = name.get(function.len()..)?.trim_start();
     (name.starts_with(function) && rest.starts_with('(') && rest.ends_with(')'))
