@@ -78,7 +78,6 @@ pub(crate) struct TestSite {
     pub scope: Vec<String>,
     pub line: usize,
     /// The rows it runs over, when it is parameterised (`parameters.rs`).
-    #[serde(default)]
     pub parameters: Option<parameters::Parameters>,
 }
 

@@ -98,7 +98,7 @@ fn enclosing_list<'n>(node: Node<'n>, lists: &[&str], end: usize) -> Option<Node
 }
 
 /// The literal list that the function, method or variable named `source` in the file gives:
-/// a function's returned value, a variable's initial value.
+/// a function's returned value, a variable's initial value; the first in the file's order.
 fn source_list<'n>(
     syntax: &Syntax<'_>,
     root: Node<'n>,
@@ -120,10 +120,16 @@ fn source_list<'n>(
         {
             return returned_list(node, lists);
         }
-        let mut cursor = node.walk();
-        stack.extend(node.named_children(&mut cursor));
+        push_children(&mut stack, node);
     }
     None
+}
+
+/// `node`'s named children onto `stack`, the first on top.
+fn push_children<'n>(stack: &mut Vec<Node<'n>>, node: Node<'n>) {
+    let mut cursor = node.walk();
+    let children: Vec<Node<'n>> = node.named_children(&mut cursor).collect();
+    stack.extend(children.into_iter().rev());
 }
 
 /// The literal list a function's first `return` gives (itself, or the value of an array
@@ -140,9 +146,7 @@ fn returned_list<'n>(function: Node<'n>, lists: &[&str]) -> Option<Node<'n>> {
                 .child_by_field_name("value")
                 .filter(|v| lists.contains(&v.kind()));
         }
-        let mut cursor = node.walk();
-        let children: Vec<Node<'n>> = node.named_children(&mut cursor).collect();
-        stack.extend(children.into_iter().rev());
+        push_children(&mut stack, node);
     }
     None
 }

@@ -11,13 +11,14 @@ use super::names::{Named, TitlePattern, named_in};
 use crate::read::code::parameters::Parameters;
 
 /// What a case named at index `at` of its test's rows says of its provider, the rows being
-/// `parameters` (the test's, as its source lists them).
+/// `parameters` (the test's, as its source lists them): the one provider its row names, else
+/// not known (a row that names none may hold a variable that did).
 pub(crate) fn at_row(at: usize, parameters: Option<&Parameters>, providers: &[String]) -> Named {
     match parameters {
-        Some(Parameters::Rows(rows)) => match rows.get(at) {
-            Some(row) => named_in(row, providers).map_or(Named::None, Named::Provider),
-            None => Named::Unknown,
-        },
+        Some(Parameters::Rows(rows)) => rows
+            .get(at)
+            .and_then(|row| named_in(row, providers))
+            .map_or(Named::Unknown, Named::Provider),
         _ => Named::Unknown,
     }
 }
@@ -160,7 +161,7 @@ mod tests {
         let providers: Vec<String> = ["s3", "gcs", "azure-blob"].map(String::from).to_vec();
         let rows = Parameters::Rows(vec!["['s3']".into(), "{\"gcs\"}".into(), "'x'".into()]);
         assert_eq!(at_row(1, Some(&rows), &providers), Named::Provider(1));
-        assert_eq!(at_row(2, Some(&rows), &providers), Named::None);
+        assert_eq!(at_row(2, Some(&rows), &providers), Named::Unknown);
         // Past the list, an unlisted source, or no rows at all: never a guess.
         assert_eq!(at_row(3, Some(&rows), &providers), Named::Unknown);
         assert_eq!(
