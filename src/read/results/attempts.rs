@@ -71,47 +71,52 @@ impl Attempts {
                 .copied()
                 .reduce(|best, i| if newer(i, best) { i } else { best })
                 .expect("not empty");
-            let report = results.cases[winner].report;
-            for &i in &indexes {
-                attempts.counts[i] = i == winner;
-            }
-            let earlier: Vec<usize> = indexes
-                .iter()
-                .copied()
-                .filter(|&i| i != winner && results.cases[i].report == report)
-                .collect();
-            if !earlier.is_empty() {
-                attempts.earlier.insert(winner, earlier);
-            }
-            let outcome = results.cases[winner].outcome;
-            attempts.flaky[winner] = outcome == Outcome::Passed
-                && indexes.iter().any(|&i| {
-                    results.cases[i].report == report
-                        && i < winner
-                        && results.cases[i].outcome == Outcome::Failed
-                });
-            // The last attempt of every other report, when it says otherwise.
-            let mut reports: Vec<usize> = indexes
-                .iter()
-                .map(|&i| results.cases[i].report)
-                .filter(|&r| r != report)
-                .collect();
-            reports.sort_unstable();
-            reports.dedup();
-            for other in reports {
-                let last = indexes
-                    .iter()
-                    .copied()
-                    .filter(|&i| results.cases[i].report == other)
-                    .max()
-                    .expect("a case of that report");
-                if results.cases[last].outcome != outcome {
-                    attempts.disagreements.push((winner, last));
-                }
-            }
+            attempts.settle(results, &indexes, winner);
         }
         attempts.disagreements.sort_unstable();
         attempts
+    }
+
+    /// Records of the attempts `indexes` of one case that `winner` counts: the others do
+    /// not; those of its own report are earlier; it is flaky when one of them failed and it
+    /// passed; another report's last attempt that says otherwise is a disagreement.
+    fn settle(&mut self, results: &Results, indexes: &[usize], winner: usize) {
+        let report = results.cases[winner].report;
+        for &i in indexes {
+            self.counts[i] = i == winner;
+        }
+        let earlier: Vec<usize> = indexes
+            .iter()
+            .copied()
+            .filter(|&i| i != winner && results.cases[i].report == report)
+            .collect();
+        let outcome = results.cases[winner].outcome;
+        self.flaky[winner] = outcome == Outcome::Passed
+            && earlier
+                .iter()
+                .any(|&i| i < winner && results.cases[i].outcome == Outcome::Failed);
+        if !earlier.is_empty() {
+            self.earlier.insert(winner, earlier);
+        }
+        // The last attempt of every other report, when it says otherwise.
+        let mut reports: Vec<usize> = indexes
+            .iter()
+            .map(|&i| results.cases[i].report)
+            .filter(|&r| r != report)
+            .collect();
+        reports.sort_unstable();
+        reports.dedup();
+        for other in reports {
+            let last = indexes
+                .iter()
+                .copied()
+                .filter(|&i| results.cases[i].report == other)
+                .max()
+                .expect("a case of that report");
+            if results.cases[last].outcome != outcome {
+                self.disagreements.push((winner, last));
+            }
+        }
     }
 }
 
