@@ -1,5 +1,6 @@
 //! `malformed-results`: a `test-results` pattern or file that gives no results: it matches no
-//! file, or the file is empty, unreadable, or neither JUnit XML nor `go test -json` output. A
+//! file, or the file is empty, unreadable, or in none of the formats read (JUnit XML,
+//! `testng-results.xml`, GoogleTest's JSON, `go test -json`). A
 //! zero read from it would look like tests that never ran.
 
 use super::{Context, Draft, Place};

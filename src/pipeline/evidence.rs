@@ -141,20 +141,14 @@ fn cases_of(
     site: &Site<'_>,
     sites: &[Site<'_>],
 ) -> Vec<CaseResult> {
-    let found = matcher.cases(source_root, site, sites);
-    let javascript = site.titled();
-    found
-        .cases
-        .iter()
-        .map(|&i| {
-            let named = if javascript {
-                matcher.title_named(site, i)
-            } else {
-                matcher.named(i)
-            };
+    let mut found = matcher.cases(source_root, site, sites);
+    let kinds = matcher.named_cases(site, &mut found);
+    kinds
+        .into_iter()
+        .map(|(i, named)| {
             let unattributed = match named {
                 Named::Provider(_) | Named::None => found.unplaced,
-                Named::Unknown => true,
+                Named::Position(_) | Named::Unknown => true,
             };
             let case = &results.cases[i];
             let file = &results.files[case.report];

@@ -154,7 +154,7 @@ checks! {
     StaleResults "stale-results" Warning
         "test results older than a change to the tests they report on, or naming a Go test that no longer exists",
     MalformedResults "malformed-results" Error
-        "a `test-results` file that is missing, empty, or neither JUnit XML nor `go test -json` output",
+        "a `test-results` file that is missing, empty, or in none of the formats it reads (JUnit XML, TestNG's and GoogleTest's own, `go test -json`)",
     MissingRule "missing-rule" Warning
         "a sentence or list item with MUST in a contract chapter that no rule marker labels, once the contract has a rule marker",
     OutdatedBaseline "outdated-baseline" Warning

@@ -224,6 +224,7 @@ fn citation_at(
                         scope: Vec::new(),
                         line,
                         titled: false,
+                        parameters: None,
                     }),
                 }
             }

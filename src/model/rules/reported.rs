@@ -209,6 +209,7 @@ fn append(
                 scope: Vec::new(),
                 line: t.line,
                 titled: false,
+                parameters: None,
             }),
             remote: Some(Remote { report: r, link }),
         });

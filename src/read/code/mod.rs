@@ -19,9 +19,12 @@ mod automata;
 mod cache;
 mod calls;
 pub(crate) mod fallback;
+mod groups;
 pub(crate) mod index;
 pub(crate) mod languages;
 mod memo;
+mod parameterised;
+pub(crate) mod parameters;
 mod roots;
 mod scan;
 mod search;
@@ -80,6 +83,8 @@ pub(crate) struct TestSite {
     /// titles of the groups alone.
     #[serde(default)]
     pub titled: bool,
+    /// The rows it runs over, when it is parameterised (`parameters.rs`).
+    pub parameters: Option<parameters::Parameters>,
 }
 
 /// A place in a file of the source tree that a finding is about, other than a citation (an
@@ -197,6 +202,12 @@ impl<'t> Parsed<'t> {
                 syntax.is_test(&d, syntax.above(n)).then_some(d)
             })?,
         };
+        let parameters = parameters::of(
+            syntax,
+            self.tree.root_node(),
+            &declared,
+            syntax.above(declared.node),
+        );
         let (node, name, line) = (declared.node, declared.name, declared.line);
         let titled = declared.titled;
         // Its ancestors, found going down as in `at` (the test starts on their path): of a
@@ -210,15 +221,22 @@ impl<'t> Parsed<'t> {
             .collect();
         scope.reverse();
         // A test macro names its whole group (`TEST(Suite, Name)` is `Suite.Name` whatever
-        // namespace holds it).
+        // namespace holds it), inside the flat groups open where it stands (Boost.Test's
+        // suites: `providers.s3.get_missing`, `conformance.put_atomic/_1`).
+        let mut flat = groups::open_at(syntax, node);
         if let Some(group) = declared.group {
-            scope = vec![group];
+            flat.push(group);
+            scope = flat;
+        } else if !flat.is_empty() {
+            flat.extend(scope);
+            scope = flat;
         }
         Some(TestSite {
             name,
             scope,
             line,
             titled,
+            parameters,
         })
     }
 

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use tree_sitter::Node;
 
-use super::languages::{LANGUAGES, Lang, UnitKind};
+use super::languages::{LANGUAGES, Lang, MacroCases, UnitKind};
 
 /// What a kind of node is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,11 +168,12 @@ impl<'t> Syntax<'t> {
     /// A function definition that is a test macro of the row (`TEST(Suite, Name) { ... }`,
     /// which a C++ grammar reads as a function `TEST` with parameters of the types `Suite`
     /// and `Name`): a test case titled `Name` in the group `Suite`. A parameterised one's
-    /// cases are `Instance/Suite.Name/N`: the instance and the index are placeholders.
+    /// cases are `Instance/Suite.Name/N`, a Boost.Test data test case's `name/_N`: the
+    /// instance and the index are placeholders.
     fn test_macro<'n>(&self, node: Node<'n>) -> Option<Declared<'n>> {
         let declarator = node.child_by_field_name("declarator")?;
         let callee = declarator.child_by_field_name("declarator")?;
-        let (_, parameterised) = self
+        let (_, cases) = self
             .lang
             .test_macros
             .iter()
@@ -184,12 +185,13 @@ impl<'t> Syntax<'t> {
             .filter_map(|p| p.child_by_field_name("type").or(Some(p)))
             .map(|n| self.text_of(n).trim())
             .collect();
-        let (name, group) = match names.as_slice() {
-            [group, .., name] => (*name, Some(*group)),
-            [name] => (*name, None),
-            [] => return None,
+        let (name, group) = match (cases, names.as_slice()) {
+            (MacroCases::Samples, [name, ..]) => ("_${index}", Some(*name)),
+            (_, [group, .., name]) => (*name, Some(*group)),
+            (_, [name]) => (*name, None),
+            (_, []) => return None,
         };
-        let (name, group) = if *parameterised {
+        let (name, group) = if *cases == MacroCases::Parameterised {
             (
                 format!("{name}/${{index}}"),
                 group.map(|g| format!("${{instance}}/{g}")),
@@ -263,16 +265,17 @@ impl<'t> Syntax<'t> {
         if !self.starts_its_line(comment.start_byte()) {
             return None;
         }
-        let mut next = comment.next_sibling();
-        while let Some(n) = next {
-            if matches!(self.role(n), Role::Comment | Role::Skipped) {
-                next = n.next_sibling();
-                continue;
+        // A comment the parser put at the end of a statement it recovered (a macro call with
+        // no `;`, `BOOST_AUTO_TEST_SUITE(s3)`, where only a missing `;` follows it): it stands
+        // above what follows that statement.
+        let mut node = match self.next_unit_sibling(comment) {
+            Some(next) => next,
+            None => {
+                let statement = comment.parent().filter(|p| p.has_error())?;
+                self.next_unit_sibling(statement)?
             }
-            break;
-        }
-        let next = next?;
-        let mut node = next;
+        };
+        let next = node;
         // Into wrappers (`export function`, a decorated definition) and into a body whose
         // first statement it is (Python's block after its header).
         for _ in 0..4 {
@@ -333,6 +336,19 @@ impl<'t> Syntax<'t> {
             stack.extend(children.into_iter().rev());
         }
         None
+    }
+
+    /// The first sibling after `node` that is no comment, attribute or decorator.
+    fn next_unit_sibling<'n>(&self, node: Node<'n>) -> Option<Node<'n>> {
+        let mut next = node.next_sibling();
+        while let Some(n) = next {
+            if matches!(self.role(n), Role::Comment | Role::Skipped) {
+                next = n.next_sibling();
+                continue;
+            }
+            break;
+        }
+        next
     }
 
     fn starts_its_line(&self, at: usize) -> bool {

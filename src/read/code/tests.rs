@@ -361,3 +361,35 @@ fn deno_bats_and_busted_tests_by_their_titles() {
         [site("put on ${store} is atomic", &["storage"]), None]
     );
 }
+
+#[test]
+fn boost_suites_around_their_tests_and_a_data_test_case_numbered_by_its_samples() {
+    let cpp = "BOOST_AUTO_TEST_SUITE(providers)\nBOOST_AUTO_TEST_SUITE(gcs)\n\n// r[verify a.b]\nBOOST_AUTO_TEST_CASE(get_missing) { BOOST_TEST(true); }\n\nBOOST_AUTO_TEST_SUITE_END()\n// r[verify a.c]\nBOOST_DATA_TEST_CASE(put_atomic, stores, store) {}\nBOOST_AUTO_TEST_SUITE_END()\n// r[verify a.d]\nBOOST_AUTO_TEST_CASE(delete_missing) {}\n";
+    let parsed = parse(for_path("a.cpp").unwrap(), cpp.as_bytes()).unwrap();
+    let got: Vec<Option<(String, Vec<String>)>> = cpp
+        .match_indices("r[")
+        .map(|(at, _)| parsed.test_at(at).map(|t| (t.name, t.scope)))
+        .collect();
+    let site = |name: &str, scope: &[&str]| {
+        Some((
+            name.to_owned(),
+            scope.iter().map(|s| (*s).to_owned()).collect(),
+        ))
+    };
+    assert_eq!(
+        got,
+        [
+            // Its comment, which the parser reads into the suite's statement (no `;`),
+            // still stands above it.
+            site("get_missing", &["providers", "gcs"]),
+            site("_${index}", &["providers", "put_atomic"]),
+            site("delete_missing", &[]),
+        ]
+    );
+}
+
+#[test]
+fn a_comment_that_ends_a_block_without_error_stands_above_nothing_after_it() {
+    let py = "def helper():\n    x()\n    # r[verify a.b]\ndef test_x():\n    pass\n";
+    assert_eq!(tests("test_a.py", py), [None]);
+}

@@ -21,6 +21,10 @@ pub(crate) struct Attempts {
     pub(crate) failed_before: Vec<Option<usize>>,
     /// Cases whose older report said otherwise: the case that counts, and the other report's.
     pub(crate) disagreements: Vec<(usize, usize)>,
+    /// Per case that counts, the earlier cases of its name in its own report: a rerun's
+    /// attempts, or the rows of a parameterised test that its report names alike (`rows.rs`
+    /// tells them apart by the test's source).
+    pub(crate) earlier: super::CaseMap<usize, Vec<usize>>,
 }
 
 /// What a case is known by: its classname, name, file and suite.
@@ -34,6 +38,7 @@ impl Attempts {
             flaky: vec![false; n],
             failed_before: vec![None; n],
             disagreements: Vec::new(),
+            earlier: CaseMap::default(),
         };
         // The first case of each name, and the names run more than once (a rerun, or the
         // same test in two reports): few, so only they get a list.
@@ -80,40 +85,53 @@ impl Attempts {
                 .copied()
                 .reduce(|best, i| if newer(i, best) { i } else { best })
                 .expect("not empty");
-            let report = results.cases[winner].report;
-            for &i in &indexes {
-                attempts.counts[i] = i == winner;
-            }
-            let outcome = results.cases[winner].outcome;
-            attempts.failed_before[winner] = indexes.iter().copied().find(|&i| {
-                results.cases[i].report == report
-                    && i < winner
-                    && results.cases[i].outcome == Outcome::Failed
-            });
-            attempts.flaky[winner] =
-                outcome == Outcome::Passed && attempts.failed_before[winner].is_some();
-            // The last attempt of every other report, when it says otherwise.
-            let mut reports: Vec<usize> = indexes
-                .iter()
-                .map(|&i| results.cases[i].report)
-                .filter(|&r| r != report)
-                .collect();
-            reports.sort_unstable();
-            reports.dedup();
-            for other in reports {
-                let last = indexes
-                    .iter()
-                    .copied()
-                    .filter(|&i| results.cases[i].report == other)
-                    .max()
-                    .expect("a case of that report");
-                if results.cases[last].outcome != outcome {
-                    attempts.disagreements.push((winner, last));
-                }
-            }
+            attempts.settle(results, &indexes, winner);
         }
         attempts.disagreements.sort_unstable();
         attempts
+    }
+
+    /// Records of the attempts `indexes` of one case that `winner` counts: the others do
+    /// not; those of its own report are earlier (the first that failed kept); it is flaky when one of them failed and it
+    /// passed; another report's last attempt that says otherwise is a disagreement.
+    fn settle(&mut self, results: &Results, indexes: &[usize], winner: usize) {
+        let report = results.cases[winner].report;
+        for &i in indexes {
+            self.counts[i] = i == winner;
+        }
+        let earlier: Vec<usize> = indexes
+            .iter()
+            .copied()
+            .filter(|&i| i != winner && results.cases[i].report == report)
+            .collect();
+        let outcome = results.cases[winner].outcome;
+        self.failed_before[winner] = earlier
+            .iter()
+            .copied()
+            .find(|&i| i < winner && results.cases[i].outcome == Outcome::Failed);
+        self.flaky[winner] = outcome == Outcome::Passed && self.failed_before[winner].is_some();
+        if !earlier.is_empty() {
+            self.earlier.insert(winner, earlier);
+        }
+        // The last attempt of every other report, when it says otherwise.
+        let mut reports: Vec<usize> = indexes
+            .iter()
+            .map(|&i| results.cases[i].report)
+            .filter(|&r| r != report)
+            .collect();
+        reports.sort_unstable();
+        reports.dedup();
+        for other in reports {
+            let last = indexes
+                .iter()
+                .copied()
+                .filter(|&i| results.cases[i].report == other)
+                .max()
+                .expect("a case of that report");
+            if results.cases[last].outcome != outcome {
+                self.disagreements.push((winner, last));
+            }
+        }
     }
 }
 

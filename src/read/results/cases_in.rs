@@ -15,18 +15,25 @@
 pub(crate) struct CasesIn {
     keys: Vec<(String, usize)>,
     suites: Vec<(String, Vec<usize>)>,
+    /// The cases that failed before any test of their file ran (`whole_file.rs`), by the
+    /// file's key.
+    failed_before: Vec<(String, usize)>,
 }
 
 impl CasesIn {
     pub(crate) fn of(results: &super::Results) -> CasesIn {
         let mut keys = Vec::new();
         let mut suites: super::CaseMap<&str, Vec<usize>> = super::CaseMap::default();
+        let mut failed_before = Vec::new();
         for (i, case) in results.cases.iter().enumerate() {
             for key in case_files(case) {
                 keys.push((key, i));
             }
             if let Some(suite) = case.suite.as_deref() {
                 suites.entry(suite).or_default().push(i);
+            }
+            if let Some(file) = super::whole_file::failed_file(case) {
+                failed_before.push((path_key(&file), i));
             }
         }
         let mut suites: Vec<(String, Vec<usize>)> = suites
@@ -35,7 +42,24 @@ impl CasesIn {
             .filter(|(folded, _)| folded.contains('/'))
             .collect();
         suites.sort();
-        CasesIn { keys, suites }
+        CasesIn {
+            keys,
+            suites,
+            failed_before,
+        }
+    }
+
+    /// A case that failed before any test of the file `path` ran (it did not compile or
+    /// collect), if the results hold one.
+    pub(crate) fn failed_before(&self, path: &str) -> Option<usize> {
+        if self.failed_before.is_empty() {
+            return None;
+        }
+        let wanted = path_key(path);
+        self.failed_before
+            .iter()
+            .find(|(key, _)| *key == wanted || ends_with_part(&wanted, key))
+            .map(|(_, i)| *i)
     }
 
     /// The cases whose file is `path` (under the source root), in the results' order.

@@ -161,7 +161,7 @@ impl State {
 }
 
 /// The text an entity reference stands for.
-fn entity_text(entity: &BytesRef<'_>) -> String {
+pub(super) fn entity_text(entity: &BytesRef<'_>) -> String {
     match entity.as_ref() {
         "lt" => "<".to_owned(),
         "gt" => ">".to_owned(),
@@ -219,6 +219,14 @@ fn case(tag: &BytesStart<'_>, report: usize) -> Case {
             "file" => case.file.get_or_insert_with(String::new),
             // GoogleTest: a `TEST_P` case is named by index, its value beside it.
             "value_param" => case.display.get_or_insert_with(String::new),
+            // GoogleTest writes a `DISABLED_` test `status="notrun"`, with no `<skipped>`:
+            // it did not pass.
+            "status" => {
+                if attribute.value.as_ref() == "notrun" {
+                    case.outcome = Outcome::Skipped;
+                }
+                continue;
+            }
             _ => continue,
         };
         if let Ok(value) = attribute.normalized_value(quick_xml::XmlVersion::default()) {
@@ -305,6 +313,8 @@ mod tests {
     </testcase>
     <testcase classname="x" name="TestSkip"><skipped message="needs a broker"/></testcase>
     <testcase classname="x" name="TestEmpty"/>
+    <testcase classname="S" name="DISABLED_Put" status="notrun" result="suppressed"/>
+    <testcase classname="S" name="Get" status="run" result="completed"/>
   </testsuite>
 </testsuites>"#;
         let got_read = read(xml, 0).unwrap();
@@ -325,6 +335,8 @@ mod tests {
                 ),
                 ("TestSkip", Outcome::Skipped, Some("needs a broker")),
                 ("TestEmpty", Outcome::Passed, None),
+                ("DISABLED_Put", Outcome::Skipped, None),
+                ("Get", Outcome::Passed, None),
             ]
         );
     }

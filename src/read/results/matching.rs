@@ -45,6 +45,8 @@ pub(crate) struct Site<'s> {
     pub name: &'s str,
     /// What it stands in, outermost first.
     pub scope: &'s [String],
+    /// The rows it runs over, when it is parameterised.
+    pub parameters: Option<&'s crate::read::code::parameters::Parameters>,
     /// It is named by a title (a test call's, a test macro's, a line's).
     pub titled: bool,
 }
@@ -119,6 +121,11 @@ impl<'r> Matcher<'r> {
     /// What case `case`'s name says of the provider it ran for.
     pub(crate) fn named(&self, case: usize) -> Named {
         self.named.get(case).copied().unwrap_or(Named::None)
+    }
+
+    /// The results whose cases it finds.
+    pub(crate) fn results(&self) -> &'r super::Results {
+        self.results
     }
 
     /// The providers cases are compared with.

@@ -1,21 +1,27 @@
 //! Test results: what the last test run said of each test case, read from the files that
 //! `test-results` in book.toml (or `--test-results`) names: JUnit XML (gotestsum,
-//! go-junit-report, cargo-nextest, pytest, Maven Surefire) or Go's `go test -json` stream.
+//! go-junit-report, cargo-nextest, pytest, Maven Surefire), TestNG's `testng-results.xml`,
+//! GoogleTest's JSON report or Go's `go test -json` stream.
 //!
 //! [`Results::read`] expands the globs, reads each file once and keeps every test case with its
 //! outcome; a file that is missing, empty or neither format is a [`Problem`] for
 //! `malformed-results`, never a silent zero. Which case is the test a citation stands in is
 //! `matching.rs`'s; what that makes of a rule's coverage is `rules/coverage/tested.rs`'s.
 //!
-//! To read another format: a module beside `junit.rs` and `gotest.rs` that turns a file's
-//! text into [`Case`]s, and its test in [`Results::read`]'s choice of reader.
+//! To read another format: a module beside `junit.rs`, `testng.rs`, `gtest_json.rs` and
+//! `gotest.rs` that turns a file's text into [`Case`]s, and its test in [`Results::read`]'s
+//! choice of reader (`read_file`, by what the text starts with).
 
 pub(crate) mod attempts;
 pub(crate) mod cases_in;
 pub(crate) mod gotest;
+pub(crate) mod gtest_json;
 pub(crate) mod junit;
 pub(crate) mod matching;
 pub(crate) mod names;
+pub(crate) mod rows;
+pub(crate) mod testng;
+pub(crate) mod whole_file;
 
 /// A map keyed by case names: hashed with foldhash, as there is one entry per case.
 pub(crate) type CaseMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
@@ -230,12 +236,20 @@ impl Results {
         }
         let report = self.files.len();
         let read = if start.starts_with('<') {
-            junit::read(start, report)?
+            if testng::is_report(start) {
+                testng::read(start, report)?
+            } else {
+                junit::read(start, report)?
+            }
         } else if start.starts_with('{') {
-            gotest::read(start, report)?
+            if gtest_json::is_report(start) {
+                gtest_json::read(start, report)?
+            } else {
+                gotest::read(start, report)?
+            }
         } else {
             return Err(
-                "are neither JUnit XML (`<testsuites>` or `<testsuite>`) nor `go test -json` output"
+                "are neither JUnit XML (`<testsuites>` or `<testsuite>`), TestNG's `testng-results.xml`, GoogleTest's JSON nor `go test -json` output"
                     .to_owned(),
             );
         };

@@ -9,6 +9,14 @@
 //! | Maven Surefire (JUnit 5) | `putAtomic{String}[2]` | before `{` | none: the report says only the position, so the provider is not known |
 //! | JUnit Console Launcher | `putAtomic(String)[2]` | before `(` | the `display-name:` its output prints (`[2] gcs`) |
 //! | Jest, Vitest | `provider s3 get of a missing key` | the test's title (see [`TitlePattern`]) | a value the title's placeholder took, else a provider named in it |
+//! | unittest-xml-reporting | `test_put (store='gcs')` | before ` (` | a provider among the subtest's parameters |
+//! | TestNG's `testng-results.xml` | `putAtomic(gcs)` (the reader writes a row's values so) | before `(` | a provider among the values |
+//! | nose2 | `test_put:2`, `test_put:2 ('gcs')` | before `:` | the parameter in parentheses, else the row's index (from 1) |
+//! | PHPUnit | `testPut with data set "gcs"`, `... #1` | before ` with data set` | a named data set, else the row's index (from 0) |
+//! | Boost.Test | `_1` in the suite `conformance.put_atomic` | the title `_${index}` | the sample's index (from 0) |
+//!
+//! A case named by its row's index alone is [`Named::Position`]: `rows.rs` reads the provider
+//! from the test's literal rows, else it is not known.
 //!
 //! A provider's name is compared without case, with `-`, `_` and a space taken as one (rstest
 //! writes `azure-blob` as `azure_blob`, Go a space as `_`).
@@ -20,8 +28,12 @@ use regex::Regex;
 pub(crate) enum Named {
     /// It ran for this provider (an index into the providers compared with).
     Provider(usize),
-    /// One case of a parameterised test whose report names it by position only (`[2]`,
-    /// `case_2`): which provider it ran for is not known.
+    /// One case of a parameterised test whose report names it by the index of its row alone
+    /// (`[2]`, `case_2`, `:2`, `#1`), from 0: the provider is the one that row of the test's
+    /// literal list names (`rows.rs`), else not known.
+    Position(usize),
+    /// One case of a parameterised test whose provider is not known (named by position only,
+    /// and the test's rows are no literal list).
     Unknown,
     /// The case of a test that is no provider's alone.
     None,
@@ -139,7 +151,7 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
             .map(|(_, d)| d);
         return match description.and_then(|d| one_of(std::iter::once(d), providers)) {
             Some(p) => Named::Provider(p),
-            None if description.is_none() => Named::Unknown,
+            None if description.is_none() => position(&last["case_".len()..], 1),
             None => Named::None,
         };
     }
@@ -153,12 +165,18 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
             .all(|b| b.is_ascii_digit())
     {
         let from_display = display.and_then(|d| one_of(tokens(d), providers));
-        return from_display.map_or(Named::Unknown, Named::Provider);
+        return from_display.map_or_else(|| position(index, 1), Named::Provider);
     }
     // pytest: `test_put[s3]`, `test_put[azure-blob-1]`, `test_put[store=s3]`,
     // `test_put[s3 [primary region]]`; a provider wherever it stands in the id.
     if let Some((_, params)) = name.split_once('[') {
         return named_in(params, providers).map_or(Named::None, Named::Provider);
+    }
+    // unittest's subtest (`test_put (store='gcs')`, as unittest-xml-reporting writes it), a
+    // row's values after its method (`putAtomic(gcs)`, TestNG's own report): the parameters
+    // in parentheses right after the function.
+    if let Some(parameters) = parenthesised(name) {
+        return named_in(parameters, providers).map_or(Named::None, Named::Provider);
     }
     // Go: `TestPut/s3`, `TestPut/gcs/large`.
     if name.contains('/') {
@@ -168,7 +186,7 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
     if let Some((_, case)) = name.split_once(':')
         && case.bytes().next().is_some_and(|b| b.is_ascii_digit())
     {
-        return named_in(case, providers).map_or(Named::Unknown, Named::Provider);
+        return named_in(case, providers).map_or_else(|| position(case, 1), Named::Provider);
     }
     // PHPUnit: `testPut with data set "gcs"`, `testPut with data set #1` (the searcher set
     // up once: this runs for every case of a report).
@@ -178,7 +196,7 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
         let set = &name[at + DATA_SET.len()..];
         return match named_in(set, providers) {
             Some(p) => Named::Provider(p),
-            None if set.starts_with('#') => Named::Unknown,
+            None if set.starts_with('#') => position(&set[1..], 0),
             None => Named::None,
         };
     }
@@ -187,6 +205,30 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
         return named_in(parameter, providers).map_or(Named::None, Named::Provider);
     }
     Named::None
+}
+
+/// The row at the index `text` starts with, counted from `first` (nose2 and JUnit count from
+/// 1, PHPUnit from 0), as an index from 0.
+fn position(text: &str, first: usize) -> Named {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    text[..digits]
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_sub(first))
+        .map_or(Named::Unknown, Named::Position)
+}
+
+/// What stands in parentheses right after a case's function (`(store='gcs')` of
+/// `test_put (store='gcs')`), when the name ends there.
+fn parenthesised(name: &str) -> Option<&str> {
+    // Asked of every case of a report: most end otherwise, and cost no second reading.
+    if !name.ends_with(')') {
+        return None;
+    }
+    let function = base(name);
+    let rest = name.get(function.len()..)?.trim_start();
+    (name.starts_with(function) && rest.starts_with('(') && rest.ends_with(')'))
+        .then(|| &rest[1..rest.len() - 1])
 }
 
 /// The words of a title or display name: split at spaces and at what a runner puts between
@@ -205,6 +247,9 @@ pub(crate) struct TitlePattern {
     regex: Regex,
     /// The longest fixed part of the titles: a case without it is not this test.
     fixed: String,
+    /// The capture of the `${index}` placeholder a test macro's cases are numbered by
+    /// (`IsAtomic/${index}`, Boost.Test's `_${index}`), if the titles have one.
+    index: Option<usize>,
 }
 
 impl TitlePattern {
@@ -233,10 +278,28 @@ impl TitlePattern {
             .unwrap_or("")
             .trim()
             .to_owned();
+        let index = scope
+            .iter()
+            .map(String::as_str)
+            .chain(std::iter::once(title))
+            .flat_map(|t| PLACEHOLDER.find_iter(t))
+            .position(|m| m.as_str() == "${index}")
+            .map(|at| at + 1);
         Some(TitlePattern {
             regex: Regex::new(&pattern).ok()?,
             fixed,
+            index,
         })
+    }
+
+    /// The index a case named `name` of this test is numbered by (`_1` of Boost.Test's
+    /// `_${index}`), when its titles have an `${index}` and the case gives a number there.
+    pub(crate) fn position(&self, name: &str) -> Option<usize> {
+        if !name.contains(self.fixed.as_str()) {
+            return None;
+        }
+        let value = self.regex.captures(name)?.get(self.index?)?.as_str();
+        value.parse().ok()
     }
 
     /// Whether a case named `name` is this test: the values its placeholders took, if so.
@@ -377,7 +440,7 @@ mod tests {
             "store::tests::put_atomic::case_2",
             None,
             "put_atomic",
-            Named::Unknown,
+            Named::Position(1),
         ),
         (
             "store::tests::get_missing",
@@ -385,7 +448,13 @@ mod tests {
             "get_missing",
             Named::None,
         ),
-        ("putAtomic{String}[2]", None, "putAtomic", Named::Unknown),
+        (
+            "putAtomic{String}[2]",
+            None,
+            "putAtomic",
+            Named::Position(1),
+        ),
+        ("putAtomic{String}[0]", None, "putAtomic", Named::Unknown),
         (
             "putAtomic(String)[2]",
             Some("[2] gcs"),
@@ -411,7 +480,7 @@ mod tests {
             "test_put",
             Named::Provider(0),
         ),
-        ("test_put:2", None, "test_put", Named::Unknown),
+        ("test_put:2", None, "test_put", Named::Position(1)),
         ("test_addr[::1]", None, "test_addr", Named::None),
         (
             "tests::test_addr[s3::1]",
@@ -426,7 +495,33 @@ mod tests {
             "testPut",
             Named::Provider(1),
         ),
-        ("testPut with data set #1", None, "testPut", Named::Unknown),
+        (
+            "testPut with data set #1",
+            None,
+            "testPut",
+            Named::Position(1),
+        ),
+        (
+            "testPut with data set #0",
+            None,
+            "testPut",
+            Named::Position(0),
+        ),
+        (
+            "test_put_atomic (store='gcs')",
+            None,
+            "test_put_atomic",
+            Named::Provider(1),
+        ),
+        (
+            "test_put (path='a/b', store='azure-blob')",
+            None,
+            "test_put",
+            Named::Provider(2),
+        ),
+        ("putAtomic(s3)", None, "putAtomic", Named::Provider(0)),
+        ("test_put (level='strong')", None, "test_put", Named::None),
+        ("getMissing()", None, "getMissing", Named::None),
     ];
 
     #[test]
@@ -523,6 +618,11 @@ mod tests {
         );
     }
 
+    /// The index of a case of a test with no `${index}` in its title: none.
+    fn plain_position(name: &str) -> Option<usize> {
+        TitlePattern::new(&[], name)?.position(name)
+    }
+
     #[test]
     fn titles_joined_to_their_groups_each_runners_way() {
         let p = providers();
@@ -543,6 +643,15 @@ mod tests {
                 .is_some()
         );
         assert!(macro_p.matches("Providers/PutAtomic IsAtomic/2").is_some());
+        // The index a case is numbered by, where it gives a number.
+        let indexed = TitlePattern::new(&["${instance}/PutAtomic".to_owned()], "IsAtomic/${index}");
+        let indexed = indexed.unwrap();
+        assert_eq!(indexed.position("Providers/PutAtomic IsAtomic/2"), Some(2));
+        assert_eq!(indexed.position("Providers/PutAtomic IsAtomic/gcs"), None);
+        assert_eq!(macro_p.position("Providers/PutAtomic IsAtomic/2"), None);
+        let samples = TitlePattern::new(&["conformance".to_owned(), "put".to_owned()], "_${index}");
+        assert_eq!(samples.unwrap().position("conformance.put _1"), Some(1));
+        assert_eq!(plain_position("getMissing"), None);
         let grouped = TitlePattern::new(&["Provider".to_owned()], "DeleteMissing").unwrap();
         assert!(
             grouped

@@ -98,6 +98,10 @@ fn one_test(
     p: usize,
 ) -> (Status, Vec<usize>, bool) {
     use crate::read::results::names::Named;
+    // Its file failed before any test ran (it did not compile or collect): so did it.
+    if let Some(case) = with.cases_in.failed_before(&citations[c].path) {
+        return (Status::Failed(c, case), vec![case], true);
+    }
     let Some(Matched { found, kinds }) = matched(with, citations, c) else {
         // A file in which no test was recognised (a language or a runner whose tests are not
         // read): what its report holds of that file is told, never hidden as not run.
@@ -214,15 +218,8 @@ fn matched<'w>(
     let test = citation.test.as_ref()?;
     Some(with.matched[c].get_or_init(|| {
         let site = site_of(citation, test);
-        let found = with.matcher.cases(with.source_root, &site, with.sites);
-        let named = |case: usize| {
-            if site.titled() {
-                with.matcher.title_named(&site, case)
-            } else {
-                with.matcher.named(case)
-            }
-        };
-        let kinds = found.cases.iter().map(|&i| (i, named(i))).collect();
+        let mut found = with.matcher.cases(with.source_root, &site, with.sites);
+        let kinds = with.matcher.named_cases(&site, &mut found);
         Matched { found, kinds }
     }))
 }
@@ -277,5 +274,6 @@ pub(crate) fn site_of<'c>(
         name: &test.name,
         scope: &test.scope,
         titled: test.titled,
+        parameters: test.parameters.as_ref(),
     }
 }

@@ -69,6 +69,7 @@ pub(super) fn typescript() -> Lang {
         test_macros: &[],
         by_title: true,
         test_name: None,
+        parameters: None,
         test_marker: None,
         line_tests: None,
     }
@@ -98,6 +99,7 @@ pub(super) fn tsx() -> Lang {
         test_macros: &[],
         by_title: true,
         test_name: None,
+        parameters: None,
         test_marker: None,
         line_tests: None,
     }
@@ -127,6 +129,7 @@ pub(super) fn javascript() -> Lang {
         test_macros: &[],
         by_title: true,
         test_name: None,
+        parameters: None,
         test_marker: None,
         line_tests: None,
     }

@@ -123,6 +123,7 @@ fn declared(tests: &LineTests, lines: &[&str], index: usize) -> Option<TestSite>
         scope: Vec::new(),
         line: index + 1,
         titled: true,
+        parameters: None,
     })
 }
 

@@ -69,9 +69,9 @@ pub(crate) struct Lang {
     /// decorators): they belong to the unit.
     pub(crate) skipped: &'static [&'static str],
     /// Function definitions that are test macros (GoogleTest's `TEST(Suite, Name)`, CppUTest's
-    /// `TEST(Group, Name)`), each with whether it is parameterised (`TEST_P`: its cases are
-    /// `Instance/Suite.Name/N`): a test case titled `Name` in the group `Suite`.
-    pub(crate) test_macros: &'static [(&'static str, bool)],
+    /// `TEST(Group, Name)`, Boost.Test's `BOOST_DATA_TEST_CASE(name, data, sample)`), each
+    /// with how its arguments name its cases.
+    pub(crate) test_macros: &'static [(&'static str, MacroCases)],
     /// Its tests are named by their titles (a test call's first argument, a test macro's
     /// arguments) and matched as a report writes a title inside its groups' (`names.rs`'s
     /// `TitlePattern`), not by a function's name.
@@ -84,6 +84,22 @@ pub(crate) struct Lang {
     /// Test declarations read line by line, for a language without a grammar whose tests are
     /// line-shaped (Robot Framework's test case names, Perl's `subtest 'title' => sub {`).
     pub(crate) line_tests: Option<&'static lines::LineTests>,
+    /// How its tests take rows of parameters (`parameters.rs`), for runners that name a case
+    /// by its row's index alone.
+    pub(crate) parameters: Option<&'static super::parameterised::ParameterRow>,
+}
+
+/// How a test macro's arguments name its cases, for [`Lang::test_macros`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MacroCases {
+    /// `TEST(Suite, Name)`: a case titled `Name` in the group `Suite`.
+    Named,
+    /// `TEST_P(Suite, Name)`: cases `Instance/Suite.Name/N`, the instance and the index
+    /// placeholders.
+    Parameterised,
+    /// `BOOST_DATA_TEST_CASE(name, data, sample)`: a group `name` of one case a sample, named
+    /// `_N` by its index.
+    Samples,
 }
 
 /// Calls that declare test cases, for [`Lang::test_calls`].
@@ -111,6 +127,10 @@ pub(crate) struct TestCalls {
     /// A first argument that is an object of options takes its title from this key (Deno's
     /// `Deno.test({ name: ..., fn })`): the kind of a key-value pair, and the key.
     pub(crate) title_option: Option<(&'static str, &'static str)>,
+    /// Calls that open a group of the tests after them up to a closing call, as statements
+    /// of their own (`BOOST_AUTO_TEST_SUITE(s3)` ... `BOOST_AUTO_TEST_SUITE_END()`): the
+    /// opening and the closing callee (`groups.rs`).
+    pub(crate) flat_groups: Option<(&'static str, &'static str)>,
 }
 
 impl TestCalls {
@@ -131,6 +151,7 @@ impl TestCalls {
             interpolations: &[],
             concatenation: None,
             title_option: None,
+            flat_groups: None,
         }
     }
 }
@@ -151,19 +172,22 @@ mod javascript;
 mod scripting;
 
 /// C++ test frameworks whose tests are calls followed by a body: Catch2, doctest, Boost.Test.
-const CPP_TEST_CALLS: TestCalls = TestCalls::plain(
-    "call_expression",
-    "function",
-    "arguments",
-    &[
-        ("TEST_CASE", UnitKind::Case),
-        ("SCENARIO", UnitKind::Case),
-        ("TEMPLATE_TEST_CASE", UnitKind::Case),
-        ("TEST_CASE_TEMPLATE", UnitKind::Case),
-        ("BOOST_AUTO_TEST_CASE", UnitKind::Case),
-        ("BOOST_DATA_TEST_CASE", UnitKind::Case),
-    ],
-);
+const CPP_TEST_CALLS: TestCalls = TestCalls {
+    flat_groups: Some(("BOOST_AUTO_TEST_SUITE", "BOOST_AUTO_TEST_SUITE_END")),
+    ..TestCalls::plain(
+        "call_expression",
+        "function",
+        "arguments",
+        &[
+            ("TEST_CASE", UnitKind::Case),
+            ("SCENARIO", UnitKind::Case),
+            ("TEMPLATE_TEST_CASE", UnitKind::Case),
+            ("TEST_CASE_TEMPLATE", UnitKind::Case),
+            ("BOOST_AUTO_TEST_CASE", UnitKind::Case),
+            ("BOOST_DATA_TEST_CASE", UnitKind::Case),
+        ],
+    )
+};
 
 const C_FAMILY_UNITS: &[(&str, UnitKind)] = &[
     ("function_definition", UnitKind::Function),
@@ -198,6 +222,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: None,
+            parameters: None,
             test_marker: Some(r"#\[\s*(?:\w+::)*(?:test|rstest|test_case|quickcheck|proptest)\b"),
             line_tests: None,
         },
@@ -225,6 +250,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: Some(r"^(?:Test|Benchmark|Fuzz|Example)(?:$|[^a-z])"),
+            parameters: None,
             test_marker: None,
             line_tests: None,
         },
@@ -247,6 +273,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: Some(r"^test"),
+            parameters: Some(&super::parameterised::PYTHON),
             test_marker: None,
             line_tests: None,
         },
@@ -276,6 +303,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: None,
+            parameters: Some(&super::parameterised::JAVA),
             test_marker: Some(
                 r"@(?:\w+\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
             ),
@@ -305,6 +333,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: None,
+            parameters: None,
             test_marker: Some(
                 r"@(?:\w+\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
             ),
@@ -331,6 +360,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: Some(r"^test_"),
+            parameters: None,
             test_marker: None,
             line_tests: None,
         },
@@ -365,16 +395,18 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             ],
             skipped: &[],
             test_macros: &[
-                ("TEST", false),
-                ("TEST_F", false),
-                ("IGNORE_TEST", false),
-                ("TYPED_TEST", true),
-                ("TEST_P", true),
-                ("TYPED_TEST_P", true),
-                ("BOOST_AUTO_TEST_CASE", false),
+                ("TEST", MacroCases::Named),
+                ("TEST_F", MacroCases::Named),
+                ("IGNORE_TEST", MacroCases::Named),
+                ("TYPED_TEST", MacroCases::Parameterised),
+                ("TEST_P", MacroCases::Parameterised),
+                ("TYPED_TEST_P", MacroCases::Parameterised),
+                ("BOOST_AUTO_TEST_CASE", MacroCases::Named),
+                ("BOOST_DATA_TEST_CASE", MacroCases::Samples),
             ],
             by_title: true,
             test_name: Some(r"^test_"),
+            parameters: Some(&super::parameterised::CPP),
             test_marker: None,
             line_tests: None,
         },
@@ -410,6 +442,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: None,
+            parameters: None,
             test_marker: Some(
                 r"\[\s*(?:\w+\.)*(?:Test|TestMethod|TestCase|TestCaseSource|Fact|Theory)\b",
             ),
@@ -439,6 +472,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: Some(r"^test"),
+            parameters: None,
             test_marker: Some(r"@Test\b"),
             line_tests: None,
         },
@@ -466,6 +500,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: Some(r"^test"),
+            parameters: Some(&super::parameterised::PHP),
             test_marker: Some(r"#\[\s*(?:\\?\w+\\)*Test\b|@test\b"),
             line_tests: None,
         },
@@ -487,6 +522,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: None,
+            parameters: None,
             test_marker: None,
             line_tests: None,
         },
@@ -506,6 +542,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: None,
+            parameters: None,
             test_marker: None,
             line_tests: None,
         },
@@ -525,6 +562,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_macros: &[],
             by_title: false,
             test_name: None,
+            parameters: None,
             test_marker: None,
             line_tests: None,
         },
@@ -614,6 +652,7 @@ mod tests {
             kinds.extend(lang.units.iter().map(|(k, _)| *k));
             kinds.extend(lang.wrappers);
             kinds.extend(lang.skipped);
+            kinds.extend(lang.parameters.map(|p| p.lists).unwrap_or_default());
             if let Some((declarator, values)) = lang.function_values {
                 kinds.push(declarator);
                 kinds.extend(values);

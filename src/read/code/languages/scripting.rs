@@ -55,6 +55,7 @@ pub(super) fn ruby() -> Lang {
         test_macros: &[],
         by_title: false,
         test_name: Some(r"^test_"),
+        parameters: None,
         test_marker: None,
         line_tests: None,
     }
@@ -87,6 +88,7 @@ pub(super) fn shell() -> Lang {
         test_macros: &[],
         by_title: false,
         test_name: Some(r"^test_"),
+        parameters: None,
         test_marker: None,
         line_tests: None,
     }
@@ -126,6 +128,7 @@ pub(super) fn lua() -> Lang {
         test_macros: &[],
         by_title: false,
         test_name: None,
+        parameters: None,
         test_marker: None,
         line_tests: None,
     }
@@ -172,6 +175,7 @@ fn without_grammar() -> Lang {
         test_macros: &[],
         by_title: false,
         test_name: None,
+        parameters: None,
         test_marker: None,
         line_tests: None,
     }
