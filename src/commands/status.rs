@@ -313,6 +313,12 @@ fn reading(out: &mut String, source: &crate::SourceRead) {
             );
         }
     }
+    passed_over(out, source);
+}
+
+/// What of the source tree was not read as it is (not source, too large, unreadable, with
+/// syntax errors), what came from the cache, and where cited symbols were looked up.
+fn passed_over(out: &mut String, source: &crate::SourceRead) {
     for (why, n) in &source.not_source {
         let files = if *n == 1 { "file" } else { "files" };
         let _ = writeln!(out, "  not source, {why}: {n} {files}");

@@ -3,7 +3,7 @@
 //!
 //! The test a citation stands in comes from the syntax tree (`read::code`): its name, the
 //! names of what it stands in (a class, a module, a `describe`), its file. A case is that test
-//! when its function is the test's (`names.rs` says how each runner names one) and it is of
+//! when its function is the test's (`names/` says how each runner names one) and it is of
 //! the test's file, as its runner says where a case is from:
 //!
 //! - Go: the case's package (classname) is the import path of the citation's folder (the module

@@ -1,7 +1,7 @@
 //! TestNG's own XML report (`testng-results.xml`): `<suite started-at>` / `<test>` / `<class
 //! name>` / `<test-method name status is-config>` with a data-provider row's values in
 //! `<params><param><value>` and a failure's or skip's `<exception><message>`. A row is named
-//! as TestNG prints it, its values after its method: `putAtomic(gcs)` (`names.rs` reads the
+//! as TestNG prints it, its values after its method: `putAtomic(gcs)` (`names/` reads the
 //! provider among them). Configuration methods (`@BeforeClass`, ...) are no test cases.
 
 use quick_xml::Reader;

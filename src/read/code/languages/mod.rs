@@ -73,7 +73,7 @@ pub(crate) struct Lang {
     /// with how its arguments name its cases.
     pub(crate) test_macros: &'static [(&'static str, MacroCases)],
     /// Its tests are named by their titles (a test call's first argument, a test macro's
-    /// arguments) and matched as a report writes a title inside its groups' (`names.rs`'s
+    /// arguments) and matched as a report writes a title inside its groups' (`names/title.rs`'s
     /// `TitlePattern`), not by a function's name.
     pub(crate) by_title: bool,
     /// A function is a test when its name matches this (`^Test` in Go).
