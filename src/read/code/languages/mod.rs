@@ -5,9 +5,10 @@
 //!
 //! To add a language: a grammar crate as an optional dependency with a `lang-NAME` feature in
 //! Cargo.toml (listed in `lang-all`), a row in [`LANGUAGES`] with `grammar!`, and a fixture in
-//! `tests/fixtures/languages/`. The tests below check that every kind a row names exists in its
+//! `tests/fixtures/languages/`. The tests (`tests.rs`) check that every kind a row names exists in its
 //! grammar (a renamed kind in a grammar's new version fails them) and that no extension is in
-//! two rows. The scripting languages' rows stand in `scripting.rs`; a language with no grammar
+//! two rows. The scripting languages' rows stand in `scripting.rs`, JavaScript's and
+//! TypeScript's in `javascript.rs`, C's and C++'s in `c_family.rs`; a language with no grammar
 //! whose tests are declared one to a line is read by `lines.rs` (its row's `line_tests`).
 
 pub(crate) mod lines;
@@ -168,32 +169,9 @@ macro_rules! grammar {
 }
 
 // After `grammar!`, which their rows use.
+mod c_family;
 mod javascript;
 mod scripting;
-
-/// C++ test frameworks whose tests are calls followed by a body: Catch2, doctest, Boost.Test.
-const CPP_TEST_CALLS: TestCalls = TestCalls {
-    flat_groups: Some(("BOOST_AUTO_TEST_SUITE", "BOOST_AUTO_TEST_SUITE_END")),
-    ..TestCalls::plain(
-        "call_expression",
-        "function",
-        "arguments",
-        &[
-            ("TEST_CASE", UnitKind::Case),
-            ("SCENARIO", UnitKind::Case),
-            ("TEMPLATE_TEST_CASE", UnitKind::Case),
-            ("TEST_CASE_TEMPLATE", UnitKind::Case),
-            ("BOOST_AUTO_TEST_CASE", UnitKind::Case),
-            ("BOOST_DATA_TEST_CASE", UnitKind::Case),
-        ],
-    )
-};
-
-const C_FAMILY_UNITS: &[(&str, UnitKind)] = &[
-    ("function_definition", UnitKind::Function),
-    ("struct_specifier", UnitKind::Type),
-    ("enum_specifier", UnitKind::Type),
-];
 
 /// Every language read as code.
 pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
@@ -339,77 +317,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             ),
             line_tests: None,
         },
-        Lang {
-            name: "C",
-            extensions: &["c", "h"],
-            file_names: &[],
-            grammar: grammar!("lang-c", tree_sitter_c::LANGUAGE),
-            comments: &["comment"],
-            strings: &[
-                "string_literal",
-                "char_literal",
-                "concatenated_string",
-                "system_lib_string",
-            ],
-            docstrings: false,
-            units: C_FAMILY_UNITS,
-            function_values: None,
-            test_calls: None,
-            wrappers: &["type_definition", "declaration"],
-            skipped: &[],
-            test_macros: &[],
-            by_title: false,
-            test_name: Some(r"^test_"),
-            parameters: None,
-            test_marker: None,
-            line_tests: None,
-        },
-        Lang {
-            name: "C++",
-            extensions: &["cc", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++", "ipp"],
-            file_names: &[],
-            grammar: grammar!("lang-cpp", tree_sitter_cpp::LANGUAGE),
-            comments: &["comment"],
-            strings: &[
-                "string_literal",
-                "raw_string_literal",
-                "char_literal",
-                "concatenated_string",
-                "system_lib_string",
-            ],
-            docstrings: false,
-            units: &[
-                ("function_definition", UnitKind::Function),
-                ("class_specifier", UnitKind::Type),
-                ("struct_specifier", UnitKind::Type),
-                ("enum_specifier", UnitKind::Type),
-                ("namespace_definition", UnitKind::Scope),
-            ],
-            function_values: None,
-            test_calls: Some(CPP_TEST_CALLS),
-            wrappers: &[
-                "template_declaration",
-                "type_definition",
-                "declaration",
-                "expression_statement",
-            ],
-            skipped: &[],
-            test_macros: &[
-                ("TEST", MacroCases::Named),
-                ("TEST_F", MacroCases::Named),
-                ("IGNORE_TEST", MacroCases::Named),
-                ("TYPED_TEST", MacroCases::Parameterised),
-                ("TEST_P", MacroCases::Parameterised),
-                ("TYPED_TEST_P", MacroCases::Parameterised),
-                ("BOOST_AUTO_TEST_CASE", MacroCases::Named),
-                ("BOOST_DATA_TEST_CASE", MacroCases::Samples),
-            ],
-            by_title: true,
-            test_name: Some(r"^test_"),
-            parameters: Some(&super::parameterised::CPP),
-            test_marker: None,
-            line_tests: None,
-        },
+        c_family::c(),
+        c_family::cpp(),
         Lang {
             name: "C#",
             extensions: &["cs"],
@@ -634,75 +543,4 @@ pub(crate) fn is_test_file(path: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every kind a row names exists in its grammar, named: a grammar's new version that
-    /// renames one fails here, not silently in a reading.
-    #[test]
-    fn every_kind_of_the_table_is_a_kind_of_its_grammar() {
-        for lang in LANGUAGES.iter() {
-            let Some(grammar) = lang.grammar else {
-                continue;
-            };
-            let language = grammar();
-            let mut kinds: Vec<&str> = Vec::new();
-            kinds.extend(lang.comments);
-            kinds.extend(lang.strings);
-            kinds.extend(lang.units.iter().map(|(k, _)| *k));
-            kinds.extend(lang.wrappers);
-            kinds.extend(lang.skipped);
-            kinds.extend(lang.parameters.map(|p| p.lists).unwrap_or_default());
-            if let Some((declarator, values)) = lang.function_values {
-                kinds.push(declarator);
-                kinds.extend(values);
-            }
-            if let Some(calls) = &lang.test_calls {
-                kinds.push(calls.call);
-                kinds.extend(calls.interpolations);
-                kinds.extend(calls.concatenation.map(|(kind, _)| kind));
-                kinds.extend(calls.title_option.map(|(kind, _)| kind));
-                for field in [calls.callee, calls.arguments] {
-                    assert_ne!(
-                        language.field_id_for_name(field),
-                        None,
-                        "{}: field {field}",
-                        lang.name
-                    );
-                }
-            }
-            for kind in kinds {
-                assert_ne!(
-                    language.id_for_node_kind(kind, true),
-                    0,
-                    "{} has no kind `{kind}`",
-                    lang.name
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn no_extension_or_file_name_is_in_two_rows() {
-        let mut seen = std::collections::HashSet::new();
-        for lang in LANGUAGES.iter() {
-            for e in lang.extensions.iter().chain(lang.file_names) {
-                assert!(seen.insert(*e), "`{e}` is in two rows ({})", lang.name);
-            }
-        }
-    }
-
-    #[test]
-    fn test_patterns_compile_and_files_are_found_by_name() {
-        assert_eq!(TEST_PATTERNS.len(), LANGUAGES.len());
-        assert_eq!(for_path("a/b.rs").map(|l| l.name), Some("Rust"));
-        assert_eq!(for_path("a/Makefile").map(|l| l.name), Some("Makefile"));
-        assert_eq!(for_path("x.TSX").map(|l| l.name), Some("TSX"));
-        assert!(for_path("README").is_none() && for_path("a.proto").is_none());
-        assert!(is_test_file("store/put_test.go") && is_test_file("tests/test_store.py"));
-        assert!(is_test_file("src/put.test.ts") && is_test_file("StoreTest.java"));
-        assert!(is_test_file("providers/gcs/provider_spec.lua") && is_test_file("a/x.bats"));
-        assert!(!is_test_file("providers/gcs/provider.lua") && !is_test_file("a/x.sh"));
-        assert!(!is_test_file("store/put.go") && !is_test_file("src/latest.py"));
-    }
-}
+mod tests;
