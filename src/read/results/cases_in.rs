@@ -13,38 +13,34 @@
 /// kept folded, once per suite.
 #[derive(Debug, Default)]
 pub(crate) struct CasesIn {
-    keys: Vec<(String, usize)>,
-    suites: Vec<(String, Vec<usize>)>,
+    /// The cases by their files, gathered the first time a test with no case of its own asks
+    /// (most runs have none: a report of 400,000 cases is not gone over for nothing).
+    files: std::sync::OnceLock<Files>,
     /// The cases that failed before any test of their file ran (`whole_file.rs`), by the
     /// file's key.
     failed_before: Vec<(String, usize)>,
 }
 
+/// The cases of the results by the files and suites their reports name.
+#[derive(Debug, Default)]
+struct Files {
+    /// Each distinct file key, with its cases in the results' order: a report holds many
+    /// cases of few files, so a file is compared once, not once per case.
+    keys: Vec<(String, Vec<usize>)>,
+    suites: Vec<(String, Vec<usize>)>,
+}
+
 impl CasesIn {
     pub(crate) fn of(results: &super::Results) -> CasesIn {
-        let mut keys = Vec::new();
-        let mut suites: super::CaseMap<&str, Vec<usize>> = super::CaseMap::default();
-        let mut failed_before = Vec::new();
-        for (i, case) in results.cases.iter().enumerate() {
-            for key in case_files(case) {
-                keys.push((key, i));
-            }
-            if let Some(suite) = case.suite.as_deref() {
-                suites.entry(suite).or_default().push(i);
-            }
-            if let Some(file) = super::whole_file::failed_file(case) {
-                failed_before.push((path_key(&file), i));
-            }
-        }
-        let mut suites: Vec<(String, Vec<usize>)> = suites
-            .into_iter()
-            .map(|(suite, cases)| (fold(suite), cases))
-            .filter(|(folded, _)| folded.contains('/'))
+        let failed = results.cases.iter().enumerate();
+        let failed_before = failed
+            .filter_map(|(i, case)| {
+                let file = super::whole_file::failed_file(case)?;
+                Some((path_key(&file), i))
+            })
             .collect();
-        suites.sort();
         CasesIn {
-            keys,
-            suites,
+            files: std::sync::OnceLock::new(),
             failed_before,
         }
     }
@@ -62,8 +58,61 @@ impl CasesIn {
             .map(|(_, i)| *i)
     }
 
+    /// The cases of `results` (the results this was made of) whose file is `path` (under the
+    /// source root), in the results' order.
+    pub(crate) fn in_file(&self, results: &super::Results, path: &str) -> Vec<usize> {
+        self.files.get_or_init(|| Files::of(results)).in_file(path)
+    }
+}
+
+impl Files {
+    fn of(results: &super::Results) -> Files {
+        let mut keys: Vec<(String, Vec<usize>)> = Vec::new();
+        let mut key_at: super::CaseMap<String, usize> = super::CaseMap::default();
+        // The keys of a classname and file, worked out once for all their cases.
+        let mut of_case: super::CaseMap<(&str, Option<&str>), Vec<usize>> =
+            super::CaseMap::default();
+        let mut suites: super::CaseMap<&str, Vec<usize>> = super::CaseMap::default();
+        // A report writes the cases of a class one after another: the last one's keys are
+        // asked first, without a hash.
+        let mut last: Option<(&str, Option<&str>, Vec<usize>)> = None;
+        for (i, case) in results.cases.iter().enumerate() {
+            let (classname, file) = (case.classname.as_str(), case.file.as_deref());
+            let same = last
+                .as_ref()
+                .is_some_and(|(c, f, _)| *c == classname && *f == file);
+            if !same {
+                let at = of_case.entry((classname, file)).or_insert_with(|| {
+                    let files = case_files(case).into_iter();
+                    files
+                        .map(|key| {
+                            *key_at.entry(key).or_insert_with_key(|key| {
+                                keys.push((key.clone(), Vec::new()));
+                                keys.len() - 1
+                            })
+                        })
+                        .collect()
+                });
+                last = Some((classname, file, at.clone()));
+            }
+            for &k in last.as_ref().map_or(&[][..], |(_, _, at)| at) {
+                keys[k].1.push(i);
+            }
+            if let Some(suite) = case.suite.as_deref() {
+                suites.entry(suite).or_default().push(i);
+            }
+        }
+        let mut suites: Vec<(String, Vec<usize>)> = suites
+            .into_iter()
+            .map(|(suite, cases)| (fold(suite), cases))
+            .filter(|(folded, _)| folded.contains('/'))
+            .collect();
+        suites.sort();
+        Files { keys, suites }
+    }
+
     /// The cases whose file is `path` (under the source root), in the results' order.
-    pub(crate) fn in_file(&self, path: &str) -> Vec<usize> {
+    fn in_file(&self, path: &str) -> Vec<usize> {
         if self.keys.is_empty() && self.suites.is_empty() {
             return Vec::new();
         }
@@ -76,7 +125,7 @@ impl CasesIn {
                     || ends_with_part(key, &wanted)
                     || (key.contains('/') && ends_with_part(&wanted, key))
             })
-            .map(|(_, i)| *i)
+            .flat_map(|(_, of_key)| of_key.iter().copied())
             .collect();
         let whole = fold(path);
         for (suite, of_suite) in &self.suites {
@@ -211,7 +260,7 @@ mod failed_in {
             ],
             ..Default::default()
         };
-        let cases = CasesIn::of(&results);
+        let cases = Files::of(&results);
         assert_eq!(cases.in_file("conformance/conformance_spec.lua"), [0]);
         assert_eq!(cases.in_file("conformance/robot.robot"), [1]);
         assert_eq!(cases.in_file("providers/gcs/provider_spec.rb"), [2]);

@@ -37,16 +37,17 @@ impl Matcher<'_> {
         }
     }
 
-    /// What case `case`'s name (or title) says as its runner writes it, before the test's
-    /// rows are read.
-    fn as_named(&self, site: &Site<'_>, case: usize) -> Named {
-        let named = if site.titled() {
+    /// What case `case`'s name (or, for a `titled` test, its title) says as its runner writes
+    /// it, before the test's rows are read; a test `numbered` by an `${index}` in its title
+    /// reads the case's index.
+    fn as_named(&self, site: &Site<'_>, (titled, numbered): (bool, bool), case: usize) -> Named {
+        let named = if titled {
             self.title_named(site, case)
         } else {
             self.named(case)
         };
         match named {
-            Named::None if site.name.contains("${index}") => self.title_position(site, case),
+            Named::None if numbered => self.title_position(site, case),
             named => named,
         }
     }
@@ -74,8 +75,10 @@ impl Matcher<'_> {
     pub(crate) fn named_cases(&self, site: &Site<'_>, found: &mut Found) -> Vec<(usize, Named)> {
         let mut kinds: Vec<(usize, Named)> = Vec::with_capacity(found.cases.len());
         let mut rows = Vec::new();
+        // What the test is named by, worked out once for all its cases.
+        let by = (site.titled(), site.name.contains("${index}"));
         for &case in &found.cases {
-            let written = self.as_named(site, case);
+            let written = self.as_named(site, by, case);
             kinds.push((case, self.resolved(site, written)));
             let alike = match self.attempts.earlier.get(&case) {
                 Some(earlier) if site.parameters.is_some() && written == Named::None => earlier,

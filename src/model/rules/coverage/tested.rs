@@ -234,7 +234,7 @@ fn unmatched(
 ) -> Option<(Status, Vec<usize>, bool)> {
     let path = &citations[c].path;
     let unplaced = with.unplaced[c].get_or_init(|| {
-        let cases = with.cases_in.in_file(path);
+        let cases = with.cases_in.in_file(with.results, path);
         if cases.is_empty() {
             return cases;
         }
