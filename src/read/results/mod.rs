@@ -6,7 +6,7 @@
 //! [`Results::read`] expands the globs, reads each file once and keeps every test case with its
 //! outcome; a file that is missing, empty or neither format is a [`Problem`] for
 //! `malformed-results`, never a silent zero. Which case is the test a citation stands in is
-//! `matching.rs`'s; what that makes of a rule's coverage is `rules/coverage/tested.rs`'s.
+//! `matching/`'s; what that makes of a rule's coverage is `rules/coverage/tested.rs`'s.
 //!
 //! To read another format: a module beside `junit.rs`, `testng.rs`, `gtest_json.rs` and
 //! `gotest.rs` that turns a file's text into [`Case`]s, and its test in [`Results::read`]'s

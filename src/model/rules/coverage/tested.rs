@@ -1,7 +1,7 @@
 //! A cell worked out from test results: the cases of each cited test (found once per
 //! citation), which of them are the provider's, and the worst of their outcomes; where no case
 //! is the test's, whether its report ran its file (*unmatched*) or not (*not run*). To read a
-//! new way a report names its cases, teach `read::results` (`matching.rs`, `names/`); this
+//! new way a report names its cases, teach `read::results` (`matching/`, `names/`); this
 //! file only decides what the found cases say of a cell.
 
 use std::collections::{BTreeSet, HashSet};

@@ -105,7 +105,7 @@ fn rsplit_path(name: &str) -> Option<(&str, &str)> {
 }
 
 /// rstest's case name: `case_2` or `case_2_gcs`.
-pub(super) fn is_case(segment: &str) -> bool {
+pub(crate) fn is_case(segment: &str) -> bool {
     segment
         .strip_prefix("case_")
         .and_then(|rest| rest.split('_').next())
