@@ -160,7 +160,8 @@ fn rows(syntax: &Syntax<'_>, list: Node<'_>) -> Vec<String> {
         .collect()
 }
 
-#[cfg(test)]
+// The rows are read from syntax trees: only with the grammars.
+#[cfg(all(test, feature = "lang-all"))]
 mod tests {
     use super::Parameters;
     use crate::read::code::{for_path, parse};
