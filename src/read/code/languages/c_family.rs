@@ -55,6 +55,7 @@ pub(super) fn c() -> Lang {
         test_name: Some(r"^test_"),
         parameters: None,
         test_marker: None,
+        placed_by: None,
         line_tests: None,
     }
 }
@@ -105,6 +106,7 @@ pub(super) fn cpp() -> Lang {
         test_name: Some(r"^test_"),
         parameters: Some(&crate::read::code::parameterised::CPP),
         test_marker: None,
+        placed_by: None,
         line_tests: None,
     }
 }

@@ -71,6 +71,7 @@ pub(super) fn typescript() -> Lang {
         test_name: None,
         parameters: None,
         test_marker: None,
+        placed_by: None,
         line_tests: None,
     }
 }
@@ -101,6 +102,7 @@ pub(super) fn tsx() -> Lang {
         test_name: None,
         parameters: None,
         test_marker: None,
+        placed_by: None,
         line_tests: None,
     }
 }
@@ -131,6 +133,7 @@ pub(super) fn javascript() -> Lang {
         test_name: None,
         parameters: None,
         test_marker: None,
+        placed_by: None,
         line_tests: None,
     }
 }

@@ -82,12 +82,31 @@ pub(crate) struct Lang {
     /// A function is a test when what stands before its name (its attributes, annotations and
     /// modifiers) matches this (`#[test]`, `@Test`, `[Fact]`).
     pub(crate) test_marker: Option<&'static str>,
+    /// How its runners' reports say which file a case is of when they name no file (by a
+    /// package, a module path, a dotted class name); `None`: they do not.
+    pub(crate) placed_by: Option<Placed>,
     /// Test declarations read line by line, for a language without a grammar whose tests are
     /// line-shaped (Robot Framework's test case names, Perl's `subtest 'title' => sub {`).
     pub(crate) line_tests: Option<&'static lines::LineTests>,
     /// How its tests take rows of parameters (`parameters.rs`), for runners that name a case
     /// by its row's index alone.
     pub(crate) parameters: Option<&'static super::parameterised::ParameterRow>,
+}
+
+/// How a runner's report places a case in a file of a language, for [`Lang::placed_by`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Placed {
+    /// By the case's package: the import path of the test's folder, or the folder (Go).
+    GoPackage,
+    /// By the module path before the case's function, its crate the binary (Rust under
+    /// cargo-nextest).
+    RustModule,
+    /// By the file's module with the classes around the test (`pkg.test_store.TestS3`,
+    /// Python).
+    PythonModule,
+    /// By the full class name, package and class, a nested class after `$` or `.` (Java,
+    /// Kotlin); a package cannot hold `-`, so a folder `azure-blob` is the package `azureblob`.
+    JvmClass,
 }
 
 /// How a test macro's arguments name its cases, for [`Lang::test_macros`].
@@ -202,6 +221,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_name: None,
             parameters: None,
             test_marker: Some(r"#\[\s*(?:\w+::)*(?:test|rstest|test_case|quickcheck|proptest)\b"),
+            placed_by: Some(Placed::RustModule),
             line_tests: None,
         },
         Lang {
@@ -230,6 +250,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_name: Some(r"^(?:Test|Benchmark|Fuzz|Example)(?:$|[^a-z])"),
             parameters: None,
             test_marker: None,
+            placed_by: Some(Placed::GoPackage),
             line_tests: None,
         },
         Lang {
@@ -253,6 +274,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_name: Some(r"^test"),
             parameters: Some(&super::parameterised::PYTHON),
             test_marker: None,
+            placed_by: Some(Placed::PythonModule),
             line_tests: None,
         },
         javascript::typescript(),
@@ -285,6 +307,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_marker: Some(
                 r"@(?:\w+\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
             ),
+            placed_by: Some(Placed::JvmClass),
             line_tests: None,
         },
         Lang {
@@ -315,6 +338,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_marker: Some(
                 r"@(?:\w+\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
             ),
+            placed_by: Some(Placed::JvmClass),
             line_tests: None,
         },
         c_family::c(),
@@ -355,6 +379,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_marker: Some(
                 r"\[\s*(?:\w+\.)*(?:Test|TestMethod|TestCase|TestCaseSource|Fact|Theory)\b",
             ),
+            placed_by: None,
             line_tests: None,
         },
         Lang {
@@ -383,6 +408,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_name: Some(r"^test"),
             parameters: None,
             test_marker: Some(r"@Test\b"),
+            placed_by: None,
             line_tests: None,
         },
         scripting::ruby(),
@@ -411,6 +437,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_name: Some(r"^test"),
             parameters: Some(&super::parameterised::PHP),
             test_marker: Some(r"#\[\s*(?:\\?\w+\\)*Test\b|@test\b"),
+            placed_by: None,
             line_tests: None,
         },
         scripting::shell(),
@@ -433,6 +460,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_name: None,
             parameters: None,
             test_marker: None,
+            placed_by: None,
             line_tests: None,
         },
         Lang {
@@ -453,6 +481,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_name: None,
             parameters: None,
             test_marker: None,
+            placed_by: None,
             line_tests: None,
         },
         Lang {
@@ -473,6 +502,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             test_name: None,
             parameters: None,
             test_marker: None,
+            placed_by: None,
             line_tests: None,
         },
         scripting::lua(),

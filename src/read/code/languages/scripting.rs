@@ -57,6 +57,7 @@ pub(super) fn ruby() -> Lang {
         test_name: Some(r"^test_"),
         parameters: None,
         test_marker: None,
+        placed_by: None,
         line_tests: None,
     }
 }
@@ -90,6 +91,7 @@ pub(super) fn shell() -> Lang {
         test_name: Some(r"^test_"),
         parameters: None,
         test_marker: None,
+        placed_by: None,
         line_tests: None,
     }
 }
@@ -130,6 +132,7 @@ pub(super) fn lua() -> Lang {
         test_name: None,
         parameters: None,
         test_marker: None,
+        placed_by: None,
         line_tests: None,
     }
 }
@@ -177,6 +180,7 @@ fn without_grammar() -> Lang {
         test_name: None,
         parameters: None,
         test_marker: None,
+        placed_by: None,
         line_tests: None,
     }
 }

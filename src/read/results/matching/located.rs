@@ -1,42 +1,39 @@
 //! Whether a case is of a test's file, as each runner says where a case is from: Go's package
 //! (the import path of the test's folder), Rust's module path under cargo-nextest, Python's
-//! and Java's dotted class names, a report's `file`. A language whose reports place a case
-//! another way is an arm of [`located`].
+//! and Java's dotted class names, a report's `file`. Which way a language's reports place a
+//! case is its row's `placed_by` (`read::code::languages::Placed`); another way is a variant
+//! there and its arm of [`located`].
 
 use std::path::Path;
 
 use super::{Case, Matcher, Site};
+use crate::read::code::languages::Placed;
 
-/// What a test's file is known by in a report's class names: its folder, its Go package, and
-/// its test's dotted name (Python's module, Java's class, with the scopes).
+/// What a test's file is known by in a report's class names: how its language's reports place
+/// a case, its folder, its Go package, and its test's dotted name (Python's module, Java's
+/// class, with the scopes).
 pub(super) struct Known<'k> {
+    pub(super) placed_by: Option<Placed>,
     pub(super) folder: &'k str,
     pub(super) package: Option<&'k str>,
     pub(super) dotted: Option<String>,
 }
 
 /// The dotted name a Python or Java report gives the test at `site`: `pkg.test_store.TestS3`,
-/// `com.example.StoreTest.Inner`; `None` for other languages.
-pub(super) fn dotted_name(site: &Site<'_>) -> Option<String> {
+/// `com.example.StoreTest.Inner`; `None` for a language whose reports name no such class.
+pub(super) fn dotted_name(site: &Site<'_>, placed_by: Option<Placed>) -> Option<String> {
     let path = site.path;
-    match path.rsplit_once('.').map_or("", |(_, e)| e) {
-        "py" => Some(dotted(
-            &path.trim_end_matches(".py").replace('/', "."),
-            site.scope,
-        )),
-        "java" | "kt" | "kts" => {
-            // A package cannot hold `-`: the folder `azure-blob` is the package `azureblob`.
-            let class = path
-                .rsplit_once('.')
-                .map_or(path, |(p, _)| p)
-                .replace('/', ".")
-                .replace('-', "");
+    let module = path.rsplit_once('.').map_or(path, |(p, _)| p);
+    match placed_by? {
+        Placed::PythonModule => Some(dotted(&module.replace('/', "."), site.scope)),
+        Placed::JvmClass => {
+            let class = module.replace('/', ".").replace('-', "");
             Some(match site.scope.split_first() {
                 Some((_, inner)) => dotted(&class, inner),
                 None => class,
             })
         }
-        _ => None,
+        Placed::GoPackage | Placed::RustModule => None,
     }
 }
 
@@ -47,18 +44,21 @@ pub(super) fn located(case: &Case, site: &Site<'_>, known: &Known<'_>) -> bool {
         return super::same_file(file, site.path);
     }
     let path = site.path;
-    let extension = path.rsplit_once('.').map_or("", |(_, e)| e);
     let classname = case.classname.trim();
     let folder = known.folder;
-    match (extension, known.dotted.as_deref()) {
-        ("go", _) => {
+    match (known.placed_by, known.dotted.as_deref()) {
+        (Some(Placed::GoPackage), _) => {
             known.package == Some(classname)
                 || (!folder.is_empty()
                     && (classname == folder || ends_with_part(classname, folder, '/')))
         }
-        ("rs", _) => rust_module_matches(path, site.scope, &case.name, classname),
-        ("py", Some(full)) => full == classname || ends_with_part(full, classname, '.'),
-        ("java" | "kt" | "kts", Some(full)) => {
+        (Some(Placed::RustModule), _) => {
+            rust_module_matches(path, site.scope, &case.name, classname)
+        }
+        (Some(Placed::PythonModule), Some(full)) => {
+            full == classname || ends_with_part(full, classname, '.')
+        }
+        (Some(Placed::JvmClass), Some(full)) => {
             // Nested classes: `Outer$Inner` (Surefire) or `Outer.Inner`.
             let classname: std::borrow::Cow<'_, str> = if classname.contains('$') {
                 classname.replace('$', ".").into()

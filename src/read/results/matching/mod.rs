@@ -36,6 +36,7 @@ pub(crate) use super::attempts::Attempts;
 use super::cases_in::{fold, spelled_by};
 use super::names::{Named, TitlePattern, base, expanded, named, named_in};
 use super::{Case, CaseMap, Results};
+use crate::read::code::languages::Placed;
 pub(crate) use located::go_module;
 use located::{Known, dotted_name, ends_with_part, located};
 
@@ -161,16 +162,16 @@ impl<'r> Matcher<'r> {
             return Found::default();
         }
         // What the file is known by, worked out once for all its cases.
+        let placed_by = crate::read::code::for_path(site.path).and_then(|l| l.placed_by);
         let (folder, _) = site.path.rsplit_once('/').unwrap_or(("", site.path));
-        let package = site
-            .path
-            .ends_with(".go")
+        let package = (placed_by == Some(Placed::GoPackage))
             .then(|| self.go_package(source_root, folder))
             .flatten();
         let known = Known {
+            placed_by,
             folder,
             package: package.as_deref(),
-            dotted: dotted_name(site),
+            dotted: dotted_name(site, placed_by),
         };
         let cases: Vec<usize> = candidates
             .iter()
@@ -180,9 +181,7 @@ impl<'r> Matcher<'r> {
         // Where neither a file nor a class says whose a case is (C, C#, Ruby, Swift, PHP,
         // shell without a `file`), another file's test of the same name may have run it: no
         // borrowed pass.
-        let unplaced = known.dotted.is_none()
-            && !site.path.ends_with(".go")
-            && !site.path.ends_with(".rs")
+        let unplaced = placed_by.is_none()
             && cases.iter().any(|&i| self.results.cases[i].file.is_none())
             && others
                 .iter()
