@@ -17,18 +17,24 @@ struct Open {
     in_out: bool,
 }
 
+/// The next event of an XML report, or what is wrong with the report there (as a message
+/// after the file's name: "are not well-formed XML (...)"), for every reader of XML reports.
+pub(crate) fn next_event<'x>(reader: &mut Reader<&'x [u8]>) -> Result<Event<'x>, String> {
+    reader.read_event().map_err(|e| {
+        format!(
+            "are not well-formed XML ({e}, at byte {})",
+            reader.error_position()
+        )
+    })
+}
+
 /// The test cases of the JUnit XML `text`, read from the report numbered `report`; or what is
 /// wrong with it.
 pub(crate) fn read(text: &str, report: usize) -> Result<Read, String> {
     let mut reader = Reader::from_str(text);
     let mut state = State::default();
     loop {
-        let event = reader.read_event().map_err(|e| {
-            format!(
-                "are not well-formed XML ({e}, at byte {})",
-                reader.error_position()
-            )
-        })?;
+        let event = next_event(&mut reader)?;
         match event {
             Event::Start(tag) => state.start(&tag, false, report)?,
             Event::Empty(tag) => state.start(&tag, true, report)?,

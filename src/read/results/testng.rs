@@ -60,12 +60,7 @@ pub(crate) fn read(text: &str, report: usize) -> Result<Read, String> {
     let mut reader = Reader::from_str(text);
     let mut state = State::default();
     loop {
-        let event = reader.read_event().map_err(|e| {
-            format!(
-                "are not well-formed XML ({e}, at byte {})",
-                reader.error_position()
-            )
-        })?;
+        let event = super::junit::next_event(&mut reader)?;
         match event {
             Event::Start(tag) => state.start(&tag, false, report),
             Event::Empty(tag) => state.start(&tag, true, report),
