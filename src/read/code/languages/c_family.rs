@@ -56,6 +56,8 @@ pub(super) fn c() -> Lang {
         parameters: None,
         test_marker: None,
         placed_by: None,
+        index: 0,
+        patterns: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }
@@ -107,6 +109,8 @@ pub(super) fn cpp() -> Lang {
         parameters: Some(&crate::read::code::parameterised::CPP),
         test_marker: None,
         placed_by: None,
+        index: 0,
+        patterns: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }

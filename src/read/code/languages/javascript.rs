@@ -72,6 +72,8 @@ pub(super) fn typescript() -> Lang {
         parameters: None,
         test_marker: None,
         placed_by: None,
+        index: 0,
+        patterns: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }
@@ -103,6 +105,8 @@ pub(super) fn tsx() -> Lang {
         parameters: None,
         test_marker: None,
         placed_by: None,
+        index: 0,
+        patterns: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }
@@ -134,6 +138,8 @@ pub(super) fn javascript() -> Lang {
         parameters: None,
         test_marker: None,
         placed_by: None,
+        index: 0,
+        patterns: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }

@@ -85,6 +85,12 @@ pub(crate) struct Lang {
     /// How its runners' reports say which file a case is of when they name no file (by a
     /// package, a module path, a dotted class name); `None`: they do not.
     pub(crate) placed_by: Option<Placed>,
+    /// Its place in [`LANGUAGES`], set as the table is built (`0` in a row as written): what
+    /// the tables built beside it per language (the roles of its grammar's kinds) are indexed
+    /// by.
+    pub(crate) index: usize,
+    /// Its `test_name` and `test_marker` compiled, the first time a test is asked of it.
+    pub(crate) patterns: std::sync::OnceLock<(Option<Regex>, Option<Regex>)>,
     /// Test declarations read line by line, for a language without a grammar whose tests are
     /// line-shaped (Robot Framework's test case names, Perl's `subtest 'title' => sub {`).
     pub(crate) line_tests: Option<&'static lines::LineTests>,
@@ -194,7 +200,7 @@ mod scripting;
 
 /// Every language read as code.
 pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
-    vec![
+    let mut table = vec![
         Lang {
             name: "Rust",
             extensions: &["rs"],
@@ -222,6 +228,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             parameters: None,
             test_marker: Some(r"#\[\s*(?:\w+::)*(?:test|rstest|test_case|quickcheck|proptest)\b"),
             placed_by: Some(Placed::RustModule),
+            index: 0,
+            patterns: std::sync::OnceLock::new(),
             line_tests: None,
         },
         Lang {
@@ -251,6 +259,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             parameters: None,
             test_marker: None,
             placed_by: Some(Placed::GoPackage),
+            index: 0,
+            patterns: std::sync::OnceLock::new(),
             line_tests: None,
         },
         Lang {
@@ -275,6 +285,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             parameters: Some(&super::parameterised::PYTHON),
             test_marker: None,
             placed_by: Some(Placed::PythonModule),
+            index: 0,
+            patterns: std::sync::OnceLock::new(),
             line_tests: None,
         },
         javascript::typescript(),
@@ -308,6 +320,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
                 r"@(?:\w+\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
             ),
             placed_by: Some(Placed::JvmClass),
+            index: 0,
+            patterns: std::sync::OnceLock::new(),
             line_tests: None,
         },
         Lang {
@@ -339,6 +353,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
                 r"@(?:\w+\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
             ),
             placed_by: Some(Placed::JvmClass),
+            index: 0,
+            patterns: std::sync::OnceLock::new(),
             line_tests: None,
         },
         c_family::c(),
@@ -380,6 +396,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
                 r"\[\s*(?:\w+\.)*(?:Test|TestMethod|TestCase|TestCaseSource|Fact|Theory)\b",
             ),
             placed_by: None,
+            index: 0,
+            patterns: std::sync::OnceLock::new(),
             line_tests: None,
         },
         Lang {
@@ -409,6 +427,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             parameters: None,
             test_marker: Some(r"@Test\b"),
             placed_by: None,
+            index: 0,
+            patterns: std::sync::OnceLock::new(),
             line_tests: None,
         },
         scripting::ruby(),
@@ -438,6 +458,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             parameters: Some(&super::parameterised::PHP),
             test_marker: Some(r"#\[\s*(?:\\?\w+\\)*Test\b|@test\b"),
             placed_by: None,
+            index: 0,
+            patterns: std::sync::OnceLock::new(),
             line_tests: None,
         },
         scripting::shell(),
@@ -461,6 +483,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             parameters: None,
             test_marker: None,
             placed_by: None,
+            index: 0,
+            patterns: std::sync::OnceLock::new(),
             line_tests: None,
         },
         Lang {
@@ -482,6 +506,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             parameters: None,
             test_marker: None,
             placed_by: None,
+            index: 0,
+            patterns: std::sync::OnceLock::new(),
             line_tests: None,
         },
         Lang {
@@ -503,36 +529,28 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             parameters: None,
             test_marker: None,
             placed_by: None,
+            index: 0,
+            patterns: std::sync::OnceLock::new(),
             line_tests: None,
         },
         scripting::lua(),
         scripting::perl(),
         scripting::robot(),
-    ]
-});
-
-/// The compiled `test_name` and `test_marker` of each language, in [`LANGUAGES`]' order.
-static TEST_PATTERNS: LazyLock<Vec<(Option<Regex>, Option<Regex>)>> = LazyLock::new(|| {
-    let compile = |p: Option<&str>| p.map(|p| Regex::new(p).expect("a valid test pattern"));
-    LANGUAGES
-        .iter()
-        .map(|l| (compile(l.test_name), compile(l.test_marker)))
-        .collect()
+    ];
+    for (index, lang) in table.iter_mut().enumerate() {
+        lang.index = index;
+    }
+    table
 });
 
 impl Lang {
-    /// Its place in [`LANGUAGES`].
-    fn index(&self) -> usize {
-        LANGUAGES
-            .iter()
-            .position(|l| std::ptr::eq(l, self))
-            .expect("a language of the table")
-    }
-
     /// Whether a function named `name`, with `before` standing before its name (attributes,
     /// annotations, modifiers), is a test.
     pub(crate) fn is_test(&self, name: &str, before: &str) -> bool {
-        let (by_name, by_marker) = &TEST_PATTERNS[self.index()];
+        let (by_name, by_marker) = self.patterns.get_or_init(|| {
+            let compile = |p: Option<&str>| p.map(|p| Regex::new(p).expect("a valid test pattern"));
+            (compile(self.test_name), compile(self.test_marker))
+        });
         by_name.as_ref().is_some_and(|r| r.is_match(name))
             || by_marker.as_ref().is_some_and(|r| r.is_match(before))
     }

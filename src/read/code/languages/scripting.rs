@@ -58,6 +58,8 @@ pub(super) fn ruby() -> Lang {
         parameters: None,
         test_marker: None,
         placed_by: None,
+        index: 0,
+        patterns: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }
@@ -92,6 +94,8 @@ pub(super) fn shell() -> Lang {
         parameters: None,
         test_marker: None,
         placed_by: None,
+        index: 0,
+        patterns: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }
@@ -133,6 +137,8 @@ pub(super) fn lua() -> Lang {
         parameters: None,
         test_marker: None,
         placed_by: None,
+        index: 0,
+        patterns: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }
@@ -181,6 +187,8 @@ fn without_grammar() -> Lang {
         parameters: None,
         test_marker: None,
         placed_by: None,
+        index: 0,
+        patterns: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }

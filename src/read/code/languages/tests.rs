@@ -60,7 +60,10 @@ fn no_extension_or_file_name_is_in_two_rows() {
 
 #[test]
 fn test_patterns_compile_and_files_are_found_by_name() {
-    assert_eq!(TEST_PATTERNS.len(), LANGUAGES.len());
+    for (index, lang) in LANGUAGES.iter().enumerate() {
+        assert_eq!(lang.index, index, "{}", lang.name);
+        lang.is_test("test_x", "");
+    }
     assert_eq!(for_path("a/b.rs").map(|l| l.name), Some("Rust"));
     assert_eq!(for_path("a/Makefile").map(|l| l.name), Some("Makefile"));
     assert_eq!(for_path("x.TSX").map(|l| l.name), Some("TSX"));
