@@ -15,6 +15,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     // Results asked for and none read: `malformed-results` names the one cause; every cited
     // rule is not run for it, and saying so per rule would bury it.
     let unread = cx.results.asked && cx.results.files.is_empty();
+    let unplaced = unplaced_helps(cx);
     for (column, &p) in coverage.providers.iter().enumerate() {
         let provider = &cx.model.providers[p];
         for (rule, row) in cx.rules.rules.iter().zip(&coverage.cells) {
@@ -27,10 +28,10 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 continue;
             };
             if matches!(row[column], Status::Uncovered | Status::Implemented(_))
-                && let Some(unplaced) = unplaced(cx, rule)
+                && let Some(unplaced) = unplaced.get(rule.id.as_str())
             {
                 what = "no test counting for it verifies";
-                help = unplaced;
+                help.clone_from(unplaced);
             }
             let applies = match &rule.applies {
                 Some((axis, profile)) => format!(" (it claims `{profile}` on `{axis}`)"),
@@ -53,19 +54,34 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
     }
 }
 
-/// Why a `verify` of `rule` counts for nobody, when one stands in a folder beside the
-/// providers' folders that no provider is named after: what to do instead of writing one.
-fn unplaced(cx: &Context<'_>, rule: &crate::model::rules::Rule) -> Option<String> {
-    let (citation, folder) = cx.citations.iter().find_map(|c| {
-        let cites = c.verb == crate::model::rules::code::Verb::Verify
-            && c.cited.as_ref().is_ok_and(|v| v.id == rule.id)
-            && cx.coverage.owners(&c.path).is_empty();
-        Some((c, cites.then(|| cx.coverage.unplaced(&c.path)).flatten()?))
-    })?;
-    Some(format!(
-        "the `verify` at {}:{} stands in `{folder}/`, beside the providers' folders, and no provider of the book is named after it, so it counts for none: put the folder in `shared-layer` if every provider shares it, or name it in its provider's `provider-paths`",
-        citation.path, citation.line
-    ))
+/// Per rule, why its `verify` counts for nobody, when one stands in a folder beside the
+/// providers' folders that no provider is named after (the first such): what to do instead of
+/// writing one. One pass over the citations for the whole check.
+fn unplaced_helps<'c>(cx: &'c Context<'_>) -> std::collections::HashMap<&'c str, String> {
+    let mut helps = std::collections::HashMap::new();
+    for c in cx.citations.iter() {
+        let Ok(cited) = c.cited.as_ref() else {
+            continue;
+        };
+        if c.verb != crate::model::rules::code::Verb::Verify
+            || c.remote.is_some()
+            || helps.contains_key(&*cited.id)
+        {
+            continue;
+        }
+        // Beside the providers' folders (a short list) first: a file's owners are sought in
+        // every provider's places.
+        let Some(folder) = cx.coverage.unplaced(&c.path) else {
+            continue;
+        };
+        if cx.coverage.owners(&c.path).is_empty() {
+            helps.insert(&*cited.id, format!(
+                "the `verify` at {}:{} stands in `{folder}/`, beside the providers' folders, and no provider of the book is named after it, so it counts for none: put the folder in `shared-layer` if every provider shares it, or name it in its provider's `provider-paths`",
+                c.path, c.line
+            ));
+        }
+    }
+    helps
 }
 
 /// Where `cx.citations[c]` is, with its test's name when it stands in one.
