@@ -15,10 +15,6 @@ pub(crate) struct Attempts {
     /// Per case, whether an earlier attempt of it, in the same report, failed (it passed on a
     /// rerun: flaky).
     pub(crate) flaky: Vec<bool>,
-    /// Per case that counts, an earlier attempt of it in the same report that failed: where
-    /// tests of several files share its name and the report names no file, the "attempts"
-    /// may be those tests (minitest-reporters), and that failure is no rerun's to hide.
-    pub(crate) failed_before: Vec<Option<usize>>,
     /// Cases whose older report said otherwise: the case that counts, and the other report's.
     pub(crate) disagreements: Vec<(usize, usize)>,
     /// Per case that counts, the earlier cases of its name in its own report: a rerun's
@@ -36,7 +32,6 @@ impl Attempts {
         let mut attempts = Attempts {
             counts: vec![true; n],
             flaky: vec![false; n],
-            failed_before: vec![None; n],
             disagreements: Vec::new(),
             earlier: CaseMap::default(),
         };
@@ -91,8 +86,20 @@ impl Attempts {
         attempts
     }
 
+    /// An earlier attempt of case `case` (one that counts) in its own report that failed, of
+    /// `results` (those this was made of): where tests of several files share its name and the
+    /// report names no file, the "attempts" may be those tests (minitest-reporters), and that
+    /// failure is no rerun's to hide.
+    pub(crate) fn failed_before(&self, results: &Results, case: usize) -> Option<usize> {
+        let earlier = self.earlier.get(&case)?;
+        earlier
+            .iter()
+            .copied()
+            .find(|&i| i < case && results.cases[i].outcome == Outcome::Failed)
+    }
+
     /// Records of the attempts `indexes` of one case that `winner` counts: the others do
-    /// not; those of its own report are earlier (the first that failed kept); it is flaky when one of them failed and it
+    /// not; those of its own report are earlier; it is flaky when one of them failed and it
     /// passed; another report's last attempt that says otherwise is a disagreement.
     fn settle(&mut self, results: &Results, indexes: &[usize], winner: usize) {
         let report = results.cases[winner].report;
@@ -105,11 +112,10 @@ impl Attempts {
             .filter(|&i| i != winner && results.cases[i].report == report)
             .collect();
         let outcome = results.cases[winner].outcome;
-        self.failed_before[winner] = earlier
-            .iter()
-            .copied()
-            .find(|&i| i < winner && results.cases[i].outcome == Outcome::Failed);
-        self.flaky[winner] = outcome == Outcome::Passed && self.failed_before[winner].is_some();
+        self.flaky[winner] = outcome == Outcome::Passed
+            && earlier
+                .iter()
+                .any(|&i| i < winner && results.cases[i].outcome == Outcome::Failed);
         if !earlier.is_empty() {
             self.earlier.insert(winner, earlier);
         }
@@ -202,8 +208,10 @@ mod tests {
             case("providers_gcs_provider_t", Outcome::Passed),
         ]);
         let attempts = Attempts::of(&rerun);
-        assert_eq!(attempts.failed_before, [None, Some(0)]);
-        assert_eq!(Attempts::of(&files).failed_before, [None, None]);
+        let failed_before =
+            |a: &Attempts, r: &Results| (0..2).map(|i| a.failed_before(r, i)).collect::<Vec<_>>();
+        assert_eq!(failed_before(&attempts, &rerun), [None, Some(0)]);
+        assert_eq!(failed_before(&Attempts::of(&files), &files), [None, None]);
         assert_eq!(
             (attempts.counts, attempts.flaky),
             (vec![false, true], vec![false, true])

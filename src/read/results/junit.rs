@@ -282,7 +282,9 @@ fn bounded_attribute(tag: &BytesStart<'_>, name: &str) -> Option<String> {
     )
 }
 
-fn attribute(tag: &BytesStart<'_>, name: &str) -> Option<String> {
+/// The value of the attribute `name` of `tag`, normalised as XML says (for every reader of
+/// XML reports).
+pub(super) fn attribute(tag: &BytesStart<'_>, name: &str) -> Option<String> {
     tag.attributes()
         .with_checks(false)
         .flatten()

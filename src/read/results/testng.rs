@@ -7,6 +7,7 @@
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 
+use super::junit::attribute;
 use super::{Case, Outcome, Read};
 
 /// Whether `text` (XML) is TestNG's own report: its root element is `<testng-results>`.
@@ -148,18 +149,6 @@ fn case(method: Method, class: &str, report: usize) -> Option<Case> {
         message: method.message,
         report,
     })
-}
-
-fn attribute(tag: &BytesStart<'_>, name: &str) -> Option<String> {
-    tag.attributes()
-        .with_checks(false)
-        .flatten()
-        .find(|a| a.key.local_name().as_ref() == name)
-        .and_then(|a| {
-            a.normalized_value(quick_xml::XmlVersion::default())
-                .ok()
-                .map(|v| v.into_owned())
-        })
 }
 
 #[cfg(test)]

@@ -186,7 +186,7 @@ fn unattributed(
             .unplaced
             .then(|| {
                 all.iter()
-                    .find_map(|&i| with.matcher.attempts.failed_before[i])
+                    .find_map(|&i| with.matcher.attempts.failed_before(with.results, i))
             })
             .flatten()
     });
