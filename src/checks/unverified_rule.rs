@@ -69,12 +69,7 @@ fn unplaced_helps<'c>(cx: &'c Context<'_>) -> std::collections::HashMap<&'c str,
         {
             continue;
         }
-        // Beside the providers' folders (a short list) first: a file's owners are sought in
-        // every provider's places.
-        let Some(folder) = cx.coverage.unplaced(&c.path) else {
-            continue;
-        };
-        if cx.coverage.owners(&c.path).is_empty() {
+        if let Some(folder) = cx.coverage.unplaced(&c.path) {
             helps.insert(&*cited.id, format!(
                 "the `verify` at {}:{} stands in `{folder}/`, beside the providers' folders, and no provider of the book is named after it, so it counts for none: put the folder in `shared-layer` if every provider shares it, or name it in its provider's `provider-paths`",
                 c.path, c.line

@@ -85,22 +85,14 @@ fn unplaced(analysis: &Analysis<'_>, out: &mut Vec<String>) {
 /// and they stand beside no provider's folder. Only a citation of a rule is counted.
 pub(super) fn shared_files(analysis: &Analysis<'_>) -> Vec<CitedPlace> {
     cited_places(analysis, |path| {
-        let coverage = &analysis.coverage;
-        (coverage.owners(path).is_empty() && coverage.unplaced(path).is_none()).then_some(path)
+        analysis.coverage.for_every_built(path).then_some(path)
     })
 }
 
 /// The folders beside providers' folders that no provider is named after, with their
 /// citations: those count for none.
 pub(super) fn unplaced_folders(analysis: &Analysis<'_>) -> Vec<CitedPlace> {
-    cited_places(analysis, |path| {
-        let coverage = &analysis.coverage;
-        coverage
-            .owners(path)
-            .is_empty()
-            .then(|| coverage.unplaced(path))
-            .flatten()
-    })
+    cited_places(analysis, |path| analysis.coverage.unplaced(path))
 }
 
 /// The places `place` gives the local citations of rules, each with their count, in the

@@ -288,7 +288,7 @@ impl Coverage {
         let for_every = citations
             .iter()
             .zip(&owners)
-            .map(|(c, owner)| owner.is_empty() && self.unplaced(&c.path).is_none())
+            .map(|(c, owner)| owner.is_empty() && self.beside_providers(&c.path).is_none())
             .collect();
         (owners, for_every)
     }
@@ -318,6 +318,22 @@ impl Coverage {
     /// and the shared layer does not (`internal/provider/ovh` beside `internal/provider/kvm`):
     /// an unnamed provider's code, whose citations count for none.
     pub(crate) fn unplaced<'p>(&self, path: &'p str) -> Option<&'p str> {
+        // The short list of folders first: a file's owners are sought in every provider's
+        // places.
+        let folder = self.beside_providers(path)?;
+        self.owners(path).is_empty().then_some(folder)
+    }
+
+    /// Whether the citations in the file at `path` count for every built provider: no
+    /// provider's place holds it, and it stands beside no provider's folder (or in the shared
+    /// layer).
+    pub(crate) fn for_every_built(&self, path: &str) -> bool {
+        self.owners(path).is_empty() && self.beside_providers(path).is_none()
+    }
+
+    /// The folder beside providers' folders that holds `path`, outside the shared layer,
+    /// whoever's places hold it.
+    fn beside_providers<'p>(&self, path: &'p str) -> Option<&'p str> {
         let shared = self
             .shared
             .as_ref()
