@@ -21,8 +21,13 @@ pub struct CitedPlace {
     pub citations: usize,
 }
 
-/// The notes of an analysis, in a stable order.
-pub(super) fn notes(analysis: &Analysis<'_>) -> Vec<String> {
+/// The notes of an analysis, in a stable order; `shared` and `unplaced` are its
+/// [`shared_files`] and [`unplaced_folders`], which `status` also lists.
+pub(super) fn notes(
+    analysis: &Analysis<'_>,
+    shared: &[CitedPlace],
+    unplaced: &[CitedPlace],
+) -> Vec<String> {
     let mut out = Vec::new();
     let results = &analysis.results;
     if results.asked && !results.files.is_empty() {
@@ -31,8 +36,8 @@ pub(super) fn notes(analysis: &Analysis<'_>) -> Vec<String> {
         disagreements(analysis, &mut out);
     }
     for_every_provider(analysis, &mut out);
-    shared_suites(analysis, &mut out);
-    unplaced(analysis, &mut out);
+    shared_suites(analysis, shared, &mut out);
+    unplaced_notes(unplaced, &mut out);
     provider_reports(analysis, &mut out);
     out
 }
@@ -40,9 +45,8 @@ pub(super) fn notes(analysis: &Analysis<'_>) -> Vec<String> {
 /// The files no provider's places hold whose citations count for every built provider (a
 /// shared suite), said once with their citations' count, so that a first `status` says which
 /// suite counts for whom.
-fn shared_suites(analysis: &Analysis<'_>, out: &mut Vec<String>) {
+fn shared_suites(analysis: &Analysis<'_>, files: &[CitedPlace], out: &mut Vec<String>) {
     let coverage = &analysis.coverage;
-    let files = shared_files(analysis);
     if files.is_empty() || coverage.providers.len() < 2 {
         return;
     }
@@ -70,8 +74,8 @@ fn shared_suites(analysis: &Analysis<'_>, out: &mut Vec<String>) {
 
 /// The folders beside providers' folders that no provider of the book is named after, whose
 /// citations count for none: said once per folder, with what makes them count.
-fn unplaced(analysis: &Analysis<'_>, out: &mut Vec<String>) {
-    for folder in unplaced_folders(analysis) {
+fn unplaced_notes(folders: &[CitedPlace], out: &mut Vec<String>) {
+    for folder in folders {
         let parent = folder.path.rsplit_once('/').map_or("", |(p, _)| p);
         out.push(format!(
             "counting for no provider: {} in `{}/`, a folder beside the providers' folders in `{parent}/` that no provider of the book is named after; to count them, add that provider's section or spec, name the folder in its `provider-paths`, or put it in `shared-layer` if every provider's code shares it",

@@ -289,6 +289,8 @@ pub(super) fn status_of(analysis: &Analysis<'_>) -> Status {
     } else {
         Vec::new()
     };
+    let shared_files = super::notes::shared_files(analysis);
+    let unplaced = super::notes::unplaced_folders(analysis);
     Status {
         specs: states,
         rules: rules.rules.len(),
@@ -296,9 +298,9 @@ pub(super) fn status_of(analysis: &Analysis<'_>) -> Status {
         source,
         results,
         results_problems,
-        notes: super::notes::notes(analysis),
-        shared_files: super::notes::shared_files(analysis),
-        unplaced: super::notes::unplaced_folders(analysis),
+        notes: super::notes::notes(analysis, &shared_files, &unplaced),
+        shared_files,
+        unplaced,
         unmapped: None,
     }
 }
