@@ -77,8 +77,20 @@ fn newer_test(cx: &Context<'_>, source_root: &Path, index: usize) -> Option<Stri
         .filter_map(|c| c.test.as_ref().map(|t| t.name.as_str()))
         .collect();
     let mut reported: HashSet<&str> = HashSet::new();
-    for case in cx.results.cases.iter().filter(|c| c.report == index) {
-        let name = crate::read::results::names::base(&case.name);
+    let mut last = None;
+    for (i, _) in cx
+        .results
+        .cases
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.report == index)
+    {
+        let name = cx.results.function(i);
+        // A function's cases stand one after another: looked up once.
+        if last == Some(name) {
+            continue;
+        }
+        last = Some(name);
         if let Some(test) = cited.get(name) {
             reported.insert(test);
         }
@@ -133,6 +145,9 @@ fn gone_go_tests(
     let mut declared: HashMap<&str, HashSet<String>> = HashMap::new();
     let mut gone = Vec::new();
     let mut seen: HashSet<&str> = HashSet::new();
+    // A package's cases, and a function's subtests, stand one after another: each is looked
+    // up once, not once per case.
+    let mut last: Option<(&str, &str)> = None;
     for case in results.cases.iter().filter(|c| c.report == index) {
         let Some(folder) = case
             .classname
@@ -141,7 +156,12 @@ fn gone_go_tests(
         else {
             continue;
         };
-        let function = case.name.split('/').next().unwrap_or(&case.name);
+        let name = case.name.as_bytes();
+        let function = &case.name[..memchr::memchr(b'/', name).unwrap_or(name.len())];
+        if last == Some((folder, function)) {
+            continue;
+        }
+        last = Some((folder, function));
         let tests = declared
             .entry(folder)
             .or_insert_with(|| go_tests_in(&source_root.join(folder)));

@@ -23,8 +23,8 @@ pub(crate) struct Attempts {
     pub(crate) earlier: super::CaseMap<usize, Vec<usize>>,
 }
 
-/// What a case is known by: its classname, name, file and suite.
-type CaseKey<'c> = (&'c str, &'c str, Option<&'c str>, Option<&'c str>);
+/// Where a case is: its classname, file and suite.
+type Place<'c> = (&'c str, Option<&'c str>, Option<&'c str>);
 
 impl Attempts {
     pub(crate) fn of(results: &Results) -> Attempts {
@@ -37,17 +37,30 @@ impl Attempts {
         };
         // The first case of each name, and the names run more than once (a rerun, or the
         // same test in two reports): few, so only they get a list.
-        let mut first: CaseMap<CaseKey<'_>, usize> = CaseMap::default();
+        // A case is known by its place and its name; a place is numbered once, when it
+        // changes (a report writes a class's or a suite's cases one after another), so a case
+        // hashes its name and a number, not four strings.
+        let mut first: CaseMap<(u32, &str), usize> = CaseMap::default();
         first.reserve(n);
+        let mut places: CaseMap<Place<'_>, u32> = CaseMap::default();
+        let mut last: Option<(Place<'_>, u32)> = None;
         let mut repeated: CaseMap<usize, Vec<usize>> = CaseMap::default();
         for (i, case) in results.cases.iter().enumerate() {
-            let key = (
+            let place = (
                 case.classname.as_str(),
-                case.name.as_str(),
                 case.file.as_deref(),
                 case.suite.as_deref(),
             );
-            match first.entry(key) {
+            let number = match last {
+                Some((seen, number)) if seen == place => number,
+                _ => {
+                    let next = u32::try_from(places.len()).unwrap_or(u32::MAX);
+                    let number = *places.entry(place).or_insert(next);
+                    last = Some((place, number));
+                    number
+                }
+            };
+            match first.entry((number, case.name.as_str())) {
                 std::collections::hash_map::Entry::Vacant(slot) => {
                     slot.insert(i);
                 }
@@ -175,6 +188,7 @@ mod tests {
             ],
             cases: vec![case(0, Outcome::Failed), case(1, Outcome::Passed)],
             problems: Vec::new(),
+            ..Results::default()
         };
         assert_eq!(Attempts::of(&results).counts, [false, true]);
     }
@@ -196,6 +210,7 @@ mod tests {
             files: Vec::new(),
             cases,
             problems: Vec::new(),
+            ..Results::default()
         };
         // TAP::Formatter::JUnit: each file is a suite, its cases numbered from 1.
         let files = results(vec![

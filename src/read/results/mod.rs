@@ -157,9 +157,36 @@ pub(crate) struct Results {
     pub files: Vec<ResultsFile>,
     pub cases: Vec<Case>,
     pub problems: Vec<Problem>,
+    /// Each case's function ([`names::base`] of its name) as a byte range of the name, worked
+    /// out once, on the pool, for every reader of the cases (the matcher, `stale-results`): a
+    /// large report has hundreds of thousands.
+    functions: std::sync::OnceLock<Vec<(u32, u32)>>,
 }
 
 impl Results {
+    /// The function case `case` is of: [`names::base`] of its name, worked out once.
+    pub(crate) fn function(&self, case: usize) -> &str {
+        let functions = self.functions.get_or_init(|| {
+            crate::util::parallel::map(
+                &self.cases,
+                self.cases.len().saturating_mul(matching::CASE_WORK),
+                |_, case| {
+                    let function = names::base(&case.name);
+                    // `base` returns a part of the name: where it starts, and its length.
+                    let start = function.as_ptr() as usize - case.name.as_ptr() as usize;
+                    let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+                    (at(start), at(function.len()))
+                },
+            )
+        });
+        let name = &self.cases[case].name;
+        // A case added after (a provider report's) is read here.
+        functions
+            .get(case)
+            .and_then(|&(start, len)| name.get(start as usize..(start + len) as usize))
+            .unwrap_or_else(|| names::base(name))
+    }
+
     /// Reads the files that `patterns` (relative to `root`) match, inside `confinement` and of
     /// at most `limit` bytes each (a file outside or larger is a problem, and is not read).
     pub(crate) fn read(
@@ -260,7 +287,13 @@ impl Results {
             modified: std::fs::metadata(path).and_then(|m| m.modified()).ok(),
             timestamp: read.timestamp,
         });
-        self.cases.extend(read.cases);
+        // The first report's cases are taken as they are: a large report's are tens of
+        // megabytes, not to be copied.
+        if self.cases.is_empty() {
+            self.cases = read.cases;
+        } else {
+            self.cases.extend(read.cases);
+        }
         Ok(())
     }
 }

@@ -28,13 +28,13 @@ use std::collections::HashMap;
 
 /// What reading one case's name weighs, in the bytes of Markdown that
 /// [`crate::util::parallel::map`] weighs work in: a few thousand cases are worth the pool.
-const CASE_WORK: usize = 64;
+pub(super) const CASE_WORK: usize = 64;
 use std::path::Path;
 use std::sync::Mutex;
 
 pub(crate) use super::attempts::Attempts;
 use super::cases_in::{fold, spelled_by};
-use super::names::{Named, TitlePattern, base, expanded, named, named_in};
+use super::names::{Named, TitlePattern, expanded, named, named_in};
 use super::{Case, CaseMap, Results};
 use crate::read::code::languages::Placed;
 pub(crate) use located::go_module;
@@ -97,9 +97,9 @@ impl<'r> Matcher<'r> {
         let attempts = Attempts::of(results);
         let mut by_function: CaseMap<&str, Vec<usize>> = CaseMap::default();
         let mut expanded_from: CaseMap<&str, Vec<usize>> = CaseMap::default();
-        for (i, case) in results.cases.iter().enumerate() {
+        for i in 0..results.cases.len() {
             if attempts.counts[i] {
-                let function = base(&case.name);
+                let function = results.function(i);
                 by_function.entry(function).or_default().push(i);
                 if let Some((test, _)) = expanded(function) {
                     expanded_from.entry(test).or_default().push(i);
@@ -153,7 +153,7 @@ impl<'r> Matcher<'r> {
         let expanded = self.expanded_from.get(site.name).into_iter().flatten();
         let candidates: Vec<usize> = own
             .chain(expanded.filter(|&&i| {
-                let function = base(&self.results.cases[i].name);
+                let function = self.results.function(i);
                 !others.iter().any(|o| o.name == function)
             }))
             .copied()

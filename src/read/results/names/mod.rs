@@ -157,7 +157,9 @@ fn one_of<'p>(parts: impl Iterator<Item = &'p str>, providers: &[String]) -> Opt
 pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> Named {
     let name = name.trim();
     // cargo-nextest with rstest: `case_2_gcs`, or `case_2` without a description.
-    let head = &name[..memchr::memchr(b'[', name.as_bytes()).unwrap_or(name.len())];
+    // Each separator sought once, with memchr: this runs for every case of a report.
+    let bracket = memchr::memchr(b'[', name.as_bytes());
+    let head = &name[..bracket.unwrap_or(name.len())];
     let last = rsplit_path(head).map_or(name, |(_, last)| last);
     if is_case(last) {
         let description = last
@@ -172,7 +174,7 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
     }
     // JUnit 5: `put{String}[2]` (Surefire), `put(String)[2]` (Console Launcher, with its
     // display name).
-    if let Some((before, index)) = name.rsplit_once('[')
+    if let Some((before, index)) = bracket.and_then(|_| name.rsplit_once('['))
         && (before.ends_with('}') || before.ends_with(')'))
         && index
             .trim_end_matches(']')
@@ -184,8 +186,8 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
     }
     // pytest: `test_put[s3]`, `test_put[azure-blob-1]`, `test_put[store=s3]`,
     // `test_put[s3 [primary region]]`; a provider wherever it stands in the id.
-    if let Some((_, params)) = name.split_once('[') {
-        return named_in(params, providers).map_or(Named::None, Named::Provider);
+    if let Some(open) = bracket {
+        return named_in(&name[open + 1..], providers).map_or(Named::None, Named::Provider);
     }
     // unittest's subtest (`test_put (store='gcs')`, as unittest-xml-reporting writes it), a
     // row's values after its method (`putAtomic(gcs)`, TestNG's own report): the parameters
@@ -194,11 +196,13 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
         return named_in(parameters, providers).map_or(Named::None, Named::Provider);
     }
     // Go: `TestPut/s3`, `TestPut/gcs/large`.
-    if name.contains('/') {
-        return one_of(name.split('/').skip(1), providers).map_or(Named::None, Named::Provider);
+    if let Some(slash) = memchr::memchr(b'/', name.as_bytes()) {
+        let subtests = name[slash + 1..].split('/');
+        return one_of(subtests, providers).map_or(Named::None, Named::Provider);
     }
     // nose2: `test_put:2` (an index alone), `test_put:2 ('gcs')`.
-    if let Some((_, case)) = name.split_once(':')
+    if let Some(colon) = memchr::memchr(b':', name.as_bytes())
+        && let case = &name[colon + 1..]
         && case.bytes().next().is_some_and(|b| b.is_ascii_digit())
     {
         return named_in(case, providers).map_or_else(|| position(case, 1), Named::Provider);
