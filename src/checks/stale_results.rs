@@ -156,6 +156,10 @@ fn gone_go_tests(
         else {
             continue;
         };
+        // A package that did not build names no test.
+        if crate::read::results::gotest::is_package_failure(&case.name) {
+            continue;
+        }
         let name = case.name.as_bytes();
         let function = &case.name[..memchr::memchr(b'/', name).unwrap_or(name.len())];
         if last == Some((folder, function)) {

@@ -128,6 +128,64 @@ fn go_full_runs_give_each_provider_its_own_subtest_and_a_citation_above_a_var_no
     }
 }
 
+/// A test file of gcs's package that does not build (`go/broken/broken_test.go`, in the
+/// tree during that run alone): Go 1.19's `go test -json` writes `FAIL\t<package> [build
+/// failed]` as a line of text among its events, and no event of that package. Every test of
+/// the package failed with it: gcs's own `get.missing` and `delete.idempotent`, and the broken
+/// file's own `put.atomic`; no other provider's cell moves. gotestsum's JUnit of the same run
+/// leaves the package out, and says nothing of it: its tests did not run, as far as the
+/// report shows.
+#[test]
+fn a_go_package_that_did_not_build_fails_every_test_it_holds() {
+    let book = storage(
+        "go",
+        "providers",
+        "azure-blob",
+        &["go-test-json-build-failed.jsonl"],
+    );
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/runners/go/broken/broken_test.go");
+    std::fs::copy(
+        &source,
+        book.root().join("code/providers/gcs/broken_test.go"),
+    )
+    .unwrap();
+    let built = [
+        ("put.atomic", ["passed", "failed", "skipped"]),
+        ("get.missing", ["passed", "failed", "skipped"]),
+        ("delete.idempotent", ["passed", "failed", "passed"]),
+        (
+            "consistency.read-after-write",
+            ["not-run", "not-run", "not-run"],
+        ),
+    ];
+    assert_eq!(cells(&book), expect(&built));
+    let (code, out, _) = run_in(book.root(), &["check", "--format", "short"]);
+    assert_ne!(code, 0);
+    assert!(
+        out.lines()
+            .any(|l| l.contains("`gcs` fails the rule `get.missing`")
+                && l.contains("[build failed]")),
+        "{out}"
+    );
+    // gotestsum's JUnit of the same run: nothing of the package, so gcs's own tests did not
+    // run.
+    let book = storage(
+        "go",
+        "providers",
+        "azure-blob",
+        &["gotestsum-junit-build-failed.xml"],
+    );
+    std::fs::copy(
+        &source,
+        book.root().join("code/providers/gcs/broken_test.go"),
+    )
+    .unwrap();
+    let got = cells(&book);
+    assert_eq!(got["delete.idempotent gcs"], "not-run", "{got:?}");
+    assert_eq!(got["get.missing gcs"], "not-run", "{got:?}");
+}
+
 #[test]
 fn go_partial_runs_leave_a_provider_whose_subtest_did_not_run_not_run() {
     let book = storage(

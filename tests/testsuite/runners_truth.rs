@@ -217,3 +217,63 @@ fn every_runner_report_against_its_truth_table() {
     }
     assert!(wrong.is_empty(), "{table}\n{}", wrong.join("\n"));
 }
+
+/// A test file that does not parse: Vitest writes one failed case named after it, jest-junit
+/// (reporting suites that failed to run) one classed `Test suite failed to run`. With the
+/// file's test the only one verifying gcs's `delete.idempotent` (the citation in gcs's own
+/// test file taken out), that cell is failed by the real report, and `check` fails; by the
+/// same run's report without the file (jest-junit's defaults leave it out), nothing of the
+/// file ran, and the cell says not run.
+#[test]
+fn a_file_that_did_not_parse_fails_every_test_it_cites() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/runners");
+    let folders = NAMES.map(|n| format!("providers/{n}"));
+    for (runner, file, broken, without) in [
+        (
+            "vitest-each",
+            "providers/gcs/broken.test.ts",
+            "reports/vitest-junit-broken-file.xml",
+            "reports/vitest-junit.xml",
+        ),
+        (
+            "jest-each",
+            "providers/gcs/broken.test.js",
+            "reports/jest-junit-broken-file-suite-errors.xml",
+            "reports/jest-junit-broken-file.xml",
+        ),
+    ] {
+        let runner = root.join(runner);
+        let extension = file.rsplit('.').next().unwrap();
+        for (report, expected) in [(broken, "failed"), (without, "not-run")] {
+            let block = Block {
+                reports: vec![report.to_owned()],
+                cells: BTreeMap::new(),
+                sources: vec![(format!("broken/broken.test.{extension}"), file.to_owned())],
+            };
+            let fixture = book(&runner, &folders, &block);
+            let own = fixture
+                .root()
+                .join(format!("code/providers/gcs/provider.test.{extension}"));
+            let text = std::fs::read_to_string(&own).unwrap();
+            assert!(text.contains("// r[verify delete.idempotent]\n"));
+            std::fs::write(&own, text.replace("// r[verify delete.idempotent]\n", "")).unwrap();
+            let got = cells(&fixture);
+            let at = format!("{} {report}", runner.display());
+            assert_eq!(got["delete.idempotent gcs"], expected, "{at}");
+            // gcs's file fails no other provider.
+            assert_ne!(got["delete.idempotent s3"], "failed", "{at}");
+            assert_ne!(got["delete.idempotent azure-blob"], "failed", "{at}");
+            let (code, out, _) = run_in(fixture.root(), &["check", "--format", "short"]);
+            let named = out.lines().any(|l| {
+                l.contains("error[failing-rule]")
+                    && l.contains("`delete.idempotent`")
+                    && l.contains(file)
+            });
+            assert_eq!(named, expected == "failed", "{at}: {out}");
+            assert!(
+                code != 0,
+                "{at}: the report's other failures fail the check"
+            );
+        }
+    }
+}

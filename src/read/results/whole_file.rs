@@ -13,12 +13,34 @@ struct FileFailure {
     file: fn(&Case) -> String,
 }
 
-/// pytest: `<testcase classname="" name="conformance.test_broken">` with `<error
-/// message="collection failure">`, the name the file's module.
-const RUNNERS: &[FileFailure] = &[FileFailure {
-    is: |case| case.classname.is_empty() && case.message.as_deref() == Some("collection failure"),
-    file: |case| case.name.trim().replace('.', "/"),
-}];
+const RUNNERS: &[FileFailure] = &[
+    // pytest: `<testcase classname="" name="conformance.test_broken">` with `<error
+    // message="collection failure">`, the name the file's module.
+    FileFailure {
+        is: |case| {
+            case.classname.is_empty() && case.message.as_deref() == Some("collection failure")
+        },
+        file: |case| case.name.trim().replace('.', "/"),
+    },
+    // Vitest: `<testcase classname="providers/gcs/broken.test.ts"
+    // name="providers/gcs/broken.test.ts">`, a case named after its file: a source file of a
+    // language read here, with no space (jest-junit's defaults name a case and its class
+    // alike, by a title such as `parses config.ts`).
+    FileFailure {
+        is: |case| {
+            case.name == case.classname
+                && !case.name.contains(char::is_whitespace)
+                && crate::read::code::for_path(&case.name).is_some()
+        },
+        file: |case| case.name.clone(),
+    },
+    // jest-junit with `reportTestSuiteErrors`: `classname="Test suite failed to run"`, the
+    // file in `file` when the report adds it, else the name.
+    FileFailure {
+        is: |case| case.classname == "Test suite failed to run",
+        file: |case| case.file.clone().unwrap_or_else(|| case.name.clone()),
+    },
+];
 
 /// The file that the failed case `case` says failed before any of its tests ran, if it is
 /// such a case.
@@ -77,6 +99,42 @@ mod tests {
                 Outcome::Passed,
                 Some("collection failure"),
             ),
+        ] {
+            assert_eq!(failed_file(&other), None, "{other:?}");
+        }
+    }
+
+    #[test]
+    fn a_vitest_or_jest_file_that_did_not_parse_names_itself() {
+        let file = "providers/gcs/broken.test.ts";
+        let vitest = case(file, file, Outcome::Failed, Some("Transform failed"));
+        assert_eq!(failed_file(&vitest).as_deref(), Some(file));
+        let mut jest = case(
+            "Test suite failed to run",
+            "providers/gcs/b.test.js",
+            Outcome::Failed,
+            None,
+        );
+        assert_eq!(
+            failed_file(&jest).as_deref(),
+            Some("providers/gcs/b.test.js")
+        );
+        jest.file = Some("src/providers/gcs/b.test.js".to_owned());
+        assert_eq!(
+            failed_file(&jest).as_deref(),
+            Some("src/providers/gcs/b.test.js")
+        );
+        // A test whose title is its class's, not a file: a failed test, no more.
+        for other in [
+            case("store", "store", Outcome::Failed, None),
+            case("a put is atomic", "a put is atomic", Outcome::Failed, None),
+            case(
+                " parses config.ts",
+                " parses config.ts",
+                Outcome::Failed,
+                None,
+            ),
+            case(file, "a put on gcs is atomic", Outcome::Failed, None),
         ] {
             assert_eq!(failed_file(&other), None, "{other:?}");
         }

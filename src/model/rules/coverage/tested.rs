@@ -98,8 +98,14 @@ fn one_test(
     p: usize,
 ) -> (Status, Vec<usize>, bool) {
     use crate::read::results::names::Named;
-    // Its file failed before any test ran (it did not compile or collect): so did it.
-    if let Some(case) = with.cases_in.failed_before(&citations[c].path) {
+    // Its file or package failed before any test ran (it did not compile, build or
+    // collect): so did it.
+    let path = &citations[c].path;
+    if let Some(case) = with
+        .cases_in
+        .failed_before(path)
+        .or_else(|| with.matcher.package_failed(with.source_root, path))
+    {
         return (Status::Failed(c, case), vec![case], true);
     }
     let Some(Matched { found, kinds }) = matched(with, citations, c) else {

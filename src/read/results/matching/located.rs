@@ -47,11 +47,7 @@ pub(super) fn located(case: &Case, site: &Site<'_>, known: &Known<'_>) -> bool {
     let classname = case.classname.trim();
     let folder = known.folder;
     match (known.placed_by, known.dotted.as_deref()) {
-        (Some(Placed::GoPackage), _) => {
-            known.package == Some(classname)
-                || (!folder.is_empty()
-                    && (classname == folder || ends_with_part(classname, folder, '/')))
-        }
+        (Some(Placed::GoPackage), _) => in_go_package(classname, folder, known.package),
         (Some(Placed::RustModule), _) => {
             rust_module_matches(path, site.scope, &case.name, classname)
         }
@@ -69,6 +65,13 @@ pub(super) fn located(case: &Case, site: &Site<'_>, known: &Known<'_>) -> bool {
         }
         _ => true,
     }
+}
+
+/// Whether a Go case of the package `classname` is of the folder `folder` (whose import path
+/// is `package`, when its `go.mod` says): the import path, or the folder's own path.
+pub(super) fn in_go_package(classname: &str, folder: &str, package: Option<&str>) -> bool {
+    package == Some(classname)
+        || (!folder.is_empty() && (classname == folder || ends_with_part(classname, folder, '/')))
 }
 
 /// Whether `text` ends with `separator` and `part` (`a/b` with `/` and `b`): asked once per

@@ -89,6 +89,8 @@ pub(crate) struct Matcher<'r> {
     pub(crate) attempts: Attempts,
     /// The Go import path of each folder looked up, by its path under the source root.
     packages: Mutex<HashMap<String, Option<String>>>,
+    /// The cases of Go packages that failed before their tests ran (`[build failed]`).
+    package_failures: Vec<usize>,
 }
 
 impl<'r> Matcher<'r> {
@@ -97,8 +99,13 @@ impl<'r> Matcher<'r> {
         let attempts = Attempts::of(results);
         let mut by_function: CaseMap<&str, Vec<usize>> = CaseMap::default();
         let mut expanded_from: CaseMap<&str, Vec<usize>> = CaseMap::default();
+        let mut package_failures = Vec::new();
         for i in 0..results.cases.len() {
             if attempts.counts[i] {
+                if super::gotest::is_package_failure(&results.cases[i].name) {
+                    package_failures.push(i);
+                    continue;
+                }
                 let function = results.function(i);
                 by_function.entry(function).or_default().push(i);
                 if let Some((test, _)) = expanded(function) {
@@ -120,7 +127,27 @@ impl<'r> Matcher<'r> {
             named,
             attempts,
             packages: Mutex::default(),
+            package_failures,
         }
+    }
+
+    /// The case that says the Go package of the file `path` (under `source_root`) failed
+    /// before any of its tests ran (it did not build), if the results hold one: every test of
+    /// the package failed with it.
+    pub(crate) fn package_failed(&self, source_root: &Path, path: &str) -> Option<usize> {
+        if self.package_failures.is_empty() {
+            return None;
+        }
+        let placed_by = crate::read::code::for_path(path).and_then(|l| l.placed_by);
+        if placed_by != Some(Placed::GoPackage) {
+            return None;
+        }
+        let (folder, _) = path.rsplit_once('/').unwrap_or(("", path));
+        let package = self.go_package(source_root, folder);
+        self.package_failures.iter().copied().find(|&i| {
+            let classname = self.results.cases[i].classname.trim();
+            located::in_go_package(classname, folder, package.as_deref())
+        })
     }
 
     /// What case `case`'s name says of the provider it ran for.
