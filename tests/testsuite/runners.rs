@@ -291,8 +291,9 @@ fn nextest_with_rstest_cases_named_by_provider() {
 }
 
 #[test]
-fn junit5_cases_named_by_position_are_not_given_to_a_provider() {
-    // Surefire names `putAtomic{String}[2]`: which provider is not in the report.
+fn junit5_cases_named_by_position_take_their_value_source_row() {
+    // Surefire names `putAtomic{String}[2]`: the second row of the test's `@ValueSource(strings
+    // = {"s3", "gcs", "azure-blob"})`, gcs (its failure says so).
     let book = storage(
         "java",
         "src/test/java/store/providers",
@@ -300,13 +301,40 @@ fn junit5_cases_named_by_position_are_not_given_to_a_provider() {
         &["surefire/*.xml"],
     );
     let cells = cells(&book);
-    for provider in ["s3", "gcs", "azure-blob"] {
-        assert_eq!(cells[&format!("put.atomic {provider}")], "unattributed");
-    }
+    assert_eq!(
+        [
+            cells["put.atomic s3"].as_str(),
+            cells["put.atomic gcs"].as_str(),
+            cells["put.atomic azure-blob"].as_str()
+        ],
+        ["passed", "failed", "skipped"]
+    );
     // Each provider's own class, the same simple name in three packages, never mixed.
     assert_eq!(cells["delete.idempotent s3"], "passed");
     assert_eq!(cells["delete.idempotent gcs"], "failed");
-    // The failure is told, saying that its provider is not known.
+    let (code, stdout, _) = run_in(book.root(), &["check", "--format", "short"]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout
+            .contains("`gcs` fails the rule `put.atomic`: its test `putAtomic{String}[2]` failed"),
+        "{stdout}"
+    );
+    // Rows the source does not list (a `@MethodSource`): the provider is not known.
+    let source = book
+        .root()
+        .join("code/src/test/java/store/conformance/ConformanceTest.java");
+    let text = std::fs::read_to_string(&source).unwrap();
+    let computed = text.replacen(
+        "@ValueSource(strings = {\"s3\", \"gcs\", \"azure-blob\"})\n    void putAtomic",
+        "@MethodSource(\"stores\")\n    void putAtomic",
+        1,
+    );
+    assert_ne!(computed, text);
+    std::fs::write(&source, computed).unwrap();
+    let cells = crate::runners::cells(&book);
+    for provider in ["s3", "gcs", "azure-blob"] {
+        assert_eq!(cells[&format!("put.atomic {provider}")], "unattributed");
+    }
     let (code, stdout, _) = run_in(book.root(), &["check", "--format", "short"]);
     assert_eq!(code, 1);
     assert!(

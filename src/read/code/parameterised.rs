@@ -24,10 +24,16 @@ pub(crate) const PYTHON: ParameterRow = ParameterRow {
     in_body: &[r"\.subTest\s*\("],
 };
 
-/// Java: TestNG's `@Test(dataProvider = "name")`, the method of that name returning the rows.
+/// Java: TestNG's `@Test(dataProvider = "name")`, the method of that name returning the rows;
+/// JUnit 5's `@ValueSource(strings = {"s3", "gcs"})` and `@CsvSource({"s3, 1", "gcs, 2"})`,
+/// the rows written there (Surefire names their cases `putAtomic{String}[2]`, from 1).
 pub(crate) const JAVA: ParameterRow = ParameterRow {
-    markers: &[r#"@Test\s*\([^)]*\bdataProvider\s*=\s*"(?P<source>[^"]+)""#],
-    lists: &["array_initializer"],
+    markers: &[
+        r#"@Test\s*\([^)]*\bdataProvider\s*=\s*"(?P<source>[^"]+)""#,
+        r"@(?:ValueSource|CsvSource)\s*\([^{)]*(?P<list>\{)",
+        r"@(?:MethodSource|ArgumentsSource|CsvFileSource|EnumSource)\b",
+    ],
+    lists: &["array_initializer", "element_value_array_initializer"],
     in_body: &[],
 };
 

@@ -54,9 +54,7 @@ pub(super) fn of(
     above: usize,
 ) -> Option<Parameters> {
     let row = syntax.lang.parameters?;
-    let index = LANGUAGES
-        .iter()
-        .position(|l| std::ptr::eq(l, syntax.lang))?;
+    let index = syntax.lang.index;
     let node = declared.node;
     let end = node
         .child_by_field_name("body")
@@ -226,6 +224,20 @@ mod tests {
         assert_eq!(
             rows_of("a_test.cpp", text),
             [rows(&["\"s3\"", "\"gcs\""]), None]
+        );
+    }
+
+    #[test]
+    fn junit5_rows_written_in_a_value_source_or_a_csv_source() {
+        let text = "class ATest {\n    // r[verify a.b]\n    @ParameterizedTest\n    @ValueSource(strings = {\"s3\", \"gcs\"})\n    void put(String s) {}\n    // r[verify a.c]\n    @ParameterizedTest(name = \"{0}\")\n    @CsvSource({\"s3, 1\", \"gcs, 2\"})\n    void get(String s, int n) {}\n    // r[verify a.d]\n    @ParameterizedTest\n    @MethodSource(\"stores\")\n    void delete(String s) {}\n    // r[verify a.e]\n    @Test\n    void list() {}\n}\n";
+        assert_eq!(
+            rows_of("ATest.java", text),
+            [
+                rows(&["\"s3\"", "\"gcs\""]),
+                rows(&["\"s3, 1\"", "\"gcs, 2\""]),
+                Some(Parameters::Unlisted),
+                None
+            ]
         );
     }
 }

@@ -6,7 +6,7 @@
 //! | `go test -json`, gotestsum, go-junit-report | `TestPut/s3` | before the first `/` | a subtest segment |
 //! | pytest | `test_put[s3-1]` | before `[` | a parameter id part (split at `-` and `,`) |
 //! | cargo-nextest (rstest) | `store::tests::put_atomic::case_2_gcs` | the last segment, or the one before `case_N` | the `case_N_` description |
-//! | Maven Surefire (JUnit 5) | `putAtomic{String}[2]` | before `{` | none: the report says only the position, so the provider is not known |
+//! | Maven Surefire (JUnit 5) | `putAtomic{String}[2]` | before `{` | the row at that position (from 1) of the test's literal list (`@ValueSource`), else not known |
 //! | JUnit Console Launcher | `putAtomic(String)[2]` | before `(` | the `display-name:` its output prints (`[2] gcs`) |
 //! | Jest, Vitest | `provider s3 get of a missing key` | the test's title (see [`TitlePattern`]) | a value the title's placeholder took, else a provider named in it |
 //! | unittest-xml-reporting | `test_put (store='gcs')` | before ` (` | a provider among the subtest's parameters |
