@@ -59,6 +59,12 @@ impl TitlePattern {
         })
     }
 
+    /// The longest fixed part of the titles (whole in one title): a case whose name,
+    /// classname and suite lack it is not this test.
+    pub(crate) fn fixed(&self) -> &str {
+        &self.fixed
+    }
+
     /// The index a case named `name` of this test is numbered by (`_1` of Boost.Test's
     /// `_${index}`), when its titles have an `${index}` and the case gives a number there.
     pub(crate) fn position(&self, name: &str) -> Option<usize> {
