@@ -26,6 +26,33 @@ pub(crate) struct Attempts {
 /// Where a case is: its classname, file and suite.
 type Place<'c> = (&'c str, Option<&'c str>, Option<&'c str>);
 
+/// The places of the cases, numbered in the order first seen. A report writes a class's or a
+/// suite's cases one after another: a place is looked up when it changes, not per case.
+#[derive(Default)]
+struct Places<'c> {
+    numbers: CaseMap<Place<'c>, u32>,
+    last: Option<(Place<'c>, u32)>,
+}
+
+impl<'c> Places<'c> {
+    fn number(&mut self, case: &'c super::Case) -> u32 {
+        let place = (
+            case.classname.as_str(),
+            case.file.as_deref(),
+            case.suite.as_deref(),
+        );
+        match self.last {
+            Some((seen, number)) if seen == place => number,
+            _ => {
+                let next = u32::try_from(self.numbers.len()).unwrap_or(u32::MAX);
+                let number = *self.numbers.entry(place).or_insert(next);
+                self.last = Some((place, number));
+                number
+            }
+        }
+    }
+}
+
 impl Attempts {
     pub(crate) fn of(results: &Results) -> Attempts {
         let n = results.cases.len();
@@ -37,29 +64,13 @@ impl Attempts {
         };
         // The first case of each name, and the names run more than once (a rerun, or the
         // same test in two reports): few, so only they get a list.
-        // A case is known by its place and its name; a place is numbered once, when it
-        // changes (a report writes a class's or a suite's cases one after another), so a case
-        // hashes its name and a number, not four strings.
+        // A case is known by its place and its name, so a case hashes its name and a number.
         let mut first: CaseMap<(u32, &str), usize> = CaseMap::default();
         first.reserve(n);
-        let mut places: CaseMap<Place<'_>, u32> = CaseMap::default();
-        let mut last: Option<(Place<'_>, u32)> = None;
+        let mut places = Places::default();
         let mut repeated: CaseMap<usize, Vec<usize>> = CaseMap::default();
         for (i, case) in results.cases.iter().enumerate() {
-            let place = (
-                case.classname.as_str(),
-                case.file.as_deref(),
-                case.suite.as_deref(),
-            );
-            let number = match last {
-                Some((seen, number)) if seen == place => number,
-                _ => {
-                    let next = u32::try_from(places.len()).unwrap_or(u32::MAX);
-                    let number = *places.entry(place).or_insert(next);
-                    last = Some((place, number));
-                    number
-                }
-            };
+            let number = places.number(case);
             match first.entry((number, case.name.as_str())) {
                 std::collections::hash_map::Entry::Vacant(slot) => {
                     slot.insert(i);

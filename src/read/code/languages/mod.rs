@@ -8,7 +8,8 @@
 //! `tests/fixtures/languages/`. The tests (`tests.rs`) check that every kind a row names exists in its
 //! grammar (a renamed kind in a grammar's new version fails them) and that no extension is in
 //! two rows. The scripting languages' rows stand in `scripting.rs`, JavaScript's and
-//! TypeScript's in `javascript.rs`, C's and C++'s in `c_family.rs`; a language with no grammar
+//! TypeScript's in `javascript.rs`, C's and C++'s in `c_family.rs`, the files that hold no tests
+//! (YAML, TOML, Makefiles) in `data_files.rs`; a language with no grammar
 //! whose tests are declared one to a line is read by `lines.rs` (its row's `line_tests`).
 
 pub(crate) mod lines;
@@ -195,6 +196,7 @@ macro_rules! grammar {
 
 // After `grammar!`, which their rows use.
 mod c_family;
+mod data_files;
 mod javascript;
 mod scripting;
 
@@ -463,76 +465,9 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             line_tests: None,
         },
         scripting::shell(),
-        Lang {
-            name: "YAML",
-            extensions: &["yaml", "yml"],
-            file_names: &[],
-            grammar: grammar!("lang-yaml", tree_sitter_yaml::LANGUAGE),
-            comments: &["comment"],
-            // A YAML scalar is the file's content (a key, a name): words in it are code.
-            strings: &[],
-            docstrings: false,
-            units: &[],
-            function_values: None,
-            test_calls: None,
-            wrappers: &[],
-            skipped: &[],
-            test_macros: &[],
-            by_title: false,
-            test_name: None,
-            parameters: None,
-            test_marker: None,
-            placed_by: None,
-            index: 0,
-            patterns: std::sync::OnceLock::new(),
-            line_tests: None,
-        },
-        Lang {
-            name: "TOML",
-            extensions: &["toml"],
-            file_names: &[],
-            grammar: grammar!("lang-toml", tree_sitter_toml_ng::LANGUAGE),
-            comments: &["comment"],
-            strings: &[],
-            docstrings: false,
-            units: &[],
-            function_values: None,
-            test_calls: None,
-            wrappers: &[],
-            skipped: &[],
-            test_macros: &[],
-            by_title: false,
-            test_name: None,
-            parameters: None,
-            test_marker: None,
-            placed_by: None,
-            index: 0,
-            patterns: std::sync::OnceLock::new(),
-            line_tests: None,
-        },
-        Lang {
-            name: "Makefile",
-            extensions: &["mk", "mak"],
-            file_names: &["Makefile", "makefile", "GNUmakefile"],
-            grammar: grammar!("lang-make", tree_sitter_make::LANGUAGE),
-            comments: &["comment"],
-            strings: &[],
-            docstrings: false,
-            units: &[("rule", UnitKind::Function)],
-            function_values: None,
-            test_calls: None,
-            wrappers: &[],
-            skipped: &[],
-            test_macros: &[],
-            by_title: false,
-            test_name: None,
-            parameters: None,
-            test_marker: None,
-            placed_by: None,
-            index: 0,
-            patterns: std::sync::OnceLock::new(),
-            line_tests: None,
-        },
+        data_files::yaml(),
+        data_files::toml(),
+        data_files::makefile(),
         scripting::lua(),
         scripting::perl(),
         scripting::robot(),

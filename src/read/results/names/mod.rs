@@ -200,6 +200,12 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
         let subtests = name[slash + 1..].split('/');
         return one_of(subtests, providers).map_or(Named::None, Named::Provider);
     }
+    named_by_row(name, providers)
+}
+
+/// What a case's name says of its provider after its function, by the runners that name a
+/// parameterised test's row (nose2, PHPUnit, parameterized's `expand`).
+fn named_by_row(name: &str, providers: &[String]) -> Named {
     // nose2: `test_put:2` (an index alone), `test_put:2 ('gcs')`.
     if let Some(colon) = memchr::memchr(b':', name.as_bytes())
         && let case = &name[colon + 1..]
