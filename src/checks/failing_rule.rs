@@ -33,7 +33,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 _ => continue,
             };
             let (Some(citation), Some(case)) =
-                (cx.citations.get(citation), cx.results.cases.get(case))
+                (cx.citations.get(citation.0), cx.results.cases.get(case.0))
             else {
                 continue;
             };

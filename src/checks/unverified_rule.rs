@@ -4,7 +4,7 @@
 //! has nothing to verify. It runs only with `source-root`: without the tree nothing is known.
 
 use super::{Context, Draft};
-use crate::model::rules::coverage::{Status, Unknowable};
+use crate::model::rules::coverage::{Cited, Status, Unknowable};
 use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
@@ -111,7 +111,7 @@ fn said(
         | Status::Optional => {
             return None;
         }
-        Status::Skipped(c, _) => (
+        Status::Skipped(Cited(c), _) => (
             "is verified only by a test the last run skipped",
             format!(
                 "the test at {} cites it: make it run for `{}`",
@@ -120,11 +120,11 @@ fn said(
             ),
         ),
         Status::NotRun(_) if unread => return None,
-        Status::NotRun(c) => not_run(cx, c, provider),
+        Status::NotRun(Cited(c)) => not_run(cx, c, provider),
         // A failure among them is `failing-rule`'s.
         Status::Unattributed(_, _, Some(_)) | Status::Unmatched(_, Some(_)) => return None,
-        Status::Unattributed(c, why, None) => unattributed(cx, c, why),
-        Status::Unmatched(c, None) => unmatched(cx, c),
+        Status::Unattributed(Cited(c), why, None) => unattributed(cx, c, why),
+        Status::Unmatched(Cited(c), None) => unmatched(cx, c),
         Status::Implemented(_) => ("is implemented but no test verifies it", write),
         Status::Uncovered => ("is cited by no test or code", write),
         Status::Declared(implemented) => (

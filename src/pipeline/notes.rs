@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 use super::analysis::Analysis;
 use crate::model::rules::code::Verb;
-use crate::model::rules::coverage::Status;
+use crate::model::rules::coverage::{Cited, Ran, Status};
 use crate::read::results::matching::Attempts;
 
 /// A file or folder of the source tree and how many citations of rules it holds.
@@ -178,7 +178,7 @@ fn flaky(analysis: &Analysis<'_>, out: &mut Vec<String>) {
     let mut seen = BTreeSet::new();
     for row in &analysis.coverage.cells {
         for (column, status) in row.iter().enumerate() {
-            let Status::Flaky(_, case) = *status else {
+            let Status::Flaky(_, Ran(case)) = *status else {
                 continue;
             };
             let case = &analysis.results.cases[case];
@@ -230,7 +230,10 @@ fn for_every_provider(analysis: &Analysis<'_>, out: &mut Vec<String>) {
         let mut verified = 0;
         let mut only_for_all = true;
         for status in row {
-            if let Status::Verified(c) | Status::Passed(c, _) | Status::Flaky(c, _) = status {
+            if let Status::Verified(Cited(c))
+            | Status::Passed(Cited(c), _)
+            | Status::Flaky(Cited(c), _) = status
+            {
                 verified += 1;
                 only_for_all &= coverage.for_all.contains(c);
             }

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use crate::model::Model;
 use crate::model::rules::Rules;
 use crate::model::rules::code::CodeCitation;
-use crate::model::rules::coverage::{Coverage, Status};
+use crate::model::rules::coverage::{Coverage, Ran, Status};
 use crate::model::rules::status::Kind;
 use crate::model::spec::Specs;
 use crate::read::chapter::{BookFiles, Chapter};
@@ -276,9 +276,9 @@ impl Snapshot {
                         rule: rule.id.clone(),
                         status,
                         citation: at
-                            .and_then(|i| citations.get(i))
+                            .and_then(|i| citations.get(i.0))
                             .map(|c| (c.path.clone(), c.line)),
-                        url: at.and_then(|i| citations.get(i)?.remote.as_ref()?.link.clone()),
+                        url: at.and_then(|i| citations.get(i.0)?.remote.as_ref()?.link.clone()),
                         result: decided_by(cell, results),
                     }
                 })
@@ -474,14 +474,14 @@ fn pages_of(
 /// The result of the case that failed or skipped a cell (`None` for any other status).
 fn decided_by(status: Status, results: &Results) -> Option<ResultSnap> {
     match status {
-        Status::Failed(_, case) | Status::Skipped(_, case) | Status::Unmatched(_, Some(case)) => {
-            results.cases.get(case).map(|case| ResultSnap {
-                case: case.name.clone(),
-                message: case.message.clone(),
-                run: results.files[case.report].shown.clone(),
-                at: results.files[case.report].timestamp.clone(),
-            })
-        }
+        Status::Failed(_, Ran(case))
+        | Status::Skipped(_, Ran(case))
+        | Status::Unmatched(_, Some(Ran(case))) => results.cases.get(case).map(|case| ResultSnap {
+            case: case.name.clone(),
+            message: case.message.clone(),
+            run: results.files[case.report].shown.clone(),
+            at: results.files[case.report].timestamp.clone(),
+        }),
         _ => None,
     }
 }

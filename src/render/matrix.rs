@@ -13,7 +13,7 @@ use mdbook_markdown::pulldown_cmark::{CowStr, Event, Tag, TagEnd};
 use super::Events;
 use super::Renderer;
 use super::events::{code, strong, text};
-use crate::model::rules::coverage::{Status, Unknowable};
+use crate::model::rules::coverage::{Cited, Ran, Status, Unknowable};
 use crate::model::rules::status::Kind;
 
 /// From this many providers on, the table is compact: a cell shows its mark alone (its word is
@@ -363,7 +363,7 @@ impl<'a> Renderer<'a> {
                 false => title,
             });
         let link = citation
-            .and_then(|c| self.rules.citations.get(c))
+            .and_then(|c| self.rules.citations.get(c.0))
             .and_then(|c| match &c.remote {
                 // A provider report's line, in its repository at the report's commit.
                 Some(remote) => remote.link.clone(),
@@ -394,11 +394,11 @@ impl<'a> Renderer<'a> {
 
     /// What a cell's title says: the status, the test or case, its file and line, and the
     /// first line of a failure.
-    fn cell_title(&self, status: Status, citation: usize, case: Option<usize>) -> Option<String> {
-        let citation = self.rules.citations.get(citation)?;
+    fn cell_title(&self, status: Status, citation: Cited, case: Option<Ran>) -> Option<String> {
+        let citation = self.rules.citations.get(citation.0)?;
         let place = format!("{}:{}", citation.path, citation.line);
         let test = citation.test.as_ref().map(|t| t.name.as_str());
-        let case = case.and_then(|i| self.rules.results.cases.get(i));
+        let case = case.and_then(|i| self.rules.results.cases.get(i.0));
         let name = case.map(|c| c.name.as_str()).or(test);
         let what = match status {
             Status::Flaky(..) => "passed on a rerun after failing (flaky)",
@@ -416,7 +416,7 @@ impl<'a> Renderer<'a> {
                 "ran, in a file its report does not name"
             }
             Status::Unmatched(c, _) => {
-                let (names, n) = self.rules.coverage.unmatched_names(c, self.rules.results);
+                let (names, n) = self.rules.coverage.unmatched_names(c.0, self.rules.results);
                 let failed = case.map_or_else(String::new, |case| {
                     let why = case.message.as_deref().unwrap_or("");
                     format!("; `{}` failed: {why}", case.name)

@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 
 use super::Rules;
 use super::code::{CodeCitation, Remote, Verb};
-use super::coverage::{Coverage, Status, Unknowable};
+use super::coverage::{Cited, Coverage, Ran, Status, Unknowable};
 use super::marker::Versioned;
 use crate::model::Model;
 use crate::read::code::TestSite;
@@ -279,7 +279,7 @@ fn cell(rule: &super::Rule, local: Status, said: &Said<'_>) -> Option<Status> {
     let verify: Vec<usize> = of("verify").collect();
     if let Some(&v) = verify.first() {
         if !tested {
-            return Some(Status::Verified(first + v));
+            return Some(Status::Verified(Cited(first + v)));
         }
         let rank = |status: &Status| match status {
             Status::Failed(..) => 5,
@@ -291,16 +291,18 @@ fn cell(rule: &super::Rule, local: Status, said: &Said<'_>) -> Option<Status> {
         };
         return verify
             .iter()
-            .map(|&i| one_test(first + i, &cited[i], &cases[i], results))
+            .map(|&i| one_test(Cited(first + i), &cited[i], &cases[i], results))
             .max_by_key(rank);
     }
-    of("impl").next().map(|i| Status::Implemented(first + i))
+    of("impl")
+        .next()
+        .map(|i| Status::Implemented(Cited(first + i)))
 }
 
 /// Where one cited test's cases leave the rule: failed before skipped before passed on a
 /// rerun before passed; a test whose cases cannot say they ran for the provider is
 /// unattributed (its failure still told), one without cases not run.
-fn one_test(c: usize, cited: &ReportCitation, cases: &[usize], results: &Results) -> Status {
+fn one_test(c: Cited, cited: &ReportCitation, cases: &[usize], results: &Results) -> Status {
     let attributed: Vec<usize> = cases
         .iter()
         .zip(&cited.results)
@@ -316,7 +318,7 @@ fn one_test(c: usize, cited: &ReportCitation, cases: &[usize], results: &Results
         return match worst(cases) {
             None => Status::NotRun(c),
             Some(i) => {
-                let failed = (results.cases[i].outcome == Outcome::Failed).then_some(i);
+                let failed = (results.cases[i].outcome == Outcome::Failed).then_some(Ran(i));
                 Status::Unattributed(c, Unknowable::Provider, failed)
             }
         };
@@ -325,13 +327,13 @@ fn one_test(c: usize, cited: &ReportCitation, cases: &[usize], results: &Results
         return Status::NotRun(c);
     };
     match results.cases[case].outcome {
-        Outcome::Failed => Status::Failed(c, case),
-        Outcome::Skipped => Status::Skipped(c, case),
+        Outcome::Failed => Status::Failed(c, Ran(case)),
+        Outcome::Skipped => Status::Skipped(c, Ran(case)),
         Outcome::Passed => {
             let flaky = cases.iter().zip(&cited.results).find(|(_, r)| r.flaky);
             match flaky {
-                Some((&i, _)) => Status::Flaky(c, i),
-                None => Status::Passed(c, case),
+                Some((&i, _)) => Status::Flaky(c, Ran(i)),
+                None => Status::Passed(c, Ran(case)),
             }
         }
     }

@@ -27,37 +27,46 @@ use places::{Place, beside, owners, parents_of, places_of};
 use tested::{Tested, tested, unmatched_of};
 pub(crate) use tested::{WithResults, site_of};
 
+/// A citation of the source tree, as an index into the source index's citations: a cell's
+/// status names one beside a case of the results, and the two never change places.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Cited(pub(crate) usize);
+
+/// A case of the test results, as an index into the results' cases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Ran(pub(crate) usize);
+
 /// Where a rule stands for one provider.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Status {
     /// A `verify` counts for it, and no test results were read: the first such citation (an
     /// index into the source index's citations).
-    Verified(usize),
+    Verified(Cited),
     /// With test results: every test citing it for the provider passed (the citation, and a
     /// case of it that passed for the provider, whose name the cell shows).
-    Passed(usize, usize),
+    Passed(Cited, Ran),
     /// With test results: a test citing it for the provider failed (the citation, and the
     /// case, an index into the results' cases).
-    Failed(usize, usize),
+    Failed(Cited, Ran),
     /// With test results: none failed, and one was skipped.
-    Skipped(usize, usize),
+    Skipped(Cited, Ran),
     /// With test results: none failed or was skipped, and one has no result (cited, but no
     /// case of the results is its test, or none ran for the provider).
-    NotRun(usize),
+    NotRun(Cited),
     /// With test results: the test ran, but its report cannot say for this provider (its
     /// cases are named by position only, `put{String}[2]`) or for this file (it names no
     /// file, and another file has a test of the same name). Not a pass: the citation, and a
     /// case of it that failed (told, whoever it was for).
-    Unattributed(usize, Unknowable, Option<usize>),
+    Unattributed(Cited, Unknowable, Option<Ran>),
     /// With test results: no case of its test was found, and its report holds cases of the
     /// test's file that could not be placed on a test and a provider (listed in
     /// [`Coverage::unmatched`]): the citation, and one of them that failed.
-    Unmatched(usize, Option<usize>),
+    Unmatched(Cited, Option<Ran>),
     /// With test results: every test citing it for the provider passed, one of them on a
     /// rerun after it failed (the citation, and the case).
-    Flaky(usize, usize),
+    Flaky(Cited, Ran),
     /// Only an `impl` counts for it: the first one.
-    Implemented(usize),
+    Implemented(Cited),
     /// It binds the provider and nothing cites it.
     Uncovered,
     /// `applies=` names a profile the provider does not claim.
@@ -77,7 +86,7 @@ pub(crate) enum Status {
 
 impl Status {
     /// The citation that decides the cell, if one does.
-    pub(crate) fn citation(self) -> Option<usize> {
+    pub(crate) fn citation(self) -> Option<Cited> {
         match self {
             Status::Verified(i)
             | Status::Passed(i, _)
@@ -202,9 +211,9 @@ impl Cells<'_> {
                     let tested = tested(with, self.citations, &verify, model, p);
                     (tested.status, Some(tested))
                 }
-                None => (Status::Verified(i), None),
+                None => (Status::Verified(Cited(i)), None),
             },
-            (None, Some(i)) => (Status::Implemented(i), None),
+            (None, Some(i)) => (Status::Implemented(Cited(i)), None),
             (None, None) => (Status::Uncovered, None),
         }
     }

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use super::{Status, Unknowable};
+use super::{Cited, Ran, Status, Unknowable};
 use crate::model::Model;
 use crate::model::rules::code::CodeCitation;
 use crate::read::results::Outcome;
@@ -106,12 +106,16 @@ fn one_test(
         .failed_before(path)
         .or_else(|| with.matcher.package_failed(with.source_root, path))
     {
-        return (Status::Failed(c, case), vec![case], true);
+        return (Status::Failed(Cited(c), Ran(case)), vec![case], true);
     }
     let Some(Matched { found, kinds }) = matched(with, citations, c) else {
         // A file in which no test was recognised (a language or a runner whose tests are not
         // read): what its report holds of that file is told, never hidden as not run.
-        return unmatched(with, citations, c).unwrap_or((Status::NotRun(c), Vec::new(), false));
+        return unmatched(with, citations, c).unwrap_or((
+            Status::NotRun(Cited(c)),
+            Vec::new(),
+            false,
+        ));
     };
     // No case is this test's, yet the report ran its file: not "not run".
     if found.cases.is_empty()
@@ -136,14 +140,14 @@ fn one_test(
         kinds.iter().map(|(i, _)| *i).collect()
     };
     let Some(case) = worst(with, &own) else {
-        return (Status::NotRun(c), own, false);
+        return (Status::NotRun(Cited(c)), own, false);
     };
     let status = match with.results.cases[case].outcome {
-        Outcome::Failed => Status::Failed(c, case),
-        Outcome::Skipped => Status::Skipped(c, case),
+        Outcome::Failed => Status::Failed(Cited(c), Ran(case)),
+        Outcome::Skipped => Status::Skipped(Cited(c), Ran(case)),
         Outcome::Passed => match own.iter().find(|&&i| with.matcher.attempts.flaky[i]) {
-            Some(&flaky) => Status::Flaky(c, flaky),
-            None => Status::Passed(c, case),
+            Some(&flaky) => Status::Flaky(Cited(c), Ran(flaky)),
+            None => Status::Passed(Cited(c), Ran(case)),
         },
     };
     (status, own, !by_provider)
@@ -196,7 +200,11 @@ fn unattributed(
             })
             .flatten()
     });
-    Some((Status::Unattributed(c, why, failed), all, false))
+    Some((
+        Status::Unattributed(Cited(c), why, failed.map(Ran)),
+        all,
+        false,
+    ))
 }
 
 /// Per citation of an unmatched cell, the cases of its file that could not be placed.
@@ -208,7 +216,7 @@ pub(super) fn unmatched_of(
         .iter()
         .flatten()
         .filter_map(|status| match *status {
-            Status::Unmatched(c, _) => Some((c, with.unplaced[c].get()?.clone())),
+            Status::Unmatched(Cited(c), _) => Some((c, with.unplaced[c].get()?.clone())),
             _ => None,
         })
         .collect()
@@ -263,7 +271,11 @@ fn unmatched(
         return None;
     }
     let failed = unplaced.iter().copied().find(|&i| failed(with, i));
-    Some((Status::Unmatched(c, failed), unplaced.clone(), false))
+    Some((
+        Status::Unmatched(Cited(c), failed.map(Ran)),
+        unplaced.clone(),
+        false,
+    ))
 }
 
 /// Whether case `i` of the results failed.
