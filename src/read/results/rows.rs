@@ -18,7 +18,7 @@ pub(crate) fn at_row(at: usize, parameters: Option<&Parameters>, providers: &[St
         Some(Parameters::Rows(rows)) => rows
             .get(at)
             .and_then(|row| named_in(row, providers))
-            .map_or(Named::Unknown, Named::Provider),
+            .map_or(Named::Unknown, Named::provider),
         _ => Named::Unknown,
     }
 }
@@ -159,12 +159,16 @@ mod alike {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::results::names::Compared;
 
     #[test]
     fn an_index_is_the_provider_its_row_names_and_else_not_known() {
         let providers: Vec<String> = ["s3", "gcs", "azure-blob"].map(String::from).to_vec();
         let rows = Parameters::Rows(vec!["['s3']".into(), "{\"gcs\"}".into(), "'x'".into()]);
-        assert_eq!(at_row(1, Some(&rows), &providers), Named::Provider(1));
+        assert_eq!(
+            at_row(1, Some(&rows), &providers),
+            Named::Provider(Compared(1))
+        );
         assert_eq!(at_row(2, Some(&rows), &providers), Named::Unknown);
         // Past the list, an unlisted source, or no rows at all: never a guess.
         assert_eq!(at_row(3, Some(&rows), &providers), Named::Unknown);

@@ -166,8 +166,11 @@ impl<'r> Matcher<'r> {
     }
 
     /// The index of `provider` among the providers cases are compared with.
-    pub(crate) fn provider_index(&self, provider: &str) -> Option<usize> {
-        self.providers.iter().position(|p| p == provider)
+    pub(crate) fn provider_index(&self, provider: &str) -> Option<super::names::Compared> {
+        self.providers
+            .iter()
+            .position(|p| p == provider)
+            .map(super::names::Compared)
     }
 
     /// The cases of the test `site`, its file under `source_root`; `others` are the other
@@ -323,7 +326,7 @@ impl<'r> Matcher<'r> {
                 .into_iter()
                 .flatten()
                 .find_map(|d| named_in(d, &self.providers))
-                .map_or(Named::None, Named::Provider),
+                .map_or(Named::None, Named::provider),
                 named => named,
             },
             None => Named::None,

@@ -25,11 +25,16 @@ mod title;
 
 pub(crate) use title::TitlePattern;
 
+/// A provider among those case names are compared with (an index into that list, which is
+/// the built providers', not the model's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Compared(pub(crate) usize);
+
 /// What a case's name says of the provider it ran for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Named {
-    /// It ran for this provider (an index into the providers compared with).
-    Provider(usize),
+    /// It ran for this provider.
+    Provider(Compared),
     /// One case of a parameterised test whose report names it by the index of its row alone
     /// (`[2]`, `case_2`, `:2`, `#1`), from 0: the provider is the one that row of the test's
     /// literal list names (`rows.rs`), else not known.
@@ -39,6 +44,13 @@ pub(crate) enum Named {
     Unknown,
     /// The case of a test that is no provider's alone.
     None,
+}
+
+impl Named {
+    /// It ran for the provider at `index` among those compared with.
+    pub(crate) fn provider(index: usize) -> Named {
+        Named::Provider(Compared(index))
+    }
 }
 
 /// The function a case of the name `name` is of: the name without what its runner adds.
@@ -167,7 +179,7 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
             .and_then(|rest| rest.split_once('_'))
             .map(|(_, d)| d);
         return match description.and_then(|d| one_of(std::iter::once(d), providers)) {
-            Some(p) => Named::Provider(p),
+            Some(p) => Named::provider(p),
             None if description.is_none() => position(&last["case_".len()..], 1),
             None => Named::None,
         };
@@ -182,23 +194,23 @@ pub(crate) fn named(name: &str, display: Option<&str>, providers: &[String]) -> 
             .all(|b| b.is_ascii_digit())
     {
         let from_display = display.and_then(|d| one_of(tokens(d), providers));
-        return from_display.map_or_else(|| position(index, 1), Named::Provider);
+        return from_display.map_or_else(|| position(index, 1), Named::provider);
     }
     // pytest: `test_put[s3]`, `test_put[azure-blob-1]`, `test_put[store=s3]`,
     // `test_put[s3 [primary region]]`; a provider wherever it stands in the id.
     if let Some(open) = bracket {
-        return named_in(&name[open + 1..], providers).map_or(Named::None, Named::Provider);
+        return named_in(&name[open + 1..], providers).map_or(Named::None, Named::provider);
     }
     // unittest's subtest (`test_put (store='gcs')`, as unittest-xml-reporting writes it), a
     // row's values after its method (`putAtomic(gcs)`, TestNG's own report): the parameters
     // in parentheses right after the function.
     if let Some(parameters) = parenthesised(name) {
-        return named_in(parameters, providers).map_or(Named::None, Named::Provider);
+        return named_in(parameters, providers).map_or(Named::None, Named::provider);
     }
     // Go: `TestPut/s3`, `TestPut/gcs/large`.
     if let Some(slash) = memchr::memchr(b'/', name.as_bytes()) {
         let subtests = name[slash + 1..].split('/');
-        return one_of(subtests, providers).map_or(Named::None, Named::Provider);
+        return one_of(subtests, providers).map_or(Named::None, Named::provider);
     }
     named_by_row(name, providers)
 }
@@ -211,7 +223,7 @@ fn named_by_row(name: &str, providers: &[String]) -> Named {
         && let case = &name[colon + 1..]
         && case.bytes().next().is_some_and(|b| b.is_ascii_digit())
     {
-        return named_in(case, providers).map_or_else(|| position(case, 1), Named::Provider);
+        return named_in(case, providers).map_or_else(|| position(case, 1), Named::provider);
     }
     // PHPUnit: `testPut with data set "gcs"`, `testPut with data set #1` (the searcher set
     // up once: this runs for every case of a report).
@@ -220,14 +232,14 @@ fn named_by_row(name: &str, providers: &[String]) -> Named {
     if let Some(at) = FINDER.find(name.as_bytes()) {
         let set = &name[at + DATA_SET.len()..];
         return match named_in(set, providers) {
-            Some(p) => Named::Provider(p),
+            Some(p) => Named::provider(p),
             None if set.starts_with('#') => position(&set[1..], 0),
             None => Named::None,
         };
     }
     // parameterized's `expand`: `test_put_1_gcs`.
     if let Some((_, parameter)) = expanded(name) {
-        return named_in(parameter, providers).map_or(Named::None, Named::Provider);
+        return named_in(parameter, providers).map_or(Named::None, Named::provider);
     }
     Named::None
 }
@@ -268,11 +280,11 @@ fn tokens(text: &str) -> impl Iterator<Item = &str> {
 /// The provider a test's own name (as the source writes it) is for: the one it names, when it
 /// has no placeholder (`PutAtomic_gcs`, `put on gcs is atomic`; one test per provider). Such a
 /// test counts for that provider alone.
-pub(crate) fn named_for(name: &str, providers: &[String]) -> Option<usize> {
+pub(crate) fn named_for(name: &str, providers: &[String]) -> Option<Compared> {
     if title::PLACEHOLDER.is_match(name) {
         return None;
     }
-    named_in(name, providers)
+    named_in(name, providers).map(Compared)
 }
 
 /// The provider among `providers` named in `text` wherever it stands, when exactly one is:
@@ -334,7 +346,7 @@ mod tests {
             "TestPutAtomic/gcs",
             None,
             "TestPutAtomic",
-            Named::Provider(1),
+            Named::Provider(Compared(1)),
         ),
         ("TestPutAtomic", None, "TestPutAtomic", Named::None),
         ("TestPut/empty_key", None, "TestPut", Named::None),
@@ -342,15 +354,20 @@ mod tests {
             "test_put_atomic[azure-blob]",
             None,
             "test_put_atomic",
-            Named::Provider(2),
+            Named::Provider(Compared(2)),
         ),
-        ("test_put[s3-1]", None, "test_put", Named::Provider(0)),
+        (
+            "test_put[s3-1]",
+            None,
+            "test_put",
+            Named::Provider(Compared(0)),
+        ),
         ("test_put[empty]", None, "test_put", Named::None),
         (
             "put_atomic::case_3_azure_blob",
             None,
             "put_atomic",
-            Named::Provider(2),
+            Named::Provider(Compared(2)),
         ),
         (
             "store::tests::put_atomic::case_2",
@@ -375,7 +392,7 @@ mod tests {
             "putAtomic(String)[2]",
             Some("[2] gcs"),
             "putAtomic",
-            Named::Provider(1),
+            Named::Provider(Compared(1)),
         ),
         (
             "getMissing()",
@@ -383,18 +400,23 @@ mod tests {
             "getMissing",
             Named::None,
         ),
-        ("test_put[store=s3]", None, "test_put", Named::Provider(0)),
+        (
+            "test_put[store=s3]",
+            None,
+            "test_put",
+            Named::Provider(Compared(0)),
+        ),
         (
             "test_put[azure-blob-1]",
             None,
             "test_put",
-            Named::Provider(2),
+            Named::Provider(Compared(2)),
         ),
         (
             "test_put[s3 [primary]]",
             None,
             "test_put",
-            Named::Provider(0),
+            Named::Provider(Compared(0)),
         ),
         ("test_put:2", None, "test_put", Named::Position(1)),
         ("test_addr[::1]", None, "test_addr", Named::None),
@@ -402,14 +424,19 @@ mod tests {
             "tests::test_addr[s3::1]",
             None,
             "test_addr",
-            Named::Provider(0),
+            Named::Provider(Compared(0)),
         ),
-        ("test_put:1 ('gcs')", None, "test_put", Named::Provider(1)),
+        (
+            "test_put:1 ('gcs')",
+            None,
+            "test_put",
+            Named::Provider(Compared(1)),
+        ),
         (
             "testPut with data set \"gcs\"",
             None,
             "testPut",
-            Named::Provider(1),
+            Named::Provider(Compared(1)),
         ),
         (
             "testPut with data set #1",
@@ -427,15 +454,20 @@ mod tests {
             "test_put_atomic (store='gcs')",
             None,
             "test_put_atomic",
-            Named::Provider(1),
+            Named::Provider(Compared(1)),
         ),
         (
             "test_put (path='a/b', store='azure-blob')",
             None,
             "test_put",
-            Named::Provider(2),
+            Named::Provider(Compared(2)),
         ),
-        ("putAtomic(s3)", None, "putAtomic", Named::Provider(0)),
+        (
+            "putAtomic(s3)",
+            None,
+            "putAtomic",
+            Named::Provider(Compared(0)),
+        ),
         ("test_put (level='strong')", None, "test_put", Named::None),
         ("getMissing()", None, "getMissing", Named::None),
     ];
@@ -475,7 +507,7 @@ mod tests {
         ] {
             assert_eq!(named_in(text, &p), expected, "{text}");
         }
-        assert_eq!(named_for("put on gcs is atomic", &p), Some(1));
+        assert_eq!(named_for("put on gcs is atomic", &p), Some(Compared(1)));
         assert_eq!(named_for("put on %s is atomic", &p), None);
         assert_eq!(named_for("test_get_missing", &p), None);
     }

@@ -98,9 +98,9 @@ impl TitlePattern {
         // Vitest prints a `$name` value quoted: `on 's3' sees`.
         let unquoted = values.iter().map(|v| v.trim_matches(['\'', '"', '`']));
         if let Some(p) = one_of(unquoted, providers) {
-            return Named::Provider(p);
+            return Named::provider(p);
         }
-        named_in(name, providers).map_or(Named::None, Named::Provider)
+        named_in(name, providers).map_or(Named::None, Named::provider)
     }
 }
 
@@ -137,7 +137,7 @@ mod tests {
         assert_eq!(each.matches(" put is atomic on gcs"), Some(vec!["gcs"]));
         assert_eq!(
             each.provider(" put is atomic on gcs", &p),
-            Named::Provider(1)
+            Named::Provider(Compared(1))
         );
         assert_eq!(each.matches("put is atomic"), None);
         let grouped =
@@ -147,7 +147,11 @@ mod tests {
             "provider s3 get of a missing key",
             "provider s3 > get of a missing key",
         ] {
-            assert_eq!(grouped.provider(name, &p), Named::Provider(0), "{name}");
+            assert_eq!(
+                grouped.provider(name, &p),
+                Named::Provider(Compared(0)),
+                "{name}"
+            );
         }
         // Text on both sides of a placeholder, and a placeholder first.
         for (title, name, value) in [
@@ -172,7 +176,7 @@ mod tests {
             let pattern = TitlePattern::new(&[], title).unwrap();
             assert_eq!(
                 pattern.provider(name, &p),
-                Named::Provider(value),
+                Named::Provider(Compared(value)),
                 "{title}"
             );
         }
@@ -198,7 +202,11 @@ mod tests {
             "read after write › on gcs sees",
             "read after write.on gcs sees",
         ] {
-            assert_eq!(nested.provider(name, &p), Named::Provider(1), "{name}");
+            assert_eq!(
+                nested.provider(name, &p),
+                Named::Provider(Compared(1)),
+                "{name}"
+            );
         }
         // GoogleTest's parameterised macro, CTest's folder prefix, Catch2's section.
         let macro_p = TitlePattern::new(&["${instance}/PutAtomic".to_owned()], "IsAtomic/${i}");
@@ -228,13 +236,13 @@ mod tests {
         let sectioned = TitlePattern::new(&[], "put is atomic").unwrap();
         assert_eq!(
             sectioned.provider("put is atomic/on gcs storage", &p),
-            Named::Provider(1)
+            Named::Provider(Compared(1))
         );
         // TAP's number before a subtest's title.
         let tap = TitlePattern::new(&[], "put on $store is atomic").unwrap();
         assert_eq!(
             tap.provider("2 - put on gcs is atomic", &p),
-            Named::Provider(1)
+            Named::Provider(Compared(1))
         );
         assert!(tap.matches("2 - get missing").is_none());
         let plain = TitlePattern::new(&[], "getMissing").unwrap();
