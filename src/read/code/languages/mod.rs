@@ -8,7 +8,7 @@
 //! `tests/fixtures/languages/`. The tests (`tests.rs`) check that every kind a row names exists in its
 //! grammar (a renamed kind in a grammar's new version fails them) and that no extension is in
 //! two rows. The scripting languages' rows stand in `scripting.rs`, JavaScript's and
-//! TypeScript's in `javascript.rs`, C's and C++'s in `c_family.rs`, the files that hold no tests
+//! TypeScript's in `javascript.rs`, C's and C++'s in `c_family.rs`, Java's and Kotlin's in `jvm.rs`, the files that hold no tests
 //! (YAML, TOML, Makefiles) in `data_files.rs`; a language with no grammar
 //! whose tests are declared one to a line is read by `lines.rs` (its row's `line_tests`).
 
@@ -198,6 +198,7 @@ macro_rules! grammar {
 mod c_family;
 mod data_files;
 mod javascript;
+mod jvm;
 mod scripting;
 
 /// Every language read as code.
@@ -294,71 +295,8 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
         javascript::typescript(),
         javascript::tsx(),
         javascript::javascript(),
-        Lang {
-            name: "Java",
-            extensions: &["java"],
-            file_names: &[],
-            grammar: grammar!("lang-java", tree_sitter_java::LANGUAGE),
-            comments: &["line_comment", "block_comment"],
-            strings: &["string_literal", "character_literal"],
-            docstrings: false,
-            units: &[
-                ("method_declaration", UnitKind::Function),
-                ("constructor_declaration", UnitKind::Function),
-                ("class_declaration", UnitKind::Type),
-                ("interface_declaration", UnitKind::Type),
-                ("enum_declaration", UnitKind::Type),
-                ("record_declaration", UnitKind::Type),
-            ],
-            function_values: None,
-            test_calls: None,
-            wrappers: &[],
-            skipped: &[],
-            test_macros: &[],
-            by_title: false,
-            test_name: None,
-            parameters: Some(&super::parameterised::JAVA),
-            test_marker: Some(
-                r"@(?:\w+\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
-            ),
-            placed_by: Some(Placed::JvmClass),
-            index: 0,
-            patterns: std::sync::OnceLock::new(),
-            line_tests: None,
-        },
-        Lang {
-            name: "Kotlin",
-            extensions: &["kt", "kts"],
-            file_names: &[],
-            grammar: grammar!("lang-kotlin", tree_sitter_kotlin_ng::LANGUAGE),
-            comments: &["line_comment", "block_comment"],
-            strings: &[
-                "string_literal",
-                "multiline_string_literal",
-                "character_literal",
-            ],
-            docstrings: false,
-            units: &[
-                ("function_declaration", UnitKind::Function),
-                ("class_declaration", UnitKind::Type),
-                ("object_declaration", UnitKind::Type),
-            ],
-            function_values: None,
-            test_calls: None,
-            wrappers: &[],
-            skipped: &[],
-            test_macros: &[],
-            by_title: false,
-            test_name: None,
-            parameters: None,
-            test_marker: Some(
-                r"@(?:\w+\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
-            ),
-            placed_by: Some(Placed::JvmClass),
-            index: 0,
-            patterns: std::sync::OnceLock::new(),
-            line_tests: None,
-        },
+        jvm::java(),
+        jvm::kotlin(),
         c_family::c(),
         c_family::cpp(),
         Lang {
