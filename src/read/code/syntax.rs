@@ -4,69 +4,10 @@
 //! byte in a comment, which test holds it) and the walk over every unit (`walk.rs`). Nothing
 //! here names a language.
 
-use std::sync::LazyLock;
-
 use tree_sitter::Node;
 
-use super::languages::{LANGUAGES, Lang, MacroCases, UnitKind};
-
-/// What a kind of node is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Role {
-    Other,
-    Comment,
-    String,
-    Unit(UnitKind),
-    /// A declarator whose value may make it a function (`const f = () => {}`).
-    Declarator,
-    /// A call that may declare a test case.
-    Call,
-    Wrapper,
-    Skipped,
-}
-
-/// Per language (as [`LANGUAGES`]), the role of each kind id of its grammar: kinds are
-/// compared by number, and a kind with several ids (an alias) has each.
-static ROLES: LazyLock<Vec<Vec<Role>>> = LazyLock::new(|| {
-    LANGUAGES
-        .iter()
-        .map(|lang| {
-            let Some(grammar) = lang.grammar else {
-                return Vec::new();
-            };
-            let language = grammar();
-            (0..language.node_kind_count())
-                .map(|id| {
-                    let id = u16::try_from(id).unwrap_or(u16::MAX);
-                    match language.node_kind_for_id(id) {
-                        Some(kind) if language.node_kind_is_named(id) => role_of(lang, kind),
-                        _ => Role::Other,
-                    }
-                })
-                .collect()
-        })
-        .collect()
-});
-
-fn role_of(lang: &Lang, kind: &str) -> Role {
-    if lang.comments.contains(&kind) {
-        Role::Comment
-    } else if lang.strings.contains(&kind) {
-        Role::String
-    } else if let Some((_, unit)) = lang.units.iter().find(|(k, _)| *k == kind) {
-        Role::Unit(*unit)
-    } else if lang.function_values.is_some_and(|(k, _)| k == kind) {
-        Role::Declarator
-    } else if lang.test_calls.as_ref().is_some_and(|c| c.call == kind) {
-        Role::Call
-    } else if lang.wrappers.contains(&kind) {
-        Role::Wrapper
-    } else if lang.skipped.contains(&kind) {
-        Role::Skipped
-    } else {
-        Role::Other
-    }
-}
+pub(super) use super::languages::Role;
+use super::languages::{Lang, MacroCases, UnitKind};
 
 /// A node that declares a unit: what it is and its name.
 pub(super) struct Declared<'t> {
@@ -96,7 +37,7 @@ impl<'t> Syntax<'t> {
     pub(super) fn new(lang: &'static Lang, text: &'t [u8]) -> Syntax<'t> {
         Syntax {
             lang,
-            roles: &ROLES[lang.index],
+            roles: lang.roles(),
             text,
         }
     }

@@ -58,6 +58,7 @@ pub(super) fn c() -> Lang {
         placed_by: None,
         index: 0,
         patterns: std::sync::OnceLock::new(),
+        roles: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }
@@ -111,6 +112,7 @@ pub(super) fn cpp() -> Lang {
         placed_by: None,
         index: 0,
         patterns: std::sync::OnceLock::new(),
+        roles: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }

@@ -28,6 +28,7 @@ pub(super) fn yaml() -> Lang {
         placed_by: None,
         index: 0,
         patterns: std::sync::OnceLock::new(),
+        roles: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }
@@ -54,6 +55,7 @@ pub(super) fn toml() -> Lang {
         placed_by: None,
         index: 0,
         patterns: std::sync::OnceLock::new(),
+        roles: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }
@@ -80,6 +82,7 @@ pub(super) fn makefile() -> Lang {
         placed_by: None,
         index: 0,
         patterns: std::sync::OnceLock::new(),
+        roles: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }

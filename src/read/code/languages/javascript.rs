@@ -74,6 +74,7 @@ pub(super) fn typescript() -> Lang {
         placed_by: None,
         index: 0,
         patterns: std::sync::OnceLock::new(),
+        roles: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }
@@ -107,6 +108,7 @@ pub(super) fn tsx() -> Lang {
         placed_by: None,
         index: 0,
         patterns: std::sync::OnceLock::new(),
+        roles: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }
@@ -140,6 +142,7 @@ pub(super) fn javascript() -> Lang {
         placed_by: None,
         index: 0,
         patterns: std::sync::OnceLock::new(),
+        roles: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }

@@ -36,6 +36,7 @@ pub(super) fn java() -> Lang {
         placed_by: Some(Placed::JvmClass),
         index: 0,
         patterns: std::sync::OnceLock::new(),
+        roles: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }
@@ -72,6 +73,7 @@ pub(super) fn kotlin() -> Lang {
         placed_by: Some(Placed::JvmClass),
         index: 0,
         patterns: std::sync::OnceLock::new(),
+        roles: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }

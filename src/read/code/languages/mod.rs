@@ -13,6 +13,9 @@
 //! whose tests are declared one to a line is read by `lines.rs` (its row's `line_tests`).
 
 pub(crate) mod lines;
+mod roles;
+
+pub(crate) use roles::Role;
 
 use std::sync::LazyLock;
 
@@ -92,6 +95,8 @@ pub(crate) struct Lang {
     pub(crate) index: usize,
     /// Its `test_name` and `test_marker` compiled, the first time a test is asked of it.
     pub(crate) patterns: std::sync::OnceLock<(Option<Regex>, Option<Regex>)>,
+    /// The role of each kind id of its grammar, worked out at its first tree (`roles.rs`).
+    pub(crate) roles: std::sync::OnceLock<Vec<Role>>,
     /// Test declarations read line by line, for a language without a grammar whose tests are
     /// line-shaped (Robot Framework's test case names, Perl's `subtest 'title' => sub {`).
     pub(crate) line_tests: Option<&'static lines::LineTests>,
@@ -233,6 +238,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             placed_by: Some(Placed::RustModule),
             index: 0,
             patterns: std::sync::OnceLock::new(),
+            roles: std::sync::OnceLock::new(),
             line_tests: None,
         },
         Lang {
@@ -264,6 +270,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             placed_by: Some(Placed::GoPackage),
             index: 0,
             patterns: std::sync::OnceLock::new(),
+            roles: std::sync::OnceLock::new(),
             line_tests: None,
         },
         Lang {
@@ -290,6 +297,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             placed_by: Some(Placed::PythonModule),
             index: 0,
             patterns: std::sync::OnceLock::new(),
+            roles: std::sync::OnceLock::new(),
             line_tests: None,
         },
         javascript::typescript(),
@@ -338,6 +346,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             placed_by: None,
             index: 0,
             patterns: std::sync::OnceLock::new(),
+            roles: std::sync::OnceLock::new(),
             line_tests: None,
         },
         Lang {
@@ -369,6 +378,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             placed_by: None,
             index: 0,
             patterns: std::sync::OnceLock::new(),
+            roles: std::sync::OnceLock::new(),
             line_tests: None,
         },
         scripting::ruby(),
@@ -400,6 +410,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             placed_by: None,
             index: 0,
             patterns: std::sync::OnceLock::new(),
+            roles: std::sync::OnceLock::new(),
             line_tests: None,
         },
         scripting::shell(),

@@ -60,6 +60,7 @@ pub(super) fn ruby() -> Lang {
         placed_by: None,
         index: 0,
         patterns: std::sync::OnceLock::new(),
+        roles: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }
@@ -96,6 +97,7 @@ pub(super) fn shell() -> Lang {
         placed_by: None,
         index: 0,
         patterns: std::sync::OnceLock::new(),
+        roles: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }
@@ -139,6 +141,7 @@ pub(super) fn lua() -> Lang {
         placed_by: None,
         index: 0,
         patterns: std::sync::OnceLock::new(),
+        roles: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }
@@ -189,6 +192,7 @@ fn without_grammar() -> Lang {
         placed_by: None,
         index: 0,
         patterns: std::sync::OnceLock::new(),
+        roles: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }
