@@ -10,12 +10,9 @@
 //! the rows in `parameterised.rs`): what before a test's body makes it parameterised, and
 //! which kinds of its tree are literal lists.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
 use tree_sitter::Node;
 
-use super::languages::{LANGUAGES, UnitKind};
+use super::languages::UnitKind;
 use super::syntax::{Declared, Role, Syntax};
 
 /// What a test's source says of its rows.
@@ -27,24 +24,6 @@ pub(crate) enum Parameters {
     Unlisted,
 }
 
-/// The compiled markers of each language, in [`LANGUAGES`]' order: over the header, over
-/// the body.
-static MARKERS: LazyLock<Vec<(Vec<Regex>, Vec<Regex>)>> = LazyLock::new(|| {
-    let compile = |markers: &[&str]| -> Vec<Regex> {
-        markers
-            .iter()
-            .map(|m| Regex::new(m).expect("a valid parameter marker"))
-            .collect()
-    };
-    LANGUAGES
-        .iter()
-        .map(|l| match l.parameters {
-            Some(p) => (compile(p.markers), compile(p.in_body)),
-            None => (Vec::new(), Vec::new()),
-        })
-        .collect()
-});
-
 /// The rows of the test `declared` whose comments start at `above`, in the tree at `root`;
 /// `None` for a test that takes no rows.
 pub(super) fn of(
@@ -54,13 +33,12 @@ pub(super) fn of(
     above: usize,
 ) -> Option<Parameters> {
     let row = syntax.lang.parameters?;
-    let index = syntax.lang.index;
     let node = declared.node;
     let end = node
         .child_by_field_name("body")
         .map_or(node.end_byte(), |b| b.start_byte());
     let header = std::str::from_utf8(syntax.text.get(above..end)?).ok()?;
-    let (markers, in_body) = &MARKERS[index];
+    let (markers, in_body) = row.compiled();
     let Some(captures) = markers.iter().find_map(|m| m.captures(header)) else {
         let body = std::str::from_utf8(syntax.text.get(end..node.end_byte())?).ok()?;
         return in_body
