@@ -3,10 +3,13 @@
 //! the provider, the test and the first line of its failure. A failed case of a test whose
 //! report does not say for which provider (or which file) it ran is told the same way, saying
 //! so: a failure is never hidden, nor put on a provider by a guess; so is a failed case of a
-//! cited test's file that no test could be placed on.
+//! cited test's file that no test could be placed on. A test whose file or package failed
+//! before any test ran (it did not compile, build or collect) did not fail: the finding says
+//! its file or package did, and the report's words.
 
 use super::{Context, Draft};
 use crate::model::rules::coverage::{Status, Unknowable};
+use crate::read::results::{gotest, whole_file};
 use crate::util::vocab::Check;
 
 pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
@@ -42,6 +45,22 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 .message
                 .as_deref()
                 .map_or_else(String::new, |m| format!(": {m}"));
+            // A file that did not compile or collect, a package that did not build: its
+            // tests did not fail, they never ran; the report's case says why.
+            let said = if gotest::is_package_failure(&case.name) {
+                let folder = citation.path.rsplit_once('/').map_or(".", |(f, _)| f);
+                format!(
+                    "the package of its test (`{folder}`) failed before any test ran, `{}`{why}",
+                    case.name
+                )
+            } else if whole_file::failed_file(case).is_some() {
+                format!(
+                    "the file of its test (`{}`) failed before any test ran, `{}`{why}",
+                    citation.path, case.name
+                )
+            } else {
+                format!("its test `{}` failed{whose}{why}", case.name)
+            };
             let run = match &file.timestamp {
                 Some(at) => format!("`{}` ({at})", file.shown),
                 None => format!("`{}`", file.shown),
@@ -51,10 +70,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                     Check::FailingRule,
                     rule.chapter,
                     rule.id_range.clone(),
-                    format!(
-                        "`{}` fails the rule `{}`: its test `{}` failed{whose}{why}",
-                        provider.name, rule.id, case.name
-                    ),
+                    format!("`{}` fails the rule `{}`: {said}", provider.name, rule.id),
                 )
                 .help(format!(
                     "the test cites the rule at {}:{}; the run is {run}: fix `{}` or the test, and run the tests again",

@@ -163,9 +163,9 @@ fn a_go_package_that_did_not_build_fails_every_test_it_holds() {
     let (code, out, _) = run_in(book.root(), &["check", "--format", "short"]);
     assert_ne!(code, 0);
     assert!(
-        out.lines()
-            .any(|l| l.contains("`gcs` fails the rule `get.missing`")
-                && l.contains("[build failed]")),
+        out.lines().any(|l| l.contains(
+            "`gcs` fails the rule `get.missing`: the package of its test (`providers/gcs`) failed before any test ran, `[build failed]`: FAIL example.com/store/providers/gcs [build failed]"
+        )),
         "{out}"
     );
     // gotestsum's JUnit of the same run: nothing of the package, so gcs's own tests did not

@@ -142,7 +142,8 @@ impl Stream {
             file: None,
             display: None,
             outcome: Outcome::Failed,
-            message: Some(message.to_owned()),
+            // Go writes a tab between `FAIL` and the package.
+            message: Some(message.replace('\t', " ")),
             report,
         });
     }
