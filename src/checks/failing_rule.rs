@@ -41,26 +41,7 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 continue;
             };
             let file = &cx.results.files[case.report];
-            let why = case
-                .message
-                .as_deref()
-                .map_or_else(String::new, |m| format!(": {m}"));
-            // A file that did not compile or collect, a package that did not build: its
-            // tests did not fail, they never ran; the report's case says why.
-            let said = if gotest::is_package_failure(&case.name) {
-                let folder = citation.path.rsplit_once('/').map_or(".", |(f, _)| f);
-                format!(
-                    "the package of its test (`{folder}`) failed before any test ran, `{}`{why}",
-                    case.name
-                )
-            } else if whole_file::failed_file(case).is_some() {
-                format!(
-                    "the file of its test (`{}`) failed before any test ran, `{}`{why}",
-                    citation.path, case.name
-                )
-            } else {
-                format!("its test `{}` failed{whose}{why}", case.name)
-            };
+            let said = what_failed(&citation.path, case, whose);
             let run = match &file.timestamp {
                 Some(at) => format!("`{}` ({at})", file.shown),
                 None => format!("`{}`", file.shown),
@@ -80,5 +61,29 @@ pub(super) fn run(cx: &Context<'_>, out: &mut Vec<Draft>) {
                 .related(provider.chapter, provider.range.clone(), "the provider"),
             );
         }
+    }
+}
+
+/// What failed, for the finding's message: the test, or the file or package it is in when that
+/// failed before any test ran (it did not compile, build or collect: its tests never ran), with
+/// the report's first line.
+fn what_failed(path: &str, case: &crate::read::results::Case, whose: &str) -> String {
+    let why = case
+        .message
+        .as_deref()
+        .map_or_else(String::new, |m| format!(": {m}"));
+    if gotest::is_package_failure(&case.name) {
+        let folder = path.rsplit_once('/').map_or(".", |(f, _)| f);
+        format!(
+            "the package of its test (`{folder}`) failed before any test ran, `{}`{why}",
+            case.name
+        )
+    } else if whole_file::failed_file(case).is_some() {
+        format!(
+            "the file of its test (`{path}`) failed before any test ran, `{}`{why}",
+            case.name
+        )
+    } else {
+        format!("its test `{}` failed{whose}{why}", case.name)
     }
 }

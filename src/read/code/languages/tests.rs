@@ -86,9 +86,6 @@ fn test_patterns_compile_and_files_are_found_by_name() {
 #[cfg(feature = "lang-all")]
 #[test]
 fn every_code_unit_is_a_definition_of_the_grammars_tags_query() {
-    use std::collections::BTreeSet;
-    use tree_sitter::{Query, QueryCursor, StreamingIterator};
-
     let rows: [(&str, &str); 7] = [
         ("rs", tree_sitter_rust::TAGS_QUERY),
         ("go", tree_sitter_go::TAGS_QUERY),
@@ -119,25 +116,7 @@ fn every_code_unit_is_a_definition_of_the_grammars_tags_query() {
             let text = std::fs::read(path).unwrap();
             let lang = for_path(&path.to_string_lossy()).unwrap();
             let parsed = crate::read::code::parse(lang, &text).unwrap();
-            let language = (lang.grammar.unwrap())();
-            let query = Query::new(&language, query).unwrap();
-            let names = query.capture_names();
-            let mut parser = tree_sitter::Parser::new();
-            parser.set_language(&language).unwrap();
-            let tree = parser.parse(&text, None).unwrap();
-            let mut defined = BTreeSet::new();
-            let mut cursor = QueryCursor::new();
-            let mut matches = cursor.matches(&query, tree.root_node(), text.as_slice());
-            while let Some(m) = matches.next() {
-                let captured = |c: &tree_sitter::QueryCapture<'_>| names[c.index as usize];
-                if m.captures()
-                    .iter()
-                    .any(|c| captured(c).starts_with("definition."))
-                {
-                    let name = m.captures().iter().find(|c| captured(c) == "name");
-                    defined.extend(name.map(|c| c.node.utf8_text(&text).unwrap().to_owned()));
-                }
-            }
+            let defined = tags_defined((lang.grammar.unwrap())(), query, &text);
             for unit in parsed.code_units() {
                 assert!(
                     defined.contains(&unit.name),
@@ -150,4 +129,34 @@ fn every_code_unit_is_a_definition_of_the_grammars_tags_query() {
         }
     }
     assert!(compared > 100, "{compared} units compared");
+}
+
+/// The names the tags query `query` defines (`@name` in a pattern with a `@definition.*`) in
+/// `text`, parsed with `language`.
+#[cfg(feature = "lang-all")]
+fn tags_defined(
+    language: tree_sitter::Language,
+    query: &str,
+    text: &[u8],
+) -> std::collections::BTreeSet<String> {
+    use tree_sitter::{Query, QueryCursor, StreamingIterator};
+    let query = Query::new(&language, query).unwrap();
+    let names = query.capture_names();
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&language).unwrap();
+    let tree = parser.parse(text, None).unwrap();
+    let mut defined = std::collections::BTreeSet::new();
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(&query, tree.root_node(), text);
+    while let Some(m) = matches.next() {
+        let captured = |c: &tree_sitter::QueryCapture<'_>| names[c.index as usize];
+        if m.captures()
+            .iter()
+            .any(|c| captured(c).starts_with("definition."))
+        {
+            let name = m.captures().iter().find(|c| captured(c) == "name");
+            defined.extend(name.map(|c| c.node.utf8_text(text).unwrap().to_owned()));
+        }
+    }
+    defined
 }
