@@ -110,7 +110,9 @@ impl Stream {
             }
             return;
         }
-        self.tested.insert(line.package.clone());
+        if !self.tested.contains(&line.package) {
+            self.tested.insert(line.package.clone());
+        }
         let message = (outcome != Outcome::Passed)
             .then(|| {
                 self.output

@@ -39,25 +39,29 @@ impl Matcher<'_> {
 
     /// What case `case`'s name (or, for a `titled` test, its title) says as its runner writes
     /// it, before the test's rows are read; a test `numbered` by an `${index}` in its title
-    /// reads the case's index.
-    fn as_named(&self, site: &Site<'_>, (titled, numbered): (bool, bool), case: usize) -> Named {
+    /// reads the case's index. `pattern` is the test's title, compiled once for its cases.
+    fn as_named(
+        &self,
+        pattern: Option<&TitlePattern>,
+        (titled, numbered): (bool, bool),
+        case: usize,
+    ) -> Named {
         let named = if titled {
-            self.title_named(site, case)
+            pattern.map_or(Named::None, |p| self.title_named(p, case))
         } else {
             self.named(case)
         };
         match named {
-            Named::None if numbered => self.title_position(site, case),
+            Named::None if numbered => {
+                pattern.map_or(Named::None, |p| self.title_position(p, case))
+            }
             named => named,
         }
     }
 
-    /// The index a case of a test named by its title is numbered by (Boost.Test's `_1` of
-    /// `_${index}`), in any of the forms a report writes a title in its groups.
-    fn title_position(&self, site: &Site<'_>, case: usize) -> Named {
-        let Some(pattern) = TitlePattern::new(site.scope, site.name) else {
-            return Named::None;
-        };
+    /// The index a case of a test named by its title `pattern` is numbered by (Boost.Test's
+    /// `_1` of `_${index}`), in any of the forms a report writes a title in its groups.
+    fn title_position(&self, pattern: &TitlePattern, case: usize) -> Named {
         let case = &self.results().cases[case];
         let grouped = [Some(&case.classname[..]), case.suite.as_deref()]
             .into_iter()
@@ -75,10 +79,14 @@ impl Matcher<'_> {
     pub(crate) fn named_cases(&self, site: &Site<'_>, found: &mut Found) -> Vec<(usize, Named)> {
         let mut kinds: Vec<(usize, Named)> = Vec::with_capacity(found.cases.len());
         let mut rows = Vec::new();
-        // What the test is named by, worked out once for all its cases.
+        // What the test is named by, and its title's pattern, worked out once for all its
+        // cases.
         let by = (site.titled(), site.name.contains("${index}"));
+        let pattern = (by.0 || by.1)
+            .then(|| TitlePattern::new(site.scope, site.name))
+            .flatten();
         for &case in &found.cases {
-            let written = self.as_named(site, by, case);
+            let written = self.as_named(pattern.as_ref(), by, case);
             kinds.push((case, self.resolved(site, written)));
             let alike = match self.attempts.earlier.get(&case) {
                 Some(earlier) if site.parameters.is_some() && written == Named::None => earlier,

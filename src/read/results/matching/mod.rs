@@ -310,26 +310,23 @@ impl<'r> Matcher<'r> {
         }
     }
 
-    /// The provider a case of the test `site`, named by its title, ran for.
-    pub(crate) fn title_named(&self, site: &Site<'_>, case: usize) -> Named {
+    /// The provider a case named by the title `pattern` (its test's) ran for.
+    pub(crate) fn title_named(&self, pattern: &TitlePattern, case: usize) -> Named {
         let case = &self.results.cases[case];
-        match TitlePattern::new(site.scope, site.name) {
-            Some(pattern) => match pattern.provider(&case.name, &self.providers) {
-                // GoogleTest keeps a parameter's value beside the index it names a case by;
-                // Catch2 names a case's binary (`s3_provider_test.global`) in its classname,
-                // TAP::Formatter::JUnit a file (`providers_gcs_provider_t`) in its suite.
-                Named::None => [
-                    case.display.as_deref(),
-                    Some(case.classname.as_str()),
-                    case.suite.as_deref(),
-                ]
-                .into_iter()
-                .flatten()
-                .find_map(|d| named_in(d, &self.providers))
-                .map_or(Named::None, Named::provider),
-                named => named,
-            },
-            None => Named::None,
+        match pattern.provider(&case.name, &self.providers) {
+            // GoogleTest keeps a parameter's value beside the index it names a case by;
+            // Catch2 names a case's binary (`s3_provider_test.global`) in its classname,
+            // TAP::Formatter::JUnit a file (`providers_gcs_provider_t`) in its suite.
+            Named::None => [
+                case.display.as_deref(),
+                Some(case.classname.as_str()),
+                case.suite.as_deref(),
+            ]
+            .into_iter()
+            .flatten()
+            .find_map(|d| named_in(d, &self.providers))
+            .map_or(Named::None, Named::provider),
+            named => named,
         }
     }
 }
