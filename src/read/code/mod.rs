@@ -190,24 +190,22 @@ impl<'t> Parsed<'t> {
     /// innermost test that holds it; with the names of the units and scopes around it.
     pub(crate) fn test_at(&self, at: usize) -> Option<TestSite> {
         let syntax = &self.syntax;
+        // A test, with where the comments above it start (asked once: it walks up the tree).
         let below = self
             .literal_at(at)
             .filter(|(role, _)| *role == Role::Comment)
             .and_then(|(_, comment)| syntax.below(comment))
-            .filter(|d| syntax.is_test(d, syntax.above(d.node)));
-        let declared = match below {
-            Some(d) => d,
+            .map(|d| (syntax.above(d.node), d))
+            .filter(|(above, d)| syntax.is_test(d, *above));
+        let (above, declared) = match below {
+            Some(found) => found,
             None => self.at(at).find_map(|n| {
                 let d = syntax.declared(n)?;
-                syntax.is_test(&d, syntax.above(n)).then_some(d)
+                let above = syntax.above(n);
+                syntax.is_test(&d, above).then_some((above, d))
             })?,
         };
-        let parameters = parameters::of(
-            syntax,
-            self.tree.root_node(),
-            &declared,
-            syntax.above(declared.node),
-        );
+        let parameters = parameters::of(syntax, self.tree.root_node(), &declared, above);
         let (node, name, line) = (declared.node, declared.name, declared.line);
         let titled = declared.titled;
         // Its ancestors, found going down as in `at` (the test starts on their path): of a

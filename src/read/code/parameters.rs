@@ -13,7 +13,7 @@
 use tree_sitter::Node;
 
 use super::languages::UnitKind;
-use super::syntax::{Declared, Role, Syntax};
+use super::syntax::{Declared, Role, Syntax, push_children};
 
 /// What a test's source says of its rows.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -99,13 +99,6 @@ fn source_list<'n>(
         push_children(&mut stack, node);
     }
     None
-}
-
-/// `node`'s named children onto `stack`, the first on top.
-fn push_children<'n>(stack: &mut Vec<Node<'n>>, node: Node<'n>) {
-    let mut cursor = node.walk();
-    let children: Vec<Node<'n>> = node.named_children(&mut cursor).collect();
-    stack.extend(children.into_iter().rev());
 }
 
 /// The literal list a function's first `return` gives (itself, or the value of an array

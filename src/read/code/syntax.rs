@@ -268,9 +268,7 @@ impl<'t> Syntax<'t> {
             if matches!(self.role(at), Role::Comment | Role::String) {
                 continue;
             }
-            let mut cursor = at.walk();
-            let children: Vec<Node<'n>> = at.named_children(&mut cursor).collect();
-            stack.extend(children.into_iter().rev());
+            push_children(&mut stack, at);
         }
         None
     }
@@ -342,4 +340,11 @@ fn is_docstring(node: Node<'_>) -> bool {
     let mut cursor = body.walk();
     let first = body.named_children(&mut cursor).find(|c| !c.is_extra());
     first.is_some_and(|f| f.id() == statement.id())
+}
+
+/// `node`'s named children onto `stack`, the first on top: a walk in the tree's order.
+pub(super) fn push_children<'n>(stack: &mut Vec<Node<'n>>, node: Node<'n>) {
+    let mut cursor = node.walk();
+    let children: Vec<Node<'n>> = node.named_children(&mut cursor).collect();
+    stack.extend(children.into_iter().rev());
 }

@@ -72,77 +72,29 @@ pub(super) fn typescript() -> Lang {
         parameters: None,
         test_marker: None,
         placed_by: None,
-        index: 0,
         patterns: std::sync::OnceLock::new(),
         roles: std::sync::OnceLock::new(),
         line_tests: None,
     }
 }
 
+/// TSX: TypeScript's row, with its grammar for JSX.
 pub(super) fn tsx() -> Lang {
     Lang {
         name: "TSX",
         extensions: &["tsx"],
-        file_names: &[],
         grammar: grammar!("lang-typescript", tree_sitter_typescript::LANGUAGE_TSX),
-        comments: &["comment"],
-        strings: &["string", "template_string"],
-        docstrings: false,
-        units: TS_UNITS,
-        function_values: Some((
-            "variable_declarator",
-            &["arrow_function", "function_expression"],
-        )),
-        test_calls: Some(JS_TEST_CALLS),
-        wrappers: &[
-            "export_statement",
-            "expression_statement",
-            "lexical_declaration",
-        ],
-        skipped: &["decorator"],
-        test_macros: &[],
-        by_title: true,
-        test_name: None,
-        parameters: None,
-        test_marker: None,
-        placed_by: None,
-        index: 0,
-        patterns: std::sync::OnceLock::new(),
-        roles: std::sync::OnceLock::new(),
-        line_tests: None,
+        ..typescript()
     }
 }
 
+/// JavaScript: TypeScript's row without the declarations only TypeScript has.
 pub(super) fn javascript() -> Lang {
     Lang {
         name: "JavaScript",
         extensions: &["js", "mjs", "cjs", "jsx"],
-        file_names: &[],
         grammar: grammar!("lang-javascript", tree_sitter_javascript::LANGUAGE),
-        comments: &["comment"],
-        strings: &["string", "template_string"],
-        docstrings: false,
         units: JS_UNITS,
-        function_values: Some((
-            "variable_declarator",
-            &["arrow_function", "function_expression"],
-        )),
-        test_calls: Some(JS_TEST_CALLS),
-        wrappers: &[
-            "export_statement",
-            "expression_statement",
-            "lexical_declaration",
-        ],
-        skipped: &["decorator"],
-        test_macros: &[],
-        by_title: true,
-        test_name: None,
-        parameters: None,
-        test_marker: None,
-        placed_by: None,
-        index: 0,
-        patterns: std::sync::OnceLock::new(),
-        roles: std::sync::OnceLock::new(),
-        line_tests: None,
+        ..typescript()
     }
 }

@@ -89,10 +89,6 @@ pub(crate) struct Lang {
     /// How its runners' reports say which file a case is of when they name no file (by a
     /// package, a module path, a dotted class name); `None`: they do not.
     pub(crate) placed_by: Option<Placed>,
-    /// Its place in [`LANGUAGES`], set as the table is built (`0` in a row as written): what
-    /// the tables built beside it per language (the roles of its grammar's kinds) are indexed
-    /// by.
-    pub(crate) index: usize,
     /// Its `test_name` and `test_marker` compiled, the first time a test is asked of it.
     pub(crate) patterns: std::sync::OnceLock<(Option<Regex>, Option<Regex>)>,
     /// The role of each kind id of its grammar, worked out at its first tree (`roles.rs`).
@@ -208,7 +204,7 @@ mod scripting;
 
 /// Every language read as code.
 pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
-    let mut table = vec![
+    vec![
         Lang {
             name: "Rust",
             extensions: &["rs"],
@@ -236,7 +232,6 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             parameters: None,
             test_marker: Some(r"#\[\s*(?:\w+::)*(?:test|rstest|test_case|quickcheck|proptest)\b"),
             placed_by: Some(Placed::RustModule),
-            index: 0,
             patterns: std::sync::OnceLock::new(),
             roles: std::sync::OnceLock::new(),
             line_tests: None,
@@ -268,7 +263,6 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             parameters: None,
             test_marker: None,
             placed_by: Some(Placed::GoPackage),
-            index: 0,
             patterns: std::sync::OnceLock::new(),
             roles: std::sync::OnceLock::new(),
             line_tests: None,
@@ -295,7 +289,6 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             parameters: Some(&super::parameterised::PYTHON),
             test_marker: None,
             placed_by: Some(Placed::PythonModule),
-            index: 0,
             patterns: std::sync::OnceLock::new(),
             roles: std::sync::OnceLock::new(),
             line_tests: None,
@@ -344,7 +337,6 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
                 r"\[\s*(?:\w+\.)*(?:Test|TestMethod|TestCase|TestCaseSource|Fact|Theory)\b",
             ),
             placed_by: None,
-            index: 0,
             patterns: std::sync::OnceLock::new(),
             roles: std::sync::OnceLock::new(),
             line_tests: None,
@@ -376,7 +368,6 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             parameters: None,
             test_marker: Some(r"@Test\b"),
             placed_by: None,
-            index: 0,
             patterns: std::sync::OnceLock::new(),
             roles: std::sync::OnceLock::new(),
             line_tests: None,
@@ -408,7 +399,6 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
             parameters: Some(&super::parameterised::PHP),
             test_marker: Some(r"#\[\s*(?:\\?\w+\\)*Test\b|@test\b"),
             placed_by: None,
-            index: 0,
             patterns: std::sync::OnceLock::new(),
             roles: std::sync::OnceLock::new(),
             line_tests: None,
@@ -420,11 +410,7 @@ pub(crate) static LANGUAGES: LazyLock<Vec<Lang>> = LazyLock::new(|| {
         scripting::lua(),
         scripting::perl(),
         scripting::robot(),
-    ];
-    for (index, lang) in table.iter_mut().enumerate() {
-        lang.index = index;
-    }
-    table
+    ]
 });
 
 impl Lang {
